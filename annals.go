@@ -1,0 +1,173 @@
+// Package annals turns historical texts into a knowledge graph whose every
+// fact cites the sentence it came from, offline by default.
+//
+//	ws, err := annals.Open(ctx, ".annals")
+//	defer ws.Close()
+//	rep, err := ws.Index(ctx, []string{"corpus/"}, annals.IndexOptions{})
+//	view, err := ws.Entity(ctx, "诸葛亮", annals.EntityOptions{})
+//
+// The command-line tool cmd/annals is a thin layer over this package.
+package annals
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/annals-project/annals/internal/config"
+	"github.com/annals-project/annals/internal/corpus"
+	"github.com/annals-project/annals/internal/extract"
+	"github.com/annals-project/annals/internal/extract/pattern"
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/pipeline"
+	"github.com/annals-project/annals/internal/store"
+	"github.com/annals-project/annals/internal/store/sqlite"
+	"github.com/annals-project/annals/internal/workspace"
+)
+
+// The graph's types, as the rest of the program uses them.
+type (
+	Document    = kg.Document
+	Chunk       = kg.Chunk
+	Entity      = kg.Entity
+	Alias       = kg.Alias
+	Relation    = kg.Relation
+	Evidence    = kg.Evidence
+	Mention     = kg.Mention
+	Span        = kg.Span
+	Stats       = store.Stats
+	IndexReport = pipeline.Report
+	Progress    = pipeline.Progress
+	Config      = config.Config
+	// ExtractResult is what an extractor found, offsets into its input.
+	ExtractResult = extract.Result
+)
+
+// ErrNotFound is returned when a document or entity does not exist.
+var ErrNotFound = store.ErrNotFound
+
+// Workspace is an opened workspace: a folder with the graph's database, its
+// settings and prompt overrides.
+type Workspace struct {
+	Dir    string
+	Config Config
+	db     *sqlite.DB
+}
+
+// Open opens the workspace in dir, creating it (with a commented
+// annals.yaml) if it does not exist yet.
+func Open(ctx context.Context, dir string) (*Workspace, error) {
+	if err := workspace.Init(dir); err != nil {
+		return nil, err
+	}
+	cfg, err := config.Load(filepath.Join(dir, config.FileName))
+	if err != nil {
+		return nil, err
+	}
+	db, err := sqlite.Open(ctx, filepath.Join(dir, workspace.DBName))
+	if err != nil {
+		return nil, err
+	}
+	return &Workspace{Dir: dir, Config: cfg, db: db}, nil
+}
+
+// Close releases the workspace.
+func (w *Workspace) Close() error { return w.db.Close() }
+
+// Store gives the workspace's store to packages built on annals.
+func (w *Workspace) Store() store.Store { return w.db }
+
+// lock takes the writer lock, waiting (and saying so) while another process
+// writes.
+func (w *Workspace) lock(ctx context.Context, command string, waiting func(string)) (*workspace.Lock, error) {
+	return workspace.WaitLock(ctx, w.Dir, command, waiting)
+}
+
+// IndexOptions tunes Index.
+type IndexOptions struct {
+	Progress func(Progress) // told after every document
+	Warn     func(string)   // told about every skipped file
+	Waiting  func(string)   // told once if another process holds the workspace
+	// AfterCommit runs after each committed batch and BeforeCommit inside
+	// each batch's transaction before it commits (crash tests kill there).
+	AfterCommit  func(batch int)
+	BeforeCommit func()
+}
+
+// Index reads files and folders into the graph. Unchanged documents are a
+// no-op; a changed one has its facts replaced.
+func (w *Workspace) Index(ctx context.Context, paths []string, opts IndexOptions) (*IndexReport, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("nothing to index: name at least one file or folder")
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			return nil, fmt.Errorf("index %s: %w", p, err)
+		}
+	}
+	l, err := w.lock(ctx, "annals index", opts.Waiting)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Unlock()
+	w.db.SetBeforeCommit(opts.BeforeCommit)
+	defer w.db.SetBeforeCommit(nil)
+	return pipeline.Index(ctx, w.db, paths, pipeline.Options{
+		Schema:      w.Config.Schema,
+		T2S:         w.Config.Normalize.T2S,
+		Chunk:       chunkOptions(w.Config),
+		Workers:     w.Config.Workers,
+		Extractor:   pattern.New(),
+		Progress:    opts.Progress,
+		Warn:        opts.Warn,
+		AfterCommit: opts.AfterCommit,
+	})
+}
+
+// Stats counts what the workspace holds.
+func (w *Workspace) Stats(ctx context.Context) (*Stats, error) { return w.db.Stats(ctx) }
+
+// Documents lists the indexed documents.
+func (w *Workspace) Documents(ctx context.Context) ([]Document, error) { return w.db.Documents(ctx) }
+
+// Remove deletes a document, named by its key or a unique prefix of its key
+// or id, with exactly the facts that only it supported.
+func (w *Workspace) Remove(ctx context.Context, keyOrPrefix string, waiting func(string)) (*Document, error) {
+	l, err := w.lock(ctx, "annals rm", waiting)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Unlock()
+	d, err := w.db.Document(ctx, keyOrPrefix)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.db.RemoveDocument(ctx, d.ID); err != nil {
+		return nil, err
+	}
+	if _, err := pipeline.Align(ctx, w.db, false); err != nil {
+		return nil, err
+	}
+	d.Text, d.Norm = "", ""
+	return d, nil
+}
+
+// EntityQuery filters Entities.
+type EntityQuery = store.EntityQuery
+
+// Entities lists entities, most mentioned first.
+func (w *Workspace) Entities(ctx context.Context, q EntityQuery) ([]Entity, error) {
+	return w.db.ListEntities(ctx, q)
+}
+
+// chunkOptions turns settings into chunker options; overlap 0 in the
+// settings means none, which the chunker spells as a negative number.
+func chunkOptions(c Config) corpus.ChunkOptions {
+	o := corpus.ChunkOptions{MaxChars: c.Chunk.MaxChars, Overlap: c.Chunk.Overlap}
+	if o.Overlap == 0 {
+		o.Overlap = -1
+	}
+	return o
+}

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/annals-project/annals/internal/extract"
+)
+
+// run executes the CLI in-process and returns what it printed.
+func run(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	root := newRoot(&out, &errOut)
+	root.SetArgs(args)
+	err := root.ExecuteContext(context.Background())
+	return out.String() + errOut.String(), err
+}
+
+func mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	out, err := run(t, args...)
+	if err != nil {
+		t.Fatalf("annals %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+func TestQuickstartBuildsACitedGraph(t *testing.T) {
+	dir := t.TempDir()
+	out := mustRun(t, "quickstart", dir)
+	for _, want := range []string{"诸葛亮 [人物]", "孔明(字)", "《三国人物·蜀·", "What next"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("quickstart output lacks %q:\n%s", want, out)
+		}
+	}
+	ws := filepath.Join(dir, ".annals")
+
+	// The 字 finds the person, and every fact carries a cited sentence
+	// whose offsets point into its document.
+	var view struct {
+		Name      string `json:"name"`
+		Type      string `json:"type"`
+		Relations []struct {
+			Relation string `json:"relation"`
+			Tail     string `json:"tail"`
+			Evidence []struct {
+				Cite     string `json:"cite"`
+				Sentence string `json:"sentence"`
+				Start    int    `json:"start"`
+				End      int    `json:"end"`
+			} `json:"evidence"`
+		} `json:"relations"`
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "-w", ws, "--json", "entity", "孔明")), &view); err != nil {
+		t.Fatal(err)
+	}
+	if view.Name != "诸葛亮" || view.Type != "人物" || len(view.Relations) == 0 {
+		t.Fatalf("entity 孔明 = %+v", view)
+	}
+	for _, r := range view.Relations {
+		if len(r.Evidence) == 0 || r.Evidence[0].Sentence == "" || !strings.HasPrefix(r.Evidence[0].Cite, "《") ||
+			len([]rune(r.Evidence[0].Sentence)) != r.Evidence[0].End-r.Evidence[0].Start {
+			t.Fatalf("relation without a proper citation: %+v", r)
+		}
+	}
+
+	// Running it again re-indexes nothing.
+	var again struct {
+		Index struct{ Unchanged, Added int } `json:"index"`
+	}
+	json.Unmarshal([]byte(mustRun(t, "--json", "quickstart", dir)), &again)
+	if again.Index.Added != 0 || again.Index.Unchanged == 0 {
+		t.Fatalf("second quickstart should change nothing: %+v", again)
+	}
+
+	// entities --type, docs, stats, rm.
+	if out := mustRun(t, "-w", ws, "entities", "--type", "职官", "-n", "5"); !strings.Contains(out, "职官") {
+		t.Fatalf("entities --type 职官:\n%s", out)
+	}
+	docs := mustRun(t, "-w", ws, "docs")
+	if !strings.Contains(docs, "三国人物/蜀/诸葛亮/text.txt") || !strings.Contains(docs, "english/three-kingdoms.md") {
+		t.Fatalf("docs:\n%s", docs)
+	}
+	var before, after struct{ Documents, Evidence int }
+	json.Unmarshal([]byte(mustRun(t, "-w", ws, "--json", "stats")), &before)
+	mustRun(t, "-w", ws, "rm", "三国人物/蜀/诸葛亮")
+	json.Unmarshal([]byte(mustRun(t, "-w", ws, "--json", "stats")), &after)
+	if after.Documents != before.Documents-1 || after.Evidence >= before.Evidence {
+		t.Fatalf("rm: before %+v after %+v", before, after)
+	}
+	if _, err := run(t, "-w", ws, "entity", "不存在的人"); err == nil {
+		t.Fatal("unknown entity should be an error")
+	}
+}
+
+func TestExtractJSONLines(t *testing.T) {
+	in := "關羽，字雲長，河东解人也。"
+	f := filepath.Join(t.TempDir(), "in.txt")
+	os.WriteFile(f, []byte(in), 0o644)
+	out := mustRun(t, "--json", "extract", f)
+	runes := []rune(in)
+	var sawAlias, sawNative bool
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		var kind struct{ Kind string }
+		json.Unmarshal(sc.Bytes(), &kind)
+		switch kind.Kind {
+		case "entity":
+			var e extract.EntityLine
+			json.Unmarshal(sc.Bytes(), &e)
+			if string(runes[e.Start:e.End]) != e.Text {
+				t.Fatalf("entity offsets do not point into the input: %+v", e)
+			}
+		case "triple":
+			var tr extract.TripleLine
+			json.Unmarshal(sc.Bytes(), &tr)
+			if string(runes[tr.EvidenceStart:tr.EvidenceEnd]) != tr.Evidence {
+				t.Fatalf("evidence offsets wrong: %+v", tr)
+			}
+			sawAlias = sawAlias || (tr.Relation == "别称" && tr.Head == "关羽" && tr.Tail == "云长")
+			sawNative = sawNative || tr.Relation == "籍贯"
+		default:
+			t.Fatalf("unexpected line %s", sc.Text())
+		}
+	}
+	if !sawAlias || !sawNative {
+		t.Fatalf("want 别称 关羽→云长 and 籍贯 from traditional input:\n%s", out)
+	}
+}
+
+func TestIndexSkipsBadFilesAndSaysWhy(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "good.txt"), []byte("诸葛亮，字孔明，琅邪阳都人也。"), 0o644)
+	os.WriteFile(filepath.Join(root, "empty.txt"), nil, 0o644)
+	os.WriteFile(filepath.Join(root, "image.txt"), []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x00\x10"), 0o644)
+	out := mustRun(t, "-w", filepath.Join(t.TempDir(), "ws"), "index", root)
+	for _, want := range []string{"empty.txt: skipped", "image.txt: skipped", "read 1 documents"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("index output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := run(t, "-w", filepath.Join(t.TempDir(), "ws2"), "index", filepath.Join(root, "missing")); err == nil {
+		t.Fatal("a missing path must be an error")
+	}
+}
+
+// binary builds the annals command once for the tests that need a process
+// to kill.
+func binary(t *testing.T) string {
+	t.Helper()
+	exe := filepath.Join(t.TempDir(), "annals")
+	cmd := exec.Command("go", "build", "-o", exe, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return exe
+}
+
+type counts struct {
+	Documents, Chunks, Entities, Mentions, Relations, Evidence, Aliases int
+}
+
+func statsOf(t *testing.T, exe, ws string) counts {
+	t.Helper()
+	out, err := exec.Command(exe, "-w", ws, "--json", "stats").Output()
+	if err != nil {
+		t.Fatalf("stats: %v", err)
+	}
+	var c counts
+	if err := json.Unmarshal(out, &c); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestKilledIndexResumes kills the indexer inside a write transaction and
+// just after a commit, then checks that the next run finishes the job and
+// ends with exactly the graph of an uninterrupted run.
+func TestKilledIndexResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	exe := binary(t)
+	root := t.TempDir()
+	people := []string{"刘备", "关羽", "张飞", "赵云", "马超", "黄忠", "魏延", "姜维"}
+	for i := 0; i < 150; i++ {
+		a, b := people[i%len(people)], people[(i+3)%len(people)]
+		body := fmt.Sprintf("%s，字子%d，涿郡人也。%s拜偏将军，封亭侯。%s子%s嗣。", a, i, a, a, b)
+		os.WriteFile(filepath.Join(root, fmt.Sprintf("doc%03d.txt", i)), []byte(body), 0o644)
+	}
+	clean := filepath.Join(t.TempDir(), "clean")
+	if out, err := exec.Command(exe, "-w", clean, "-q", "index", root).CombinedOutput(); err != nil {
+		t.Fatalf("clean index: %v\n%s", err, out)
+	}
+	want := statsOf(t, exe, clean)
+	if want.Documents != 150 {
+		t.Fatalf("clean run: %+v", want)
+	}
+	for _, fault := range []string{"before-commit:2", "after-commit:1"} {
+		t.Run(fault, func(t *testing.T) {
+			ws := filepath.Join(t.TempDir(), "ws")
+			cmd := exec.Command(exe, "-w", ws, "-q", "index", root)
+			cmd.Env = append(os.Environ(), "ANNALS_FAULT="+fault)
+			err := cmd.Run()
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != -1 {
+				t.Fatalf("the fault should kill the process, got %v", err)
+			}
+			partial := statsOf(t, exe, ws)
+			if partial.Documents != 64 {
+				t.Fatalf("after the kill the database should hold whole batches only (64 documents): %+v", partial)
+			}
+			out, err := exec.Command(exe, "-w", ws, "--json", "index", root).Output()
+			if err != nil {
+				t.Fatalf("resume: %v", err)
+			}
+			var rep struct {
+				Index struct{ Added, Unchanged int } `json:"index"`
+			}
+			json.Unmarshal(out, &rep)
+			if rep.Index.Added != 86 || rep.Index.Unchanged != 64 {
+				t.Fatalf("resume should add only what was missing: %+v", rep.Index)
+			}
+			if got := statsOf(t, exe, ws); got != want {
+				t.Fatalf("resumed graph differs from an uninterrupted run:\n got  %+v\n want %+v", got, want)
+			}
+		})
+	}
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/annals-project/annals/internal/eval"
+	"github.com/annals-project/annals/internal/extract/pattern"
+	"github.com/annals-project/annals/internal/schema"
+)
+
+func (a *app) evalCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "eval", Short: "Evaluate annals against public data sets"}
+	var ds, split, dataDir string
+	var limit int
+	ex := &cobra.Command{
+		Use:   "extract",
+		Short: "Score extraction (precision, recall, F1) on CHisIEC or C-CLUE",
+		Long: `Runs the offline extractor over a data set's split and prints micro precision,
+recall and F1 for entities and triples, per type, both over all gold items and
+over the types that map onto the schema, with the mapping table. The data sets
+are read from $ANNALS_DATA or ../shared/data.`,
+		Example: `  annals eval extract --dataset chisiec
+  annals eval extract --dataset cclue --split dev --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			d, err := eval.ParseDataset(ds)
+			if err != nil {
+				return err
+			}
+			var sch *schema.Schema
+			if a.schema != "" {
+				if sch, err = schema.Load(a.schema); err != nil {
+					return err
+				}
+			}
+			rep, err := eval.RunExtract(cmd.Context(), pattern.New(), d, split, eval.Options{Limit: limit, DataDir: dataDir, Schema: sch})
+			if err != nil {
+				return err
+			}
+			if a.json {
+				return a.printJSON(rep)
+			}
+			return rep.Write(a.out)
+		},
+	}
+	var names []string
+	for _, d := range eval.Datasets() {
+		names = append(names, string(d))
+	}
+	ex.Flags().StringVar(&ds, "dataset", "chisiec", fmt.Sprintf("data set: %s", strings.Join(names, ", ")))
+	ex.Flags().StringVar(&split, "split", "test", "split: train, dev or test")
+	ex.Flags().IntVar(&limit, "limit", 0, "only the first N examples (0: all)")
+	ex.Flags().StringVar(&dataDir, "data", "", "data folder (default: $ANNALS_DATA or ../shared/data)")
+	cmd.AddCommand(ex)
+	return cmd
+}

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/annals-project/annals"
+	"github.com/annals-project/annals/internal/demo"
+	"github.com/annals-project/annals/internal/workspace"
+)
+
+// featured are the demo entities quickstart shows.
+var featured = []string{"诸葛亮", "曹操", "孙权", "Zhuge Liang", "Lý Thường Kiệt"}
+
+func (a *app) quickstartCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "quickstart [DIR]",
+		Short: "Index the built-in demo corpus and show what annals found",
+		Long: `Writes the demo corpus (Three Kingdoms biographies in classical Chinese, a little
+English and Vietnamese history) and its alias dictionary into DIR (default
+./annals-demo), indexes it into DIR/.annals, and shows a few entities with their
+facts and the sentences they come from. No network, no key, no service.`,
+		Example: "  annals quickstart\n  annals quickstart /tmp/demo --json",
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			dir := "annals-demo"
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			corpusDir, aliasFile, err := demo.WriteTo(dir)
+			if err != nil {
+				return err
+			}
+			wsDir := a.workspace
+			if wsDir == "" {
+				wsDir = filepath.Join(dir, workspace.DirName)
+			}
+			ws, err := annals.Open(ctx, wsDir)
+			if err != nil {
+				return err
+			}
+			defer ws.Close()
+			arep, err := ws.ImportAliases(ctx, aliasFile, a.waiting)
+			if err != nil {
+				return err
+			}
+			rep, err := a.runIndex(cmd, ws, []string{corpusDir})
+			if err != nil {
+				return err
+			}
+			var views []*annals.EntityView
+			for _, name := range featured {
+				v, err := ws.Entity(ctx, name, annals.EntityOptions{Relations: 6, Mentions: 2})
+				if errors.Is(err, annals.ErrNotFound) {
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				views = append(views, v)
+			}
+			if a.json {
+				st, err := ws.Stats(ctx)
+				if err != nil {
+					return err
+				}
+				return a.printJSON(map[string]any{"workspace": ws.Dir, "corpus": corpusDir, "aliases": arep, "index": rep, "stats": st, "entities": views})
+			}
+			a.printf("annals quickstart: demo corpus written to %s, workspace %s\n\n", corpusDir, ws.Dir)
+			if err := a.printIndexReport(cmd, ws, rep); err != nil {
+				return err
+			}
+			a.printf("alias dictionary %s: %d aliases\n", aliasFile, arep.Read)
+			for _, v := range views {
+				a.printf("\n")
+				a.printEntityBrief(v)
+			}
+			rel := ws.Dir
+			if r, err := filepath.Rel(mustCwd(), ws.Dir); err == nil && !strings.HasPrefix(r, "..") {
+				rel = r
+			}
+			a.printf(`
+What next:
+  annals -w %[1]s entity 孔明                 # look up by 字, alias or name
+  annals -w %[1]s entities --type 职官         # offices, most mentioned first
+  annals -w %[1]s stats
+  echo '关羽，字云长，河东解人也。' | annals extract
+  annals index YOUR_FOLDER                     # your own corpus, into ./.annals
+`, rel)
+			return nil
+		},
+	}
+}
+
+// printEntityBrief shows an entity's names and first facts with their
+// citations.
+func (a *app) printEntityBrief(v *annals.EntityView) {
+	a.printf("%s [%s], %d mentions", v.Name, v.Type, v.Mentions)
+	var names []string
+	for _, al := range v.Aliases {
+		names = append(names, al.Name+"("+al.Kind+")")
+	}
+	if len(names) > 0 {
+		a.printf("; also %s", strings.Join(names, "、"))
+	}
+	a.printf("\n")
+	for _, r := range v.Relations {
+		a.printf("  (%s, %s, %s)\n", r.Head, r.Type, r.Tail)
+		if len(r.Evidence) > 0 {
+			e := r.Evidence[0]
+			a.printf("      「%s」 %s [%d,%d)\n", strings.TrimSpace(e.Sentence), e.Cite, e.Start, e.End)
+		}
+	}
+}
+
+func mustCwd() string {
+	wd, _ := os.Getwd()
+	return wd
+}

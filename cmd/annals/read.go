@@ -1,0 +1,301 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/annals-project/annals"
+	"github.com/annals-project/annals/internal/extract"
+	"github.com/annals-project/annals/internal/text"
+)
+
+const maxExtractBytes = 64 << 20
+
+func (a *app) extractCmd() *cobra.Command {
+	var title string
+	var noT2S bool
+	cmd := &cobra.Command{
+		Use:   "extract [FILE]",
+		Short: "Print the entities and relations found in a text (no workspace needed)",
+		Long: `Reads FILE, or standard input, and prints what the offline extractor finds.
+With --json it prints one JSON object per line: {"kind":"entity",…} and
+{"kind":"triple",…}, offsets in code points into the input.`,
+		Example: `  echo '诸葛亮，字孔明，琅邪阳都人也。' | annals extract --json
+  annals extract --title 诸葛亮传 chapter.txt`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var r io.Reader = os.Stdin
+			name := "standard input"
+			if len(args) == 1 && args[0] != "-" {
+				f, err := os.Open(args[0])
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				r, name = f, args[0]
+			}
+			data, err := io.ReadAll(io.LimitReader(r, maxExtractBytes+1))
+			if err != nil {
+				return fmt.Errorf("read %s: %w", name, err)
+			}
+			if len(data) > maxExtractBytes {
+				return fmt.Errorf("%s is larger than %d MiB: index it instead", name, maxExtractBytes>>20)
+			}
+			s, _, err := text.Decode(data)
+			if err != nil {
+				return fmt.Errorf("read %s: %w", name, err)
+			}
+			return a.extract(cmd.Context(), s, annals.ExtractOptions{Schema: a.schema, NoT2S: noT2S, Title: title})
+		},
+	}
+	cmd.Flags().StringVar(&title, "title", "", "chapter title, to resolve short names (诸葛亮传: 亮 → 诸葛亮)")
+	cmd.Flags().BoolVar(&noT2S, "no-t2s", false, "keep traditional characters (no conversion to simplified)")
+	return cmd
+}
+
+func (a *app) extract(ctx context.Context, s string, opts annals.ExtractOptions) error {
+	res, lang, err := annals.Extract(ctx, s, opts)
+	if err != nil {
+		return err
+	}
+	runes := []rune(s)
+	if a.json {
+		return extract.WriteJSONL(a.out, runes, 0, res)
+	}
+	a.printf("language %s: %d entities, %d relations\n", lang, len(res.Entities), len(res.Triples))
+	for _, e := range res.Entities {
+		name := e.Text
+		if e.Name != "" && e.Name != e.Text {
+			name += " → " + e.Name
+		}
+		a.printf("  %-8s %s [%d,%d)\n", e.Type, name, e.Start, e.End)
+	}
+	for _, t := range res.Triples {
+		a.printf("  (%s, %s, %s)  「%s」\n", t.Head.Canonical(), t.Relation, t.Tail.Canonical(),
+			strings.TrimSpace(string(runes[t.Evidence.Start:t.Evidence.End])))
+	}
+	return nil
+}
+
+func (a *app) statsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:     "stats",
+		Short:   "Count documents, entities and relations by type",
+		Example: "  annals stats\n  annals stats --json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ws, err := a.open(cmd.Context(), true)
+			if err != nil {
+				return err
+			}
+			defer ws.Close()
+			st, err := ws.Stats(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if a.json {
+				return a.printJSON(st)
+			}
+			a.printf("workspace %s: %d documents, %s characters\n", ws.Dir, st.Documents, thousands(int64(st.Characters)))
+			if len(st.Languages) > 0 {
+				a.printf("  languages: %s\n", countList(st.Languages))
+			}
+			a.printStats(st)
+			if len(st.Status) > 0 {
+				a.printf("  relations by status: %s\n", countList(st.Status))
+			}
+			return nil
+		},
+	}
+}
+
+func (a *app) entityCmd() *cobra.Command {
+	var opts annals.EntityOptions
+	cmd := &cobra.Command{
+		Use:   "entity NAME",
+		Short: "Show an entity: its names, facts with cited sentences, and mentions",
+		Long: `Looks NAME up among main names, aliases (字, 号 …) and names read in the text,
+in simplified or traditional characters, and shows the best match.`,
+		Example: "  annals entity 诸葛亮\n  annals entity 孔明 --json\n  annals entity 曹操 --relations 100",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ws, err := a.open(cmd.Context(), true)
+			if err != nil {
+				return err
+			}
+			defer ws.Close()
+			v, err := ws.Entity(cmd.Context(), args[0], opts)
+			if err != nil {
+				return err
+			}
+			if a.json {
+				return a.printJSON(v)
+			}
+			a.printEntity(v)
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&opts.Relations, "relations", 50, "most relations to show")
+	cmd.Flags().IntVar(&opts.Mentions, "mentions", 10, "most mentions to show")
+	return cmd
+}
+
+func (a *app) printEntity(v *annals.EntityView) {
+	a.printf("%s  [%s]  %d mentions\n", v.Name, v.Type, v.Mentions)
+	for kind, names := range v.Attributes {
+		a.printf("  %s: %s\n", kind, strings.Join(names, "、"))
+	}
+	if len(v.Relations) > 0 {
+		a.printf("facts:\n")
+	}
+	for _, r := range v.Relations {
+		a.printf("  (%s, %s, %s)  %s\n", r.Head, r.Type, r.Tail, r.Status)
+		for _, e := range r.Evidence {
+			a.printf("      「%s」 %s [%d,%d)\n", strings.TrimSpace(e.Sentence), e.Cite, e.Start, e.End)
+		}
+	}
+	if len(v.Occurrences) > 0 {
+		a.printf("mentions:\n")
+	}
+	for _, m := range v.Occurrences {
+		a.printf("  %s [%d,%d)  …%s…\n", m.Cite, m.Start, m.End, strings.ReplaceAll(m.Context, "\n", " "))
+	}
+	if len(v.Others) > 0 {
+		var others []string
+		for _, o := range v.Others {
+			others = append(others, fmt.Sprintf("%s [%s]", o.Name, o.Type))
+		}
+		a.printf("the name may also mean: %s\n", strings.Join(others, ", "))
+	}
+}
+
+func (a *app) entitiesCmd() *cobra.Command {
+	var q annals.EntityQuery
+	cmd := &cobra.Command{
+		Use:     "entities",
+		Short:   "List entities, most mentioned first",
+		Example: "  annals entities --type 人物 --limit 20\n  annals entities --prefix 诸葛",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ws, err := a.open(cmd.Context(), true)
+			if err != nil {
+				return err
+			}
+			defer ws.Close()
+			list, err := ws.Entities(cmd.Context(), q)
+			if err != nil {
+				return err
+			}
+			if a.json {
+				if list == nil {
+					list = []annals.Entity{}
+				}
+				return a.printJSON(list)
+			}
+			for _, e := range list {
+				a.printf("%6d  %-6s %s\n", e.Mentions, e.Type, e.Name)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&q.Type, "type", "t", "", "only this entity type (人物, 地点, 职官 … or person, place …)")
+	cmd.Flags().StringVar(&q.Prefix, "prefix", "", "only names starting with this")
+	cmd.Flags().IntVarP(&q.Limit, "limit", "n", 50, "how many")
+	cmd.Flags().IntVar(&q.Offset, "offset", 0, "skip this many")
+	return cmd
+}
+
+func (a *app) docsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:     "docs",
+		Short:   "List the indexed documents",
+		Example: "  annals docs\n  annals docs --json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ws, err := a.open(cmd.Context(), true)
+			if err != nil {
+				return err
+			}
+			defer ws.Close()
+			docs, err := ws.Documents(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if a.json {
+				if docs == nil {
+					docs = []annals.Document{}
+				}
+				return a.printJSON(docs)
+			}
+			for _, d := range docs {
+				a.printf("%5d  %-4s %7d  %s  %s\n", d.ID, d.Lang, d.Chars, d.Key, d.Version[:12])
+			}
+			return nil
+		},
+	}
+}
+
+func (a *app) rmCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:     "rm DOC",
+		Short:   "Delete a document and the facts only it supported",
+		Long:    "DOC is a document key (as `annals docs` lists it), a unique prefix of one, or an id.",
+		Example: "  annals rm 三国志/蜀书/诸葛亮传/text.txt\n  annals rm 三国志/蜀书/诸葛",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ws, err := a.open(cmd.Context(), true)
+			if err != nil {
+				return err
+			}
+			defer ws.Close()
+			d, err := ws.Remove(cmd.Context(), args[0], a.waiting)
+			if err != nil {
+				return err
+			}
+			if a.json {
+				return a.printJSON(map[string]any{"removed": d})
+			}
+			a.printf("removed %s (%d characters)\n", d.Key, d.Chars)
+			return nil
+		},
+	}
+}
+
+func (a *app) aliasesCmd() *cobra.Command {
+	cmd := &cobra.Command{Use: "aliases", Short: "Manage alias dictionaries"}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "import FILE",
+		Short: "Import an alias dictionary (主名:别名1,别名2, one entity a line)",
+		Long: `Each line names an entity and its other names, in seed 000's format:
+  曹操:孟德,魏武帝,阿瞒
+Full-width ：，、 separators and traditional characters are accepted; # starts a
+comment. Names are merged at once, and every merge remembers the file and line.`,
+		Example: "  annals aliases import aliases.txt",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ws, err := a.open(cmd.Context(), false)
+			if err != nil {
+				return err
+			}
+			defer ws.Close()
+			rep, err := ws.ImportAliases(cmd.Context(), args[0], a.waiting)
+			if err != nil {
+				return err
+			}
+			if a.json {
+				return a.printJSON(rep)
+			}
+			for _, p := range rep.Problems {
+				a.warnf("warning: %s\n", p)
+			}
+			a.printf("read %d aliases from %s, %d new\n", rep.Read, rep.File, rep.Added)
+			return nil
+		},
+	})
+	return cmd
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/annals-project/annals"
+	"github.com/annals-project/annals/internal/workspace"
+)
+
+// app holds the global flags and the output streams.
+type app struct {
+	workspace string
+	json      bool
+	schema    string
+	quiet     bool
+	out       io.Writer
+	errOut    io.Writer
+}
+
+func newRoot(out, errOut io.Writer) *cobra.Command {
+	a := &app{out: out, errOut: errOut}
+	root := &cobra.Command{
+		Use:   "annals",
+		Short: "Turn historical texts into a knowledge graph that cites its sources",
+		Long: `annals reads historical texts (classical and modern Chinese, Vietnamese, English)
+and builds a knowledge graph of people, places, offices, titles, groups, works
+and times, every fact tied to the sentence it came from. It works offline, with
+no key and no service to start.
+
+The workspace is --workspace, else $ANNALS_WORKSPACE, else the nearest .annals/
+folder here or above, else ./.annals/ (made by init or the first index).`,
+		Example: `  annals quickstart                      # index the built-in demo and show what it found
+  annals index ~/texts/first-four-histories
+  annals entity 诸葛亮
+  annals entities --type 职官
+  echo '诸葛亮，字孔明，琅邪阳都人也。' | annals extract --json`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	pf := root.PersistentFlags()
+	pf.StringVarP(&a.workspace, "workspace", "w", "", "workspace folder (default: $ANNALS_WORKSPACE, nearest .annals/, ./.annals/)")
+	pf.BoolVar(&a.json, "json", false, "print JSON instead of text")
+	pf.StringVar(&a.schema, "schema", "", "schema: zh-history, general, or FILE.yaml (default: by language)")
+	pf.BoolVarP(&a.quiet, "quiet", "q", false, "no progress bar")
+	root.AddCommand(
+		a.initCmd(), a.indexCmd(), a.extractCmd(), a.statsCmd(), a.entityCmd(), a.entitiesCmd(),
+		a.docsCmd(), a.rmCmd(), a.aliasesCmd(), a.quickstartCmd(), a.evalCmd(), a.benchCmd(),
+	)
+	return root
+}
+
+func (a *app) dir() string {
+	cwd, _ := os.Getwd()
+	return workspace.Find(a.workspace, cwd)
+}
+
+// open opens the workspace; with mustExist, a missing workspace is an error
+// that says how to make one.
+func (a *app) open(ctx context.Context, mustExist bool) (*annals.Workspace, error) {
+	dir := a.dir()
+	if mustExist && !workspace.Exists(dir) {
+		return nil, fmt.Errorf("no workspace at %s: run `annals index PATH` (or `annals quickstart` for the demo)", dir)
+	}
+	ws, err := annals.Open(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	if a.schema != "" {
+		ws.Config.Schema = a.schema
+	}
+	return ws, nil
+}
+
+func (a *app) printJSON(v any) error {
+	enc := json.NewEncoder(a.out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func (a *app) printf(format string, args ...any) { fmt.Fprintf(a.out, format, args...) }
+
+func (a *app) warnf(format string, args ...any) { fmt.Fprintf(a.errOut, format, args...) }
+
+// interactive reports whether progress should be drawn: stderr is a
+// terminal and neither --quiet nor --json was given.
+func (a *app) interactive() bool {
+	if a.quiet || a.json {
+		return false
+	}
+	f, ok := a.errOut.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func (a *app) waiting(msg string) { a.warnf("annals: %s; waiting…\n", msg) }
+
+func (a *app) initCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:     "init",
+		Short:   "Create a workspace with a commented annals.yaml",
+		Example: "  annals init\n  annals --workspace ~/graphs/han init",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ws, err := a.open(cmd.Context(), false)
+			if err != nil {
+				return err
+			}
+			defer ws.Close()
+			if a.json {
+				return a.printJSON(map[string]string{"workspace": ws.Dir})
+			}
+			a.printf("workspace ready at %s\nsettings: %s/annals.yaml\nnext: annals index PATH\n", ws.Dir, ws.Dir)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,120 @@
+package annals
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/annals-project/annals/internal/pipeline"
+	"github.com/annals-project/annals/internal/resolve"
+	"github.com/annals-project/annals/internal/text"
+)
+
+// EntityOptions tunes Entity.
+type EntityOptions struct {
+	Relations int // most relations to show; 0: 50
+	Mentions  int // most mentions to show; 0: 10
+}
+
+// EntityView is an entity with its facts and where it is named.
+type EntityView struct {
+	Entity
+	// Attributes are the names of the entity by kind (字, 号 …).
+	Attributes  map[string][]string `json:"attributes,omitempty"`
+	Relations   []Relation          `json:"relations"`
+	Occurrences []Mention           `json:"occurrences"` // where it is named, first few
+	// Others are further entities the name could mean (same name, another
+	// type, or a shared alias).
+	Others []Entity `json:"others,omitempty"`
+}
+
+// Entity looks up a name (main name, alias, 字/号, in traditional or
+// simplified characters) and returns the best match with its facts.
+func (w *Workspace) Entity(ctx context.Context, name string, opts EntityOptions) (*EntityView, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil, fmt.Errorf("no entity named")
+	}
+	found, err := w.db.FindEntities(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if len(found) == 0 {
+		if simp, _ := text.ToSimplified(name); simp != name {
+			if found, err = w.db.FindEntities(ctx, simp); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(found) == 0 {
+		return nil, fmt.Errorf("entity %q: %w", name, ErrNotFound)
+	}
+	v := &EntityView{Entity: found[0], Others: found[1:], Attributes: map[string][]string{}}
+	for _, a := range v.Aliases {
+		kind := a.Kind
+		if !contains(v.Attributes[kind], a.Name) {
+			v.Attributes[kind] = append(v.Attributes[kind], a.Name)
+		}
+	}
+	if v.Relations, err = w.db.Relations(ctx, v.ID, opts.Relations); err != nil {
+		return nil, err
+	}
+	if v.Occurrences, err = w.db.Mentions(ctx, v.ID, orDefault(opts.Mentions, 10)); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func orDefault(n, d int) int {
+	if n <= 0 {
+		return d
+	}
+	return n
+}
+
+// AliasReport says what an alias import did.
+type AliasReport struct {
+	File     string   `json:"file"`
+	Read     int      `json:"read"`  // aliases read
+	Added    int      `json:"added"` // new ones
+	Problems []string `json:"problems,omitempty"`
+}
+
+// ImportAliases reads an alias dictionary (主名:别名1,别名2, one entity a
+// line) and re-aligns the graph with it.
+func (w *Workspace) ImportAliases(ctx context.Context, path string, waiting func(string)) (*AliasReport, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("import aliases: %w", err)
+	}
+	defer f.Close()
+	source := filepath.Base(path)
+	facts, problems := resolve.ParseDictionary(f, source)
+	rep := &AliasReport{File: path, Read: len(facts)}
+	for _, p := range problems {
+		rep.Problems = append(rep.Problems, p.Error())
+	}
+	l, err := w.lock(ctx, "annals aliases import", waiting)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Unlock()
+	if rep.Added, err = w.db.AddDictionaryAliases(ctx, source, facts); err != nil {
+		return nil, err
+	}
+	if _, err := pipeline.Align(ctx, w.db, false); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}

@@ -1,0 +1,147 @@
+// Package extract defines how extractors turn text into entities and
+// relations, and the JSON-lines format `annals extract --json` prints.
+package extract
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/schema"
+)
+
+// Extractor reads entities and relation triples out of a text.
+type Extractor interface {
+	// Name identifies the extractor in stored facts ("pattern", "llm" …).
+	Name() string
+	// Version changes whenever the extractor would produce different output,
+	// so that workspaces re-run extraction.
+	Version() string
+	Extract(ctx context.Context, in Input) (Result, error)
+}
+
+// Input is one piece of text to extract from. All offsets in the Result are
+// Unicode code points into Text.
+type Input struct {
+	Text   string // normalised (simplified) text of a chunk or sentence
+	Lang   string // lzh, zh, vi, en, und
+	Schema *schema.Schema
+	// Doc carries what earlier chunks of the same document taught the
+	// extractor (full names for short ones, the chapter's subject). Nil for a
+	// stand-alone text; chunks of one document share one DocContext and are
+	// extracted in order.
+	Doc *DocContext
+}
+
+// DocContext is per-document state shared across the chunks of a document.
+type DocContext struct {
+	Key     string   // document key
+	Title   string   // document title, e.g. 诸葛亮传
+	Section []string // section path
+	// Names maps a name seen in the document to its canonical full name
+	// (亮 → 诸葛亮 once 诸葛亮 has appeared). Extractors add to it.
+	Names map[string]string
+	// Types remembers the entity type of each canonical name seen so far.
+	Types map[string]string
+}
+
+// NewDocContext returns an empty context for a document.
+func NewDocContext(key, title string, section []string) *DocContext {
+	return &DocContext{Key: key, Title: title, Section: section, Names: map[string]string{}, Types: map[string]string{}}
+}
+
+// Entity is one mention of an entity.
+type Entity struct {
+	Text string `json:"text"` // the surface form as it occurs in the text
+	Type string `json:"type"`
+	kg.Span
+	// Name is the canonical name the mention refers to when it differs from
+	// Text (维 → 姜维); empty otherwise.
+	Name string `json:"name,omitempty"`
+}
+
+// Canonical is the name the mention refers to.
+func (e Entity) Canonical() string {
+	if e.Name != "" {
+		return e.Name
+	}
+	return e.Text
+}
+
+// Triple is a relation read in one sentence.
+type Triple struct {
+	Head     Entity
+	Relation string
+	Tail     Entity
+	Evidence kg.Span // the sentence
+	// AliasKind says what kind of name the tail of an alias relation is
+	// (字, 号, 小名 …); empty for other relations.
+	AliasKind string
+	Score     *float64 // 0–10 when a judge scored it, else nil
+}
+
+// Result is what an extractor found.
+type Result struct {
+	Entities []Entity
+	Triples  []Triple
+}
+
+// EntityLine and TripleLine are the two kinds of line `annals extract --json`
+// prints (see docs/architecture.md, "annals extract --json").
+type EntityLine struct {
+	Kind  string `json:"kind"`
+	Text  string `json:"text"`
+	Type  string `json:"type"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+}
+
+type TripleLine struct {
+	Kind          string   `json:"kind"`
+	Head          string   `json:"head"`
+	HeadType      string   `json:"head_type"`
+	HeadStart     int      `json:"head_start"`
+	HeadEnd       int      `json:"head_end"`
+	Relation      string   `json:"relation"`
+	Tail          string   `json:"tail"`
+	TailType      string   `json:"tail_type"`
+	TailStart     int      `json:"tail_start"`
+	TailEnd       int      `json:"tail_end"`
+	Evidence      string   `json:"evidence"`
+	EvidenceStart int      `json:"evidence_start"`
+	EvidenceEnd   int      `json:"evidence_end"`
+	Score         *float64 `json:"score"`
+}
+
+// WriteJSONL prints r as JSON lines, entities first. text is the text the
+// offsets point into; shift is added to every offset (the position of text
+// inside a larger input).
+func WriteJSONL(w io.Writer, text []rune, shift int, r Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, e := range r.Entities {
+		if err := enc.Encode(EntityLine{Kind: "entity", Text: e.Text, Type: e.Type, Start: e.Start + shift, End: e.End + shift}); err != nil {
+			return err
+		}
+	}
+	for _, t := range r.Triples {
+		ev := ""
+		if t.Evidence.Start >= 0 && t.Evidence.End <= len(text) && t.Evidence.Start <= t.Evidence.End {
+			ev = string(text[t.Evidence.Start:t.Evidence.End])
+		}
+		line := TripleLine{
+			Kind: "triple", Head: t.Head.Canonical(), HeadType: t.Head.Type,
+			HeadStart: t.Head.Start + shift, HeadEnd: t.Head.End + shift,
+			Relation: t.Relation,
+			Tail:     t.Tail.Canonical(), TailType: t.Tail.Type,
+			TailStart: t.Tail.Start + shift, TailEnd: t.Tail.End + shift,
+			Evidence: ev, EvidenceStart: t.Evidence.Start + shift, EvidenceEnd: t.Evidence.End + shift,
+			Score: t.Score,
+		}
+		if err := enc.Encode(line); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,405 @@
+package en
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/annals-project/annals/internal/extract"
+	"github.com/annals-project/annals/internal/schema"
+)
+
+func extractText(t testing.TB, text string, doc *extract.DocContext, sc *schema.Schema) extract.Result {
+	t.Helper()
+	r, err := New().Extract(context.Background(), extract.Input{Text: text, Lang: "en", Doc: doc, Schema: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkOffsets(t, text, r)
+	return r
+}
+
+// checkOffsets asserts that every offset locates its text and that each
+// triple's evidence covers both of its entities.
+func checkOffsets(t testing.TB, text string, r extract.Result) {
+	t.Helper()
+	rs := []rune(text)
+	ok := func(e extract.Entity) bool {
+		return e.Start >= 0 && e.Start < e.End && e.End <= len(rs) && string(rs[e.Start:e.End]) == e.Text
+	}
+	for _, e := range r.Entities {
+		if !ok(e) {
+			t.Fatalf("entity %+v does not locate its text", e)
+		}
+	}
+	for _, x := range r.Triples {
+		if !ok(x.Head) || !ok(x.Tail) {
+			t.Fatalf("triple %+v does not locate its entities", x)
+		}
+		ev := x.Evidence
+		if ev.Start < 0 || ev.End > len(rs) || ev.Start > x.Head.Start || ev.Start > x.Tail.Start || ev.End < x.Head.End || ev.End < x.Tail.End {
+			t.Fatalf("evidence %+v does not cover %+v", ev, x)
+		}
+	}
+}
+
+func findEntity(r extract.Result, text, typ string) *extract.Entity {
+	for i, e := range r.Entities {
+		if e.Text == text && e.Type == typ {
+			return &r.Entities[i]
+		}
+	}
+	return nil
+}
+
+func wantEntity(t *testing.T, r extract.Result, text, typ string, start, end int) {
+	t.Helper()
+	for _, e := range r.Entities {
+		if e.Text == text && e.Type == typ && e.Start == start && e.End == end {
+			return
+		}
+	}
+	t.Errorf("missing entity %s %q [%d,%d); got %s", typ, text, start, end, dump(r))
+}
+
+func hasTriple(r extract.Result, head, rel, tail string) bool {
+	for _, x := range r.Triples {
+		if x.Head.Canonical() == head && x.Relation == rel && x.Tail.Canonical() == tail {
+			return true
+		}
+	}
+	return false
+}
+
+func wantTriple(t *testing.T, r extract.Result, head, rel, tail string) {
+	t.Helper()
+	if !hasTriple(r, head, rel, tail) {
+		t.Errorf("missing %s -%s-> %s; got %s", head, rel, tail, dump(r))
+	}
+}
+
+func dump(r extract.Result) string {
+	var sb strings.Builder
+	sb.WriteString("\n")
+	for _, e := range r.Entities {
+		sb.WriteString("  E " + e.Type + " " + e.Text)
+		if e.Name != "" {
+			sb.WriteString(" (" + e.Name + ")")
+		}
+		sb.WriteString("\n")
+	}
+	for _, x := range r.Triples {
+		sb.WriteString("  T " + x.Head.Canonical() + " -" + x.Relation + "-> " + x.Tail.Canonical() + "\n")
+	}
+	return sb.String()
+}
+
+func TestIdentity(t *testing.T) {
+	x := New()
+	if x.Name() != "pattern-en" || !strings.HasPrefix(x.Version(), "en-") {
+		t.Fatalf("Name %q Version %q", x.Name(), x.Version())
+	}
+	var _ extract.Extractor = x
+}
+
+func TestEntitiesWithOffsets(t *testing.T) {
+	text := "Zhuge Liang (courtesy name Kongming) was born in Langya Commandery in 181 AD. " +
+		"Lü Bu was killed at Xiapi in 199. " +
+		"The Battle of Red Cliffs took place in the 3rd century. " +
+		"Chen Shou wrote the Records of the Three Kingdoms."
+	r := extractText(t, text, nil, nil)
+	wantEntity(t, r, "Zhuge Liang", "person", 0, 11)
+	wantEntity(t, r, "Kongming", "person", 27, 35)
+	wantEntity(t, r, "Langya Commandery", "place", 49, 66)
+	wantEntity(t, r, "181 AD", "time", 70, 76)
+	// Code points, not bytes: ü is one.
+	wantEntity(t, r, "Lü Bu", "person", 78, 83)
+	wantEntity(t, r, "Xiapi", "place", 98, 103)
+	wantEntity(t, r, "199", "time", 107, 110)
+	wantEntity(t, r, "Battle of Red Cliffs", "event", 116, 136)
+	wantEntity(t, r, "3rd century", "time", 155, 166)
+	wantEntity(t, r, "Chen Shou", "person", 168, 177)
+	wantEntity(t, r, "Records of the Three Kingdoms", "work", 188, 217)
+}
+
+func TestEntityKinds(t *testing.T) {
+	text := "Emperor Xian of Han abdicated in 220. " +
+		"Imperial Chancellor Zhuge Liang returned to Chengdu. " +
+		"Sun Tzu wrote *The Art of War*. " +
+		"The Wei general Zhang Liao defended Hefei. " +
+		"Sima Yan founded the Jin dynasty. " +
+		"Liu Bei established the state of Shu Han."
+	r := extractText(t, text, nil, nil)
+	for _, c := range []struct{ text, typ string }{
+		{"Emperor Xian of Han", "person"},
+		{"220", "time"},
+		{"Imperial Chancellor", "office"},
+		{"Zhuge Liang", "person"},
+		{"Chengdu", "place"},
+		{"The Art of War", "work"},
+		{"Wei", "organisation"},
+		{"Zhang Liao", "person"},
+		{"Hefei", "place"},
+		{"Jin dynasty", "organisation"},
+		{"Shu Han", "organisation"},
+	} {
+		if findEntity(r, c.text, c.typ) == nil {
+			t.Errorf("missing %s %q; got %s", c.typ, c.text, dump(r))
+		}
+	}
+	wantTriple(t, r, "Zhuge Liang", "held_office", "Imperial Chancellor")
+	wantTriple(t, r, "Sun Tzu", "wrote", "The Art of War")
+	wantTriple(t, r, "Zhang Liao", "member_of", "Wei")
+	wantTriple(t, r, "Sima Yan", "founded", "Jin dynasty")
+	wantTriple(t, r, "Liu Bei", "founded", "Shu Han")
+}
+
+func TestRelations(t *testing.T) {
+	cases := []struct {
+		text            string
+		head, rel, tail string
+	}{
+		{"Zhuge Liang was born in Langya.", "Zhuge Liang", "born_in", "Langya"},
+		{"Zhuge Liang was born in Langya in 181.", "Zhuge Liang", "born_in", "181"},
+		{"Cao Cao died in Luoyang in 220.", "Cao Cao", "died_in", "Luoyang"},
+		{"Cao Cao died in Luoyang in 220.", "Cao Cao", "died_in", "220"},
+		{"Zhuge Liang (181–234) served Shu.", "Zhuge Liang", "died_in", "234"},
+		{"Cao Pi, the eldest son of Cao Cao, became emperor.", "Cao Cao", "parent_of", "Cao Pi"},
+		{"Liu Shan was the son of Liu Bei.", "Liu Bei", "parent_of", "Liu Shan"},
+		{"Cao Cao's son Cao Zhi was a poet.", "Cao Cao", "parent_of", "Cao Zhi"},
+		{"Sun Jian and his son Sun Ce fought Dong Zhuo.", "Sun Jian", "parent_of", "Sun Ce"},
+		{"Sun Ce's brother Sun Quan ruled Wu.", "Sun Ce", "sibling_of", "Sun Quan"},
+		{"Zhuge Jin was the elder brother of Zhuge Liang.", "Zhuge Jin", "sibling_of", "Zhuge Liang"},
+		{"Lady Sun married Liu Bei.", "Lady Sun", "spouse_of", "Liu Bei"},
+		{"Zhou Yu was married to Xiao Qiao.", "Zhou Yu", "spouse_of", "Xiao Qiao"},
+		{"Lady Bian, the wife of Cao Cao, outlived him.", "Lady Bian", "spouse_of", "Cao Cao"},
+		{"Zhao Yun (courtesy name Zilong) guarded the prince.", "Zhao Yun", "alias_of", "Zilong"},
+		{"Jianye, also known as Jiankang, was the capital.", "Jianye", "alias_of", "Jiankang"},
+		{"Sima Yi was later appointed Grand Commandant.", "Sima Yi", "held_office", "Grand Commandant"},
+		{"Cao Cao appointed Xun Yu as Director of the Secretariat.", "Xun Yu", "held_office", "Director of the Secretariat"},
+		{"Cao Cao became King of Wei in 216.", "Cao Cao", "held_office", "King of Wei"},
+		{"Liu Bei proclaimed himself Emperor of Shu Han.", "Liu Bei", "held_office", "Emperor of Shu Han"},
+		{"Cao Pi succeeded Cao Cao.", "Cao Pi", "succeeded", "Cao Cao"},
+		{"Liu Bei was succeeded by Liu Shan.", "Liu Shan", "succeeded", "Liu Bei"},
+		{"Guan Yu attacked Fan Castle.", "Guan Yu", "attacked", "Fan Castle"},
+		{"Fancheng was besieged by Guan Yu.", "Guan Yu", "attacked", "Fancheng"},
+		{"Sun Quan allied with Liu Bei against Cao Cao.", "Sun Quan", "allied_with", "Liu Bei"},
+		{"Sun Quan and Liu Bei formed an alliance.", "Sun Quan", "allied_with", "Liu Bei"},
+		{"Sima Yan founded the Jin dynasty.", "Sima Yan", "founded", "Jin dynasty"},
+		{"Chen Shou wrote the Records of the Three Kingdoms.", "Chen Shou", "wrote", "Records of the Three Kingdoms"},
+		{"Ma Chao joined Shu in 214.", "Ma Chao", "member_of", "Shu"},
+		{"Zhang Jiao led the Yellow Turban Rebellion.", "Zhang Jiao", "led", "Yellow Turban Rebellion"},
+		{"The Battle of Red Cliffs took place in 208.", "Battle of Red Cliffs", "happened_at", "208"},
+		{"The Battle of Guandu was fought at Guandu.", "Battle of Guandu", "happened_at", "Guandu"},
+		{"Zhou Yu fought at the Battle of Red Cliffs.", "Zhou Yu", "participated_in", "Battle of Red Cliffs"},
+		{"Xiangyang in Jing Province fell to Wei.", "Xiangyang", "located_in", "Jing Province"},
+	}
+	for _, c := range cases {
+		r := extractText(t, c.text, nil, nil)
+		wantTriple(t, r, c.head, c.rel, c.tail)
+	}
+}
+
+func TestDirection(t *testing.T) {
+	r := extractText(t, "Cao Pi, the son of Cao Cao, became emperor.", nil, nil)
+	if hasTriple(r, "Cao Pi", "parent_of", "Cao Cao") {
+		t.Fatalf("parent_of reversed: %s", dump(r))
+	}
+	r = extractText(t, "Liu Bei was succeeded by Liu Shan.", nil, nil)
+	if hasTriple(r, "Liu Bei", "succeeded", "Liu Shan") {
+		t.Fatalf("succeeded reversed: %s", dump(r))
+	}
+}
+
+func TestEvidenceIsTheSentence(t *testing.T) {
+	text := "Cao Cao ruled the north. Lady Sun married Liu Bei."
+	r := extractText(t, text, nil, nil)
+	for _, x := range r.Triples {
+		if x.Relation == "spouse_of" {
+			if x.Evidence.Start != 25 || x.Evidence.End != 50 {
+				t.Fatalf("evidence %+v", x.Evidence)
+			}
+			return
+		}
+	}
+	t.Fatalf("no spouse_of: %s", dump(r))
+}
+
+func TestNoRelationWithoutStatement(t *testing.T) {
+	for _, text := range []string{
+		"Liu Bei did not marry Lady Gan.",
+		"Cao Cao and Liu Bei drank wine together.",
+		"Liu Bei, Guan Yu and Zhang Fei became sworn brothers.",
+		"Sun Quan married off his sister to secure the alliance.",
+		"Cao Cao wrote to Sun Quan.",
+	} {
+		r := extractText(t, text, nil, nil)
+		for _, x := range r.Triples {
+			if x.Relation == "spouse_of" || x.Relation == "sibling_of" || x.Relation == "wrote" {
+				t.Errorf("%q: unexpected %s", text, dump(r))
+			}
+		}
+	}
+	r := extractText(t, "Cao Cao and Liu Bei drank wine together.", nil, nil)
+	if len(r.Triples) != 0 {
+		t.Errorf("unexpected triples: %s", dump(r))
+	}
+}
+
+func TestSentenceInitialWords(t *testing.T) {
+	text := "During the Han dynasty, Cao Cao rose to power. However, Liu Bei escaped. " +
+		"Later generations admired him. Historians praised Zhuge Liang. The general marched north. " +
+		"Many scholars wrote commentaries. He died in 220."
+	r := extractText(t, text, nil, nil)
+	for _, w := range []string{"During", "However", "Later", "Historians", "The", "Many", "He", "general"} {
+		for _, e := range r.Entities {
+			if strings.HasPrefix(e.Text, w+" ") || e.Text == w {
+				t.Errorf("false entity %q (%s)", e.Text, e.Type)
+			}
+		}
+	}
+	for _, n := range []string{"Cao Cao", "Liu Bei", "Zhuge Liang"} {
+		if findEntity(r, n, "person") == nil {
+			t.Errorf("missing %s: %s", n, dump(r))
+		}
+	}
+}
+
+func TestShortNamesThroughDoc(t *testing.T) {
+	doc := extract.NewDocContext("sgz", "Zhuge Liang", nil)
+	extractText(t, "Zhuge Liang (courtesy name Kongming) was born in Langya.", doc, nil)
+	if doc.Names["Zhuge Liang"] != "Zhuge Liang" || doc.Types["Zhuge Liang"] != "person" {
+		t.Fatalf("full name not recorded: %v %v", doc.Names, doc.Types)
+	}
+	r := extractText(t, "Liang died at Wuzhang Plains in 234.", doc, nil)
+	e := findEntity(r, "Liang", "person")
+	if e == nil || e.Name != "Zhuge Liang" {
+		t.Fatalf("Liang not resolved: %s", dump(r))
+	}
+	wantTriple(t, r, "Zhuge Liang", "died_in", "234")
+	r = extractText(t, "Kongming admired Guan Zhong.", doc, nil)
+	if e := findEntity(r, "Kongming", "person"); e == nil || e.Name != "Zhuge Liang" {
+		t.Fatalf("courtesy name not resolved: %s", dump(r))
+	}
+
+	// A first name resolves too, but a surname shared by two people does not.
+	doc = extract.NewDocContext("x", "", nil)
+	extractText(t, "Marco Polo was born in Venice. Sun Quan and Sun Ce were brothers.", doc, nil)
+	r = extractText(t, "Marco travelled to China. Sun ruled the east.", doc, nil)
+	if e := findEntity(r, "Marco", "person"); e == nil || e.Name != "Marco Polo" {
+		t.Fatalf("Marco not resolved: %s", dump(r))
+	}
+	for _, e := range r.Entities {
+		if e.Text == "Sun" && e.Name != "" {
+			t.Fatalf("ambiguous Sun resolved to %s", e.Name)
+		}
+	}
+}
+
+func TestSchemaFiltering(t *testing.T) {
+	sc, err := schema.Parse([]byte(`
+name: tiny
+entity_types: [{name: person}, {name: place}]
+relation_types:
+  - {name: born_in, domain: [person], range: [place]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "Zhuge Liang was born in Langya in 181. Lady Sun married Liu Bei."
+	r := extractText(t, text, nil, sc)
+	wantTriple(t, r, "Zhuge Liang", "born_in", "Langya")
+	for _, x := range r.Triples {
+		if x.Relation != "born_in" || x.Tail.Type != "place" {
+			t.Errorf("schema not respected: %s -%s-> %s", x.Head.Text, x.Relation, x.Tail.Text)
+		}
+	}
+	for _, e := range r.Entities {
+		if e.Type != "person" && e.Type != "place" {
+			t.Errorf("entity type %s not in schema", e.Type)
+		}
+	}
+}
+
+func TestDeduplication(t *testing.T) {
+	r := extractText(t, "Zhuge Liang was born in Langya in 181.", nil, nil)
+	seen := map[string]bool{}
+	for _, x := range r.Triples {
+		k := x.Head.Text + x.Relation + x.Tail.Text
+		if seen[k] {
+			t.Fatalf("duplicate %s", k)
+		}
+		seen[k] = true
+	}
+	n := 0
+	for _, x := range r.Triples {
+		if x.Relation == "born_in" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Fatalf("want 2 born_in, got %s", dump(r))
+	}
+}
+
+func TestEmptyAndCancelled(t *testing.T) {
+	r := extractText(t, "   ", nil, nil)
+	if len(r.Entities)+len(r.Triples) != 0 {
+		t.Fatal("entities in blank text")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := New().Extract(ctx, extract.Input{Text: "Cao Cao died in 220.", Lang: "en"}); err == nil {
+		t.Fatal("cancelled context not reported")
+	}
+}
+
+func FuzzExtract(f *testing.F) {
+	for _, s := range samples {
+		f.Add(s)
+	}
+	f.Add("“Chu Shi Biao” (227) *x* _y_ A.D. c. 155 – 220 Lü’s 3rd century")
+	f.Add("(((( ,,, ’s 's A. B. C. Emperor of of of")
+	f.Fuzz(func(t *testing.T, s string) {
+		doc := extract.NewDocContext("f", "", nil)
+		r, err := New().Extract(context.Background(), extract.Input{Text: s, Lang: "en", Doc: doc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkOffsets(t, s, r)
+	})
+}
+
+// samples are short passages about the Three Kingdoms period.
+var samples = []string{
+	"Zhuge Liang (courtesy name Kongming) was born in Langya Commandery in 181 AD. He served Liu Bei as Imperial Chancellor of Shu Han.",
+	"Cao Cao's son Cao Pi forced Emperor Xian of Han to abdicate in 220, and founded the state of Cao Wei. The Battle of Red Cliffs took place in 208.",
+	"Sun Quan allied with Liu Bei against Cao Cao. Chen Shou wrote the Records of the Three Kingdoms in the 3rd century.",
+	"Guan Yu and his brother Zhang Fei followed Liu Bei to Chang'an. Lü Bu was killed at Xiapi in 199.",
+	"Lady Sun married Liu Bei. Sima Yi was appointed Grand Commandant by Cao Rui. Liu Shan succeeded Liu Bei as Emperor of Shu.",
+	"Guan Yu attacked Fan Castle and besieged Cao Ren. Later, Kongming died at Wuzhang Plains in 234.",
+	"The Wei general Zhang Liao defended Hefei. During the Han dynasty, Cao Cao rose to power.",
+	"Sun Ce, the eldest son of Sun Jian, conquered Jiangdong. Sun Ce was succeeded by his brother Sun Quan.",
+	"The Yellow Turban Rebellion broke out in 184. Zhang Jiao led the Yellow Turban Rebellion.",
+	"Cao Cao defeated Yuan Shao at the Battle of Guandu in 200. Jianye, also known as Jiankang, was the capital of Wu.",
+}
+
+func BenchmarkExtract(b *testing.B) {
+	var sb strings.Builder
+	for sb.Len() < 50*1024 {
+		for _, s := range samples {
+			sb.WriteString(s)
+			sb.WriteString("\n")
+		}
+	}
+	text := sb.String()
+	x := New()
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		doc := extract.NewDocContext("bench", "", nil)
+		if _, err := x.Extract(context.Background(), extract.Input{Text: text, Lang: "en", Doc: doc}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,207 @@
+package zh
+
+import (
+	"bufio"
+	"embed"
+	"strings"
+	"sync"
+)
+
+//go:embed lexicon/*.txt
+var lexFiles embed.FS
+
+// Flags of a lexicon entry; one string may carry several (尚书 is an office
+// and a book, 司马 an office and a surname).
+const (
+	fPer      uint32 = 1 << iota // a person by name or title
+	fLoc                         // a place
+	fGrp                         // a state, people or group
+	fState                       // a one-character state, read only in context
+	fOff                         // an office
+	fOffCtx                      // a one-character office, read only after a place or an appointment verb
+	fGenEnd                      // an office that takes free modifiers before it (将军)
+	fTitle                       // a noble title
+	fTitleEnd                    // a title ending that takes a place before it (亭侯)
+	fBook                        // a work, read only in context
+	fStop                        // not a name
+	fEra                         // a reign era
+	fSur                         // a surname
+	fSurRisky                    // a surname that is also a common word
+	fPosth                       // a posthumous-name character or pair
+	fLocCtx                      // a one-character place, read only in context
+)
+
+// trie is a rune trie whose edges live in one map keyed by node and rune,
+// which keeps it compact and fast to build.
+type trie struct {
+	edges map[uint64]int32
+	flags []uint32
+}
+
+func newTrie() *trie { return &trie{edges: map[uint64]int32{}, flags: []uint32{0}} }
+
+func edgeKey(node int32, r rune) uint64 { return uint64(node)<<32 | uint64(uint32(r)) }
+
+func (t *trie) add(word string, f uint32) {
+	n := int32(0)
+	for _, r := range word {
+		k := edgeKey(n, r)
+		c, ok := t.edges[k]
+		if !ok {
+			c = int32(len(t.flags))
+			t.flags = append(t.flags, 0)
+			t.edges[k] = c
+		}
+		n = c
+	}
+	if n != 0 {
+		t.flags[n] |= f
+	}
+}
+
+// match is one lexicon entry found at a position.
+type match struct {
+	n     int // length in runes
+	flags uint32
+}
+
+// walk appends to out every entry that starts at rs[i], shortest first.
+func (t *trie) walk(rs []rune, i int, out []match) []match {
+	n := int32(0)
+	for j := i; j < len(rs) && j-i < 12; j++ {
+		c, ok := t.edges[edgeKey(n, rs[j])]
+		if !ok {
+			break
+		}
+		n = c
+		if f := t.flags[n]; f != 0 {
+			out = append(out, match{j - i + 1, f})
+		}
+	}
+	return out
+}
+
+// has reports the flags of exactly rs (0 when absent).
+func (t *trie) lookup(rs []rune) uint32 {
+	n := int32(0)
+	for _, r := range rs {
+		c, ok := t.edges[edgeKey(n, r)]
+		if !ok {
+			return 0
+		}
+		n = c
+	}
+	return t.flags[n]
+}
+
+var (
+	lexOnce sync.Once
+	lex     *trie
+)
+
+func lines(name string) []string {
+	data, err := lexFiles.ReadFile("lexicon/" + name)
+	if err != nil {
+		panic("zh: missing lexicon " + name)
+	}
+	var out []string
+	sc := bufio.NewScanner(strings.NewReader(string(data)))
+	for sc.Scan() {
+		l := strings.TrimSpace(sc.Text())
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// Suffixes that turn a posthumous name into a ruler's title.
+var rulerSuffixes = []string{"帝", "宗", "祖", "皇"}
+
+func loadLexicon() *trie {
+	t := newTrie()
+	for _, w := range lines("surname_stop.txt") {
+		t.add(w, fStop)
+	}
+	for _, w := range lines("surnames.txt") {
+		if strings.HasSuffix(w, "!") {
+			t.add(strings.TrimSuffix(w, "!"), fSur|fSurRisky)
+		} else {
+			t.add(w, fSur)
+		}
+	}
+	for _, w := range lines("places.txt") {
+		if len([]rune(w)) == 1 {
+			// 许, 宛, 陇 are words too: read in context only.
+			t.add(w, fLocCtx)
+		} else {
+			t.add(w, fLoc)
+		}
+	}
+	for _, w := range lines("groups.txt") {
+		if len([]rune(w)) == 1 {
+			t.add(w, fState)
+		} else {
+			t.add(w, fGrp)
+		}
+	}
+	for _, w := range lines("states.txt") {
+		if len([]rune(w)) == 1 {
+			t.add(w, fState)
+		} else {
+			t.add(w, fGrp)
+		}
+	}
+	for _, w := range lines("offices.txt") {
+		f := fOff
+		if len([]rune(w)) == 1 {
+			f = fOffCtx
+		}
+		for _, end := range []string{"将军", "中郎将", "校尉", "都尉"} {
+			if strings.HasSuffix(w, end) {
+				f |= fGenEnd
+			}
+		}
+		t.add(w, f)
+	}
+	for _, w := range lines("titles.txt") {
+		if strings.HasPrefix(w, "~") {
+			t.add(strings.TrimPrefix(w, "~"), fTitleEnd)
+		} else {
+			t.add(w, fTitle)
+		}
+	}
+	for _, w := range lines("books.txt") {
+		t.add(w, fBook)
+	}
+	for _, w := range lines("eras.txt") {
+		t.add(w, fEra)
+	}
+	for _, w := range lines("persons.txt") {
+		t.add(w, fPer)
+	}
+	for _, w := range lines("posthumous.txt") {
+		t.add(w, fPosth)
+		for _, s := range rulerSuffixes {
+			t.add(w+s, fPer)
+		}
+	}
+	return t
+}
+
+func lexicon() *trie {
+	lexOnce.Do(func() { lex = loadLexicon() })
+	return lex
+}
+
+// runeSet is a set of runes written as a string.
+type runeSet map[rune]bool
+
+func set(s string) runeSet {
+	m := runeSet{}
+	for _, r := range s {
+		m[r] = true
+	}
+	return m
+}

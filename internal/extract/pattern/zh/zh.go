@@ -1,0 +1,122 @@
+// Package zh reads persons, places, offices, titles, times, works and the
+// relations between them out of classical (and modern) Chinese with rules
+// and gazetteers, for the zh-history schema. It works offline and fast:
+// lexicons live in one rune trie and every rule looks at a few runes around
+// a trigger word.
+package zh
+
+import (
+	"context"
+	"sort"
+	"sync"
+
+	"github.com/annals-project/annals/internal/extract"
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/schema"
+	"github.com/annals-project/annals/internal/text"
+)
+
+// Extractor is the rule-and-gazetteer extractor for Chinese.
+type Extractor struct{}
+
+// New returns the extractor; its lexicons load on first use.
+func New() *Extractor { return &Extractor{} }
+
+// Name implements extract.Extractor.
+func (*Extractor) Name() string { return "pattern" }
+
+// Version implements extract.Extractor; it changes with the output.
+func (*Extractor) Version() string { return "zh-1" }
+
+// Extract implements extract.Extractor.
+func (*Extractor) Extract(ctx context.Context, in extract.Input) (extract.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return extract.Result{}, err
+	}
+	x := newRun(in.Text, in.Doc)
+	x.recognise()
+	lang := in.Lang
+	if lang == "" {
+		lang = text.Classical
+	}
+	spans := text.Sentences(in.Text, lang)
+	ss := make([]sentence, 0, len(spans))
+	for _, sp := range spans {
+		if sp.Start < sp.End && sp.Start >= 0 && sp.End <= len(x.rs) {
+			ss = append(ss, sentence{sp.Start, sp.End})
+		}
+	}
+	sort.Slice(ss, func(a, b int) bool { return ss[a].s < ss[b].s })
+	x.relate(ss)
+	return x.result(in, ss), nil
+}
+
+func (x *run) entity(k int) extract.Entity {
+	en := x.ents[k]
+	out := extract.Entity{Text: string(x.rs[en.s:en.e]), Type: en.typ, Span: kg.Span{Start: en.s, End: en.e}}
+	if en.name != "" && en.name != out.Text {
+		out.Name = en.name
+	}
+	return out
+}
+
+func (x *run) result(in extract.Input, ss []sentence) extract.Result {
+	var res extract.Result
+	for _, k := range x.order {
+		res.Entities = append(res.Entities, x.entity(k))
+		en := x.ents[k]
+		if en.typ != tPer && en.typ != tTime {
+			x.doc.Types[en.canonical(x.rs)] = en.typ
+		}
+	}
+	type key struct {
+		h, t int
+		r    string
+	}
+	seen := map[key]bool{}
+	for _, r := range x.rels {
+		if r.h < 0 || r.t < 0 || r.h == r.t {
+			continue
+		}
+		h, t := x.ents[r.h], x.ents[r.t]
+		if h.s < 0 || t.s < 0 {
+			continue
+		}
+		if in.Schema != nil && !in.Schema.Allows(h.typ, r.r, t.typ) {
+			continue
+		}
+		if in.Schema == nil && !defaultAllows(h.typ, r.r, t.typ) {
+			continue
+		}
+		sen := sentOf(ss, min(h.s, t.s))
+		if sen.s < 0 || max(h.e, t.e) > sen.e {
+			continue
+		}
+		kk := key{r.h, r.t, r.r}
+		if seen[kk] {
+			continue
+		}
+		seen[kk] = true
+		if h.canonical(x.rs) == t.canonical(x.rs) && r.r != "别称" {
+			continue
+		}
+		res.Triples = append(res.Triples, extract.Triple{
+			Head: x.entity(r.h), Relation: r.r, Tail: x.entity(r.t),
+			Evidence: kg.Span{Start: sen.s, End: sen.e}, AliasKind: r.alias,
+		})
+	}
+	sort.SliceStable(res.Triples, func(a, b int) bool {
+		ta, tb := res.Triples[a], res.Triples[b]
+		if ta.Evidence.Start != tb.Evidence.Start {
+			return ta.Evidence.Start < tb.Evidence.Start
+		}
+		return ta.Head.Start < tb.Head.Start
+	})
+	return res
+}
+
+var zhHistory = sync.OnceValue(func() *schema.Schema { return schema.MustLoad(schema.ZhHistory) })
+
+// defaultAllows bounds relations by the zh-history schema when the input
+// names none.
+func defaultAllows(h, r, t string) bool { return zhHistory().Allows(h, r, t) }

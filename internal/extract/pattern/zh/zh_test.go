@@ -1,0 +1,315 @@
+package zh
+
+import (
+	"context"
+	"testing"
+
+	"github.com/annals-project/annals/internal/extract"
+	"github.com/annals-project/annals/internal/schema"
+)
+
+func run1(t *testing.T, text string, doc *extract.DocContext) extract.Result {
+	t.Helper()
+	res, err := New().Extract(context.Background(), extract.Input{Text: text, Lang: "lzh", Schema: schema.MustLoad(schema.ZhHistory), Doc: doc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, text, res)
+	return res
+}
+
+// checkResult asserts the invariants every result keeps.
+func checkResult(t testing.TB, text string, res extract.Result) {
+	t.Helper()
+	rs := []rune(text)
+	in := func(e extract.Entity) bool {
+		return e.Start >= 0 && e.End <= len(rs) && e.Start < e.End && string(rs[e.Start:e.End]) == e.Text
+	}
+	for _, e := range res.Entities {
+		if !in(e) {
+			t.Fatalf("bad entity %+v in %q", e, text)
+		}
+	}
+	for _, tr := range res.Triples {
+		if !in(tr.Head) || !in(tr.Tail) {
+			t.Fatalf("bad triple ends %+v in %q", tr, text)
+		}
+		ev := tr.Evidence
+		if ev.Start < 0 || ev.End > len(rs) || ev.Start > tr.Head.Start || ev.Start > tr.Tail.Start || ev.End < tr.Head.End || ev.End < tr.Tail.End {
+			t.Fatalf("evidence %v does not hold %+v in %q", ev, tr, text)
+		}
+	}
+}
+
+func hasEnt(res extract.Result, text, typ string, start int) bool {
+	for _, e := range res.Entities {
+		if e.Text == text && e.Type == typ && (start < 0 || e.Start == start) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasTriple(res extract.Result, head, rel, tail string) *extract.Triple {
+	for i, tr := range res.Triples {
+		if tr.Head.Canonical() == head && tr.Relation == rel && tr.Tail.Canonical() == tail {
+			return &res.Triples[i]
+		}
+	}
+	return nil
+}
+
+func wantEnt(t *testing.T, res extract.Result, text, typ string, start int) {
+	t.Helper()
+	if !hasEnt(res, text, typ, start) {
+		t.Errorf("missing %s %s at %d; got %+v", typ, text, start, res.Entities)
+	}
+}
+
+func wantTriple(t *testing.T, res extract.Result, head, rel, tail string) *extract.Triple {
+	t.Helper()
+	tr := hasTriple(res, head, rel, tail)
+	if tr == nil {
+		t.Errorf("missing %s -%s-> %s; got %v", head, rel, tail, triples(res))
+	}
+	return tr
+}
+
+func triples(res extract.Result) []string {
+	var out []string
+	for _, tr := range res.Triples {
+		out = append(out, tr.Head.Canonical()+" -"+tr.Relation+"-> "+tr.Tail.Canonical())
+	}
+	return out
+}
+
+func TestOpeningFormula(t *testing.T) {
+	res := run1(t, "诸葛亮字孔明，琅邪阳都人也。", nil)
+	wantEnt(t, res, "诸葛亮", tPer, 0)
+	wantEnt(t, res, "孔明", tPer, 4)
+	wantEnt(t, res, "琅邪", tLoc, 7)
+	wantEnt(t, res, "阳都", tLoc, 9)
+	if tr := wantTriple(t, res, "诸葛亮", "别称", "孔明"); tr != nil && tr.AliasKind != "字" {
+		t.Errorf("alias kind %q", tr.AliasKind)
+	}
+	wantTriple(t, res, "诸葛亮", "籍贯", "琅邪")
+	wantTriple(t, res, "诸葛亮", "籍贯", "阳都")
+	if tr := hasTriple(res, "诸葛亮", "籍贯", "琅邪"); tr != nil && (tr.Evidence.Start != 0 || tr.Evidence.End != 14) {
+		t.Errorf("evidence %v", tr.Evidence)
+	}
+
+	res = run1(t, "赵云字子龙，常山真定人也。", nil)
+	wantTriple(t, res, "赵云", "别称", "子龙")
+	wantTriple(t, res, "赵云", "籍贯", "常山")
+	wantTriple(t, res, "赵云", "籍贯", "真定")
+
+	res = run1(t, "曹操，字孟德，小字阿瞒，沛国谯人也。", nil)
+	wantTriple(t, res, "曹操", "别称", "孟德")
+	if tr := wantTriple(t, res, "曹操", "别称", "阿瞒"); tr != nil && tr.AliasKind != "小字" {
+		t.Errorf("alias kind %q", tr.AliasKind)
+	}
+	wantTriple(t, res, "曹操", "籍贯", "沛国")
+	wantTriple(t, res, "曹操", "籍贯", "谯")
+}
+
+func TestAppointment(t *testing.T) {
+	res := run1(t, "曹公表孙权为讨虏将军，领会稽太守。", nil)
+	wantEnt(t, res, "讨虏将军", tOff, 6)
+	wantTriple(t, res, "孙权", "任官", "讨虏将军")
+	wantEnt(t, res, "会稽", tLoc, 12)
+	wantEnt(t, res, "太守", tOff, 14)
+	wantTriple(t, res, "孙权", "任官", "太守")
+	wantTriple(t, res, "孙权", "辖", "会稽")
+
+	res = run1(t, "以周瑜为建威中郎将。", nil)
+	wantTriple(t, res, "周瑜", "任官", "建威中郎将")
+
+	res = run1(t, "刘备为豫州牧。", nil)
+	wantEnt(t, res, "豫州", tLoc, 3)
+	wantEnt(t, res, "牧", tOff, 5)
+	wantTriple(t, res, "刘备", "任官", "牧")
+	wantTriple(t, res, "刘备", "辖", "豫州")
+
+	res = run1(t, "时丞相诸葛亮出屯汉中。", nil)
+	wantTriple(t, res, "诸葛亮", "任官", "丞相")
+	wantTriple(t, res, "诸葛亮", "辖", "汉中")
+}
+
+func TestEnfeoffment(t *testing.T) {
+	res := run1(t, "关羽封汉寿亭侯。", nil)
+	wantEnt(t, res, "汉寿亭侯", tTitle, 3)
+	wantTriple(t, res, "关羽", "封爵", "汉寿亭侯")
+
+	res = run1(t, "诸葛亮封武乡侯，领益州牧。", nil)
+	wantTriple(t, res, "诸葛亮", "封爵", "武乡侯")
+	wantTriple(t, res, "诸葛亮", "辖", "益州")
+
+	res = run1(t, "曹丕进封魏王。", nil)
+	wantEnt(t, res, "魏王", tTitle, 4)
+	wantTriple(t, res, "曹丕", "封爵", "魏王")
+}
+
+func TestKinship(t *testing.T) {
+	res := run1(t, "孙坚子孙策、孙权。", nil)
+	wantTriple(t, res, "孙坚", "子女", "孙策")
+
+	res = run1(t, "刘备卒，子刘禅嗣。", nil)
+	wantTriple(t, res, "刘备", "子女", "刘禅")
+	wantTriple(t, res, "刘备", "更代", "刘禅")
+
+	res = run1(t, "孙策弟孙权。", nil)
+	wantTriple(t, res, "孙策", "同胞", "孙权")
+
+	res = run1(t, "诸葛瞻，诸葛亮之子也。", nil)
+	wantTriple(t, res, "诸葛亮", "子女", "诸葛瞻")
+
+	res = run1(t, "姜维父冏，为郡功曹。", nil)
+	wantEnt(t, res, "冏", tPer, 3)
+	wantTriple(t, res, "冏", "子女", "姜维")
+}
+
+func TestDeathAndTime(t *testing.T) {
+	res := run1(t, "建兴十二年八月，诸葛亮卒于五丈原，时年五十四。", nil)
+	wantEnt(t, res, "建兴十二年八月", tTime, 0)
+	wantTriple(t, res, "诸葛亮", "死亡时间", "建兴十二年八月")
+	wantTriple(t, res, "诸葛亮", "卒于", "五丈原")
+
+	res = run1(t, "黄初元年，曹丕即皇帝位。", nil)
+	wantEnt(t, res, "黄初元年", tTime, 0)
+	wantTriple(t, res, "曹丕", "开始时间", "黄初元年")
+
+	res = run1(t, "是岁，孙策薨。", nil)
+	wantTriple(t, res, "孙策", "死亡时间", "是岁")
+}
+
+func TestMovementAndWar(t *testing.T) {
+	res := run1(t, "刘备奔荆州，依刘表。", nil)
+	wantTriple(t, res, "刘备", "逃奔", "荆州")
+	wantTriple(t, res, "刘备", "积极态度倾向", "刘表")
+
+	res = run1(t, "曹操攻下邳，斩吕布。", nil)
+	wantTriple(t, res, "曹操", "攻", "下邳")
+	wantTriple(t, res, "曹操", "消极态度倾向", "吕布")
+
+	res = run1(t, "孙权遣吕蒙袭荆州。", nil)
+	wantTriple(t, res, "吕蒙", "攻", "荆州")
+	wantTriple(t, res, "孙权", "下级", "吕蒙")
+
+	res = run1(t, "赵云从刘备至长安。", nil)
+	wantTriple(t, res, "刘备", "下级", "赵云")
+	wantTriple(t, res, "赵云", "访", "长安")
+
+	res = run1(t, "马超奔汉中，依张鲁。", nil)
+	wantTriple(t, res, "马超", "逃奔", "汉中")
+
+	res = run1(t, "刘表屯襄阳。", nil)
+	wantTriple(t, res, "刘表", "辖", "襄阳")
+
+	res = run1(t, "曹操伐匈奴。", nil)
+	wantEnt(t, res, "匈奴", tGrp, 3)
+	wantTriple(t, res, "曹操", "攻", "匈奴")
+}
+
+func TestWorks(t *testing.T) {
+	res := run1(t, "陈寿撰《三国志》六十五篇。", nil)
+	wantEnt(t, res, "三国志", tBook, 4)
+	wantEnt(t, res, "陈寿", tPer, 0)
+}
+
+func TestNoFalsePersons(t *testing.T) {
+	for _, s := range []string{
+		"于是天下大乱，以为不可。",
+		"何以知之？王师至矣。",
+		"方今天下，周公之道不行。",
+		"陈兵于野，许之。",
+		"高祖初起，安定未平。",
+	} {
+		res := run1(t, s, nil)
+		for _, e := range res.Entities {
+			if e.Type == tPer && e.Text != "周公" && e.Text != "高祖" {
+				t.Errorf("%q: false person %q", s, e.Text)
+			}
+		}
+	}
+}
+
+func TestShortNames(t *testing.T) {
+	doc := extract.NewDocContext("d", "", nil)
+	run1(t, "姜维字伯约，天水冀人也。", doc)
+	if doc.Names["维"] != "姜维" {
+		t.Fatalf("names: %v", doc.Names)
+	}
+	res := run1(t, "维率众出陇西。", doc)
+	var got *extract.Entity
+	for i, e := range res.Entities {
+		if e.Text == "维" {
+			got = &res.Entities[i]
+		}
+	}
+	if got == nil || got.Name != "姜维" || got.Start != 0 {
+		t.Fatalf("short name not resolved: %+v", res.Entities)
+	}
+	wantTriple(t, res, "姜维", "访", "陇西")
+	// Inside a word the given name is left alone.
+	res = run1(t, "思维之道。", doc)
+	for _, e := range res.Entities {
+		if e.Type == tPer {
+			t.Errorf("false short name %+v", e)
+		}
+	}
+}
+
+func TestTitleSeed(t *testing.T) {
+	doc := extract.NewDocContext("d", "诸葛亮传", nil)
+	res := run1(t, "亮躬耕陇亩。亮曰：不可。", doc)
+	n := 0
+	for _, e := range res.Entities {
+		if e.Text == "亮" && e.Name == "诸葛亮" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Fatalf("want 2 resolved 亮, got %+v", res.Entities)
+	}
+	doc = extract.NewDocContext("d", "先主传", nil)
+	run1(t, "先主曰：善。", doc)
+	if doc.Names["先主"] != "刘备" {
+		t.Errorf("先主 not seeded: %v", doc.Names)
+	}
+}
+
+func TestSchemaFiltering(t *testing.T) {
+	sc, err := schema.Parse([]byte("name: tiny\nentity_types: [{name: 人物}, {name: 职官}, {name: 地点}]\nrelation_types:\n  - {name: 任官, domain: [人物], range: [职官]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "诸葛亮字孔明，琅邪阳都人也。刘备以诸葛亮为丞相。"
+	res, err := New().Extract(context.Background(), extract.Input{Text: text, Schema: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, text, res)
+	if len(res.Triples) == 0 {
+		t.Fatal("no triples")
+	}
+	for _, tr := range res.Triples {
+		if tr.Relation != "任官" {
+			t.Errorf("schema let through %s", tr.Relation)
+		}
+	}
+}
+
+func TestDeduplicated(t *testing.T) {
+	res := run1(t, "孙权为讨虏将军。孙权为讨虏将军。", nil)
+	seen := map[[3]int]bool{}
+	for _, tr := range res.Triples {
+		k := [3]int{tr.Head.Start, tr.Tail.Start, len(tr.Relation)}
+		if seen[k] {
+			t.Errorf("duplicate %v", tr)
+		}
+		seen[k] = true
+	}
+	if len(res.Triples) != 2 {
+		t.Errorf("want a triple per sentence, got %v", triples(res))
+	}
+}

@@ -1,0 +1,131 @@
+// Package kg holds the data model of an annals knowledge graph: documents,
+// chunks, entities, mentions and relations, each carrying the document
+// offsets it came from. It imports nothing else of the project.
+package kg
+
+// Fact status values (see docs/architecture.md, "Fact status").
+const (
+	StatusExtracted = "extracted" // an extractor read it in a sentence
+	StatusInferred  = "inferred"  // reasoned at query time, not yet verified
+	StatusVerified  = "verified"  // inferred, then confirmed against its evidence
+	StatusUser      = "user"      // added or edited by a person
+)
+
+// Span is a half-open range [Start,End) of Unicode code points.
+type Span struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// Len is the number of code points in the span.
+func (s Span) Len() int { return s.End - s.Start }
+
+// Contains reports whether o lies inside s.
+func (s Span) Contains(o Span) bool { return o.Start >= s.Start && o.End <= s.End }
+
+// Document is one indexed text.
+type Document struct {
+	ID       int64    `json:"id"`
+	Key      string   `json:"key"`     // path relative to the indexed root
+	Version  string   `json:"version"` // SHA-256 of the decoded text
+	Title    string   `json:"title"`
+	Section  []string `json:"section"` // section path, e.g. [三国志 蜀书 诸葛亮传]
+	Lang     string   `json:"lang"`    // lzh, zh, vi, en, und
+	Encoding string   `json:"encoding"`
+	Chars    int      `json:"chars"`
+	Text     string   `json:"-"` // decoded original text
+	Norm     string   `json:"-"` // normalised text, same length in code points unless OffsetMap is set
+	// OffsetMap maps a normalised code-point offset to the original offset.
+	// Nil when normalisation kept every position (the usual case).
+	OffsetMap []int32 `json:"-"`
+}
+
+// Chunk is a window of a document that extraction and retrieval work on.
+type Chunk struct {
+	ID      int64  `json:"id"`
+	DocID   int64  `json:"doc_id"`
+	Seq     int    `json:"seq"`
+	Section string `json:"section"` // section path inside the document, "/"-joined
+	Span           // offsets into the document
+	Overlap int    `json:"overlap"` // leading code points shared with the previous chunk
+	Text    string `json:"text"`    // normalised text of the span
+}
+
+// Alias is another name of an entity, with where it came from.
+type Alias struct {
+	Name   string `json:"name"`
+	Kind   string `json:"kind"`   // 字, 号, 谥号, 封号, 小名, variant, short, dictionary
+	Source string `json:"source"` // "dictionary:FILE", "text:DOCKEY@START", …
+}
+
+// Entity is a node of the graph.
+type Entity struct {
+	ID          int64             `json:"id"`
+	Name        string            `json:"name"`
+	Type        string            `json:"type"`
+	Aliases     []Alias           `json:"aliases,omitempty"`
+	Attributes  map[string]string `json:"attributes,omitempty"`
+	Description string            `json:"description,omitempty"`
+	Mentions    int               `json:"mentions"`
+}
+
+// Mention links an entity to the place in a document where it is named:
+// the entity–document edges of the Enhanced Knowledge Graph.
+type Mention struct {
+	EntityID int64 `json:"entity_id"`
+	DocID    int64 `json:"doc_id"`
+	ChunkID  int64 `json:"chunk_id"`
+	Span
+	Surface string `json:"surface"` // the text as written (original characters)
+	DocKey  string `json:"doc_key,omitempty"`
+	Cite    string `json:"cite,omitempty"`
+	Context string `json:"context,omitempty"` // the surrounding text, for reading
+}
+
+// Evidence is one sentence that supports a relation.
+type Evidence struct {
+	DocID    int64  `json:"doc_id"`
+	DocKey   string `json:"doc_key"`
+	Cite     string `json:"cite"` // 《三国志·蜀书·诸葛亮传》
+	ChunkID  int64  `json:"chunk_id"`
+	Span            // sentence offsets in the document
+	Head     Span   `json:"head"`
+	Tail     Span   `json:"tail"`
+	Sentence string `json:"sentence"`      // original characters
+	Norm     string `json:"sentence_norm"` // normalised form
+}
+
+// Relation is an edge of the graph with its evidence.
+type Relation struct {
+	ID        int64      `json:"id"`
+	HeadID    int64      `json:"head_id"`
+	Head      string     `json:"head"`
+	HeadType  string     `json:"head_type"`
+	Type      string     `json:"relation"`
+	TailID    int64      `json:"tail_id"`
+	Tail      string     `json:"tail"`
+	TailType  string     `json:"tail_type"`
+	Status    string     `json:"status"`
+	Score     *float64   `json:"score"`
+	Extractor string     `json:"extractor"`
+	Evidence  []Evidence `json:"evidence"`
+}
+
+// Cite names a document as a reader would: 《三国志·蜀书·诸葛亮传》. Without a
+// section path it falls back to the title, then to the key.
+func Cite(section []string, title, key string) string {
+	switch {
+	case len(section) > 0:
+		s := ""
+		for i, p := range section {
+			if i > 0 {
+				s += "·"
+			}
+			s += p
+		}
+		return "《" + s + "》"
+	case title != "":
+		return "《" + title + "》"
+	}
+	return key
+}

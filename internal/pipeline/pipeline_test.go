@@ -1,0 +1,248 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/annals-project/annals/internal/corpus"
+	"github.com/annals-project/annals/internal/extract"
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/store"
+	"github.com/annals-project/annals/internal/store/sqlite"
+)
+
+// fakeExtractor finds a fixed list of names and reads "A子B" as A 子女 B,
+// so that the pipeline can be tested apart from the real rules.
+type fakeExtractor struct {
+	names   []string
+	version string
+	calls   int
+}
+
+func (f *fakeExtractor) Name() string    { return "fake" }
+func (f *fakeExtractor) Version() string { return f.version }
+
+func (f *fakeExtractor) Extract(_ context.Context, in extract.Input) (extract.Result, error) {
+	f.calls++
+	rs := []rune(in.Text)
+	var res extract.Result
+	at := map[int]extract.Entity{}
+	for i := range rs {
+		for _, n := range f.names {
+			nr := []rune(n)
+			if i+len(nr) <= len(rs) && string(rs[i:i+len(nr)]) == n {
+				e := extract.Entity{Text: n, Type: "人物", Span: kg.Span{Start: i, End: i + len(nr)}}
+				res.Entities = append(res.Entities, e)
+				at[i] = e
+			}
+		}
+	}
+	for _, h := range res.Entities {
+		if h.End < len(rs) && rs[h.End] == '子' {
+			if t, ok := at[h.End+1]; ok {
+				res.Triples = append(res.Triples, extract.Triple{Head: h, Relation: "子女", Tail: t, Evidence: kg.Span{Start: 0, End: len(rs)}})
+			}
+		}
+	}
+	return res, nil
+}
+
+func setup(t *testing.T) (context.Context, *sqlite.DB, string, *fakeExtractor, Options) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "annals.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	root := t.TempDir()
+	ex := &fakeExtractor{names: []string{"刘备", "刘禅", "诸葛亮", "诸葛瞻"}, version: "1"}
+	opts := Options{T2S: true, Extractor: ex, Workers: 2, Chunk: corpus.ChunkOptions{MaxChars: 60, Overlap: 20}}
+	return ctx, db, root, ex, opts
+}
+
+func write(t *testing.T, root, rel, content string) {
+	t.Helper()
+	p := filepath.Join(root, rel)
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func relationsOf(t *testing.T, db *sqlite.DB, name string) []kg.Relation {
+	t.Helper()
+	ents, err := db.FindEntities(context.Background(), name)
+	if err != nil || len(ents) == 0 {
+		return nil
+	}
+	rels, err := db.Relations(context.Background(), ents[0].ID, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rels
+}
+
+func TestIndexIsIncrementalAndRemovesExactly(t *testing.T) {
+	ctx, db, root, ex, opts := setup(t)
+	write(t, root, "蜀书/先主传/text.txt", "刘备子刘禅。")
+	write(t, root, "蜀书/后主传/text.txt", "刘备子刘禅，立为太子。")
+	write(t, root, "蜀书/诸葛亮传/text.txt", "諸葛亮子诸葛瞻。") // traditional first name
+	write(t, root, "broken.txt", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00")
+
+	rep, err := Index(ctx, db, []string{root}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Added != 3 || len(rep.Skipped) != 1 || !strings.Contains(rep.Skipped[0], "broken.txt") {
+		t.Fatalf("first run: %+v", rep)
+	}
+	rels := relationsOf(t, db, "刘备")
+	if len(rels) != 1 || rels[0].Tail != "刘禅" || len(rels[0].Evidence) != 2 {
+		t.Fatalf("刘备 子女 刘禅 should have two evidence sentences: %+v", rels)
+	}
+	if ev := rels[0].Evidence[0]; ev.Cite != "《蜀书·先主传》" && ev.Cite != "《蜀书·后主传》" {
+		t.Fatalf("citation = %q", ev.Cite)
+	}
+	zrels := relationsOf(t, db, "诸葛亮")
+	if len(zrels) != 1 || zrels[0].Evidence[0].Sentence != "諸葛亮子诸葛瞻。" {
+		t.Fatalf("evidence must quote the original characters: %+v", zrels)
+	}
+
+	// Unchanged corpus: nothing is extracted again.
+	calls := ex.calls
+	rep, err = Index(ctx, db, []string{root}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Unchanged != 3 || ex.calls != calls || rep.Aligned {
+		t.Fatalf("re-index of unchanged corpus did work: %+v, calls %d→%d", rep, calls, ex.calls)
+	}
+
+	// A changed file replaces its facts.
+	write(t, root, "蜀书/诸葛亮传/text.txt", "诸葛亮卒。")
+	rep, err = Index(ctx, db, []string{root}, opts)
+	if err != nil || rep.Changed != 1 {
+		t.Fatalf("changed file: %+v %v", rep, err)
+	}
+	if rels := relationsOf(t, db, "诸葛亮"); len(rels) != 0 {
+		t.Fatalf("old facts of a changed file survived: %+v", rels)
+	}
+	if ents, _ := db.FindEntities(ctx, "诸葛瞻"); len(ents) != 0 {
+		t.Fatalf("an entity only the old text named survived: %+v", ents)
+	}
+
+	// rm deletes exactly the facts only that document supported.
+	d, err := db.Document(ctx, "蜀书/先主传")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RemoveDocument(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Align(ctx, db, false); err != nil {
+		t.Fatal(err)
+	}
+	rels = relationsOf(t, db, "刘备")
+	if len(rels) != 1 || len(rels[0].Evidence) != 1 || rels[0].Evidence[0].DocKey != "蜀书/后主传/text.txt" {
+		t.Fatalf("after rm the relation must keep only the other document's evidence: %+v", rels)
+	}
+	d, _ = db.Document(ctx, "蜀书/后主传")
+	db.RemoveDocument(ctx, d.ID)
+	Align(ctx, db, false)
+	if rels := relationsOf(t, db, "刘备"); len(rels) != 0 {
+		t.Fatalf("relation supported by no document survived: %+v", rels)
+	}
+}
+
+func TestOverlappingChunksStoreAFactOnce(t *testing.T) {
+	ctx, db, root, _, opts := setup(t)
+	var b strings.Builder
+	for i := 0; i < 12; i++ {
+		b.WriteString("刘备子刘禅。")
+	}
+	write(t, root, "a.txt", b.String())
+	if _, err := Index(ctx, db, []string{root}, opts); err != nil {
+		t.Fatal(err)
+	}
+	chunks, _ := db.Chunks(ctx, 1)
+	if len(chunks) < 2 || chunks[1].Overlap == 0 {
+		t.Fatalf("want overlapping chunks, got %+v", chunks)
+	}
+	st, _ := db.Stats(ctx)
+	if st.Evidence != 12 || st.Mentions != 24 {
+		t.Fatalf("each of the 12 sentences should be stored once: %d evidence, %d mentions", st.Evidence, st.Mentions)
+	}
+}
+
+func TestNewExtractorVersionReextractsWithoutRechunking(t *testing.T) {
+	ctx, db, root, ex, opts := setup(t)
+	write(t, root, "a.txt", "刘备子刘禅。")
+	if _, err := Index(ctx, db, []string{root}, opts); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := db.Chunks(ctx, 1)
+	ex.version = "2"
+	rep, err := Index(ctx, db, []string{root}, opts)
+	if err != nil || rep.Updated != 1 {
+		t.Fatalf("new extractor version should update the document: %+v %v", rep, err)
+	}
+	after, _ := db.Chunks(ctx, 1)
+	if len(before) != len(after) || before[0].ID != after[0].ID {
+		t.Fatal("chunks were rewritten although only extraction changed")
+	}
+	states, _ := db.DocStates(ctx)
+	if v := states["a.txt"].Steps[StepExtract]; !strings.Contains(v, "fake@2") {
+		t.Fatalf("extract step version not recorded: %q", v)
+	}
+}
+
+func TestDictionaryAliasesMergeEntities(t *testing.T) {
+	ctx, db, root, ex, opts := setup(t)
+	ex.names = append(ex.names, "玄德")
+	write(t, root, "a.txt", "玄德子刘禅。刘备子刘禅。")
+	if _, err := Index(ctx, db, []string{root}, opts); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := db.FindEntities(ctx, "玄德"); len(ents) != 1 || ents[0].Name != "玄德" {
+		t.Fatalf("before the dictionary 玄德 is its own entity: %+v", ents)
+	}
+	if _, err := db.AddDictionaryAliases(ctx, "d.txt", []store.AliasFact{{Main: "刘备", Alias: "玄德", Kind: "dictionary", Source: "dictionary:d.txt:1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Align(ctx, db, false); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := db.FindEntities(ctx, "玄德")
+	if len(ents) != 1 || ents[0].Name != "刘备" || ents[0].Mentions != 2 {
+		t.Fatalf("玄德 should now be 刘备 with both mentions: %+v", ents)
+	}
+	rels := relationsOf(t, db, "刘备")
+	if len(rels) != 1 || len(rels[0].Evidence) != 2 {
+		t.Fatalf("the two sentences should support one relation: %+v", rels)
+	}
+}
+
+func TestExtractTextOffsetsPointIntoOriginal(t *testing.T) {
+	ex := &fakeExtractor{names: []string{"诸葛亮", "诸葛瞻"}, version: "1"}
+	in := "  諸葛亮子诸葛瞻。"
+	res, _, err := ExtractText(context.Background(), in, ExtractOptions{T2S: true, Extractor: ex})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := []rune(in)
+	if len(res.Entities) != 2 || len(res.Triples) != 1 {
+		t.Fatalf("got %+v", res)
+	}
+	for _, e := range res.Entities {
+		if string(rs[e.Start:e.End]) != e.Text {
+			t.Fatalf("entity %q at [%d,%d) does not match the input", e.Text, e.Start, e.End)
+		}
+	}
+	if res.Entities[0].Text != "諸葛亮" || res.Entities[0].Canonical() != "诸葛亮" {
+		t.Fatalf("surface should be original, name simplified: %+v", res.Entities[0])
+	}
+}

@@ -1,0 +1,232 @@
+// Package resolve aligns entities: it decides which extracted names refer to
+// the same entity, from alias dictionaries (seed 000's 主名:别名 format),
+// aliases read in the text (字, 号 …) and normalised spelling. Every merge
+// keeps where it came from.
+package resolve
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/store"
+	"github.com/annals-project/annals/internal/text"
+)
+
+// Version changes whenever alignment would group names differently.
+const Version = "1"
+
+// Normalize is the key under which two spellings of a name are the same:
+// simplified characters, no spaces or separator dots, lower-case letters.
+func Normalize(name string) string {
+	s, _ := text.ToSimplified(name)
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case unicode.IsSpace(r), r == '·', r == '・', r == '•', r == '.':
+			continue
+		default:
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+type key struct{ name, typ string }
+
+// Resolve groups names into entities. Names of different types never merge.
+// An alias that two different main names claim is ambiguous and merges
+// nothing (two people may share a 字), but stays listed as an alias of both.
+func Resolve(names []store.NameRef, aliases []store.AliasFact) store.Resolution {
+	uf := newUnionFind()
+	byKey := map[key][]store.NameRef{}
+	typesOf := map[string][]string{} // normalised name → types it occurs with
+	for _, n := range names {
+		k := key{Normalize(n.Name), n.Type}
+		if _, seen := byKey[k]; !seen {
+			typesOf[k.name] = append(typesOf[k.name], n.Type)
+		}
+		byKey[k] = append(byKey[k], n)
+		uf.add(k)
+	}
+
+	// Count the distinct mains that claim each alias, per source kind.
+	claims := map[string]map[string]bool{}
+	for _, a := range aliases {
+		al := Normalize(a.Alias)
+		if claims[al] == nil {
+			claims[al] = map[string]bool{}
+		}
+		claims[al][Normalize(a.Main)] = true
+	}
+	isMain := map[key]int{} // keys named as main: 2 by a dictionary, 1 by the text
+	pending := map[key][]kg.Alias{}
+	for _, a := range aliases {
+		main, al := Normalize(a.Main), Normalize(a.Alias)
+		if main == "" || al == "" || main == al {
+			continue
+		}
+		for _, t := range mainTypes(typesOf, main, al) {
+			mk := key{main, t}
+			uf.add(mk)
+			rank := 1
+			if a.Kind == "dictionary" {
+				rank = 2
+			}
+			if isMain[mk] < rank {
+				isMain[mk] = rank
+			}
+			pending[mk] = append(pending[mk], kg.Alias{Name: a.Alias, Kind: a.Kind, Source: a.Source})
+			ak := key{al, t}
+			if _, exists := byKey[ak]; exists && len(claims[al]) == 1 {
+				uf.union(mk, ak)
+			}
+		}
+	}
+
+	// Collect groups and choose each group's canonical name.
+	groups := map[key][]key{}
+	for k := range uf.parent {
+		r := uf.find(k)
+		groups[r] = append(groups[r], k)
+	}
+	var out store.Resolution
+	for _, members := range groups {
+		ent := buildEntity(members, byKey, isMain, pending)
+		if ent != nil {
+			out.Entities = append(out.Entities, *ent)
+		}
+	}
+	sort.Slice(out.Entities, func(i, j int) bool {
+		a, b := out.Entities[i], out.Entities[j]
+		if a.Type != b.Type {
+			return a.Type < b.Type
+		}
+		return a.Name < b.Name
+	})
+	return out
+}
+
+// mainTypes picks the entity types an alias fact applies to: the types the
+// main name occurs with, else those of the alias, else person.
+func mainTypes(typesOf map[string][]string, main, alias string) []string {
+	if ts := typesOf[main]; len(ts) > 0 {
+		return ts
+	}
+	if ts := typesOf[alias]; len(ts) > 0 {
+		return ts
+	}
+	return nil // an alias of a name never seen in the corpus: nothing to attach it to
+}
+
+func buildEntity(members []key, byKey map[key][]store.NameRef, isMain map[key]int, pending map[key][]kg.Alias) *store.ResolvedEntity {
+	type cand struct {
+		k        key
+		display  string
+		mentions int
+		main     int
+	}
+	var cands []cand
+	var ids []int64
+	for _, k := range members {
+		refs := byKey[k]
+		if len(refs) == 0 {
+			continue // a main name known only from a dictionary
+		}
+		c := cand{k: k, main: isMain[k]}
+		best := -1
+		for _, r := range refs {
+			ids = append(ids, r.ID)
+			c.mentions += r.Mentions
+			if r.Mentions > best {
+				best, c.display = r.Mentions, r.Name
+			}
+		}
+		cands = append(cands, c)
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if a.main != b.main {
+			return a.main > b.main
+		}
+		if a.mentions != b.mentions {
+			return a.mentions > b.mentions
+		}
+		if len([]rune(a.display)) != len([]rune(b.display)) {
+			return len([]rune(a.display)) > len([]rune(b.display))
+		}
+		return a.display < b.display
+	})
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	ent := &store.ResolvedEntity{Name: cands[0].display, Type: cands[0].k.typ, NameIDs: ids}
+	seen := map[string]bool{}
+	add := func(a kg.Alias) {
+		if Normalize(a.Name) == cands[0].k.name {
+			return
+		}
+		id := a.Name + "\x00" + a.Kind + "\x00" + a.Source
+		if !seen[id] {
+			seen[id] = true
+			ent.Aliases = append(ent.Aliases, a)
+		}
+	}
+	for _, k := range members {
+		for _, a := range pending[k] {
+			add(a)
+		}
+	}
+	// Names merged into the entity that no alias fact lists (another
+	// spelling, or a main name of a merged group) are aliases too.
+	for _, c := range cands[1:] {
+		listed := false
+		for _, a := range ent.Aliases {
+			if Normalize(a.Name) == c.k.name {
+				listed = true
+				break
+			}
+		}
+		if !listed {
+			add(kg.Alias{Name: c.display, Kind: "variant", Source: "normalised"})
+		}
+	}
+	sort.Slice(ent.Aliases, func(i, j int) bool {
+		a, b := ent.Aliases[i], ent.Aliases[j]
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return a.Source < b.Source
+	})
+	return ent
+}
+
+type unionFind struct{ parent map[key]key }
+
+func newUnionFind() *unionFind { return &unionFind{parent: map[key]key{}} }
+
+func (u *unionFind) add(k key) {
+	if _, ok := u.parent[k]; !ok {
+		u.parent[k] = k
+	}
+}
+
+func (u *unionFind) find(k key) key {
+	for u.parent[k] != k {
+		u.parent[k] = u.parent[u.parent[k]]
+		k = u.parent[k]
+	}
+	return k
+}
+
+func (u *unionFind) union(a, b key) {
+	ra, rb := u.find(a), u.find(b)
+	if ra != rb {
+		u.parent[rb] = ra
+	}
+}

@@ -1,0 +1,117 @@
+package resolve
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/annals-project/annals/internal/store"
+)
+
+func names(list ...store.NameRef) []store.NameRef {
+	for i := range list {
+		list[i].ID = int64(i + 1)
+		if list[i].Type == "" {
+			list[i].Type = "人物"
+		}
+	}
+	return list
+}
+
+func find(r store.Resolution, name string) *store.ResolvedEntity {
+	for i := range r.Entities {
+		if r.Entities[i].Name == name {
+			return &r.Entities[i]
+		}
+	}
+	return nil
+}
+
+func TestDictionaryMergesAndKeepsProvenance(t *testing.T) {
+	facts, problems := ParseDictionary(strings.NewReader("# 別名表\n諸葛亮：孔明，臥龍\n\n曹操:孟德,阿瞒\nbroken line\n"), "aliases.txt")
+	if len(problems) != 1 || !strings.Contains(problems[0].Error(), "aliases.txt:5") {
+		t.Fatalf("want one problem on line 5, got %v", problems)
+	}
+	if len(facts) != 4 || facts[0].Main != "诸葛亮" || facts[1].Alias != "卧龙" {
+		t.Fatalf("facts not simplified or parsed: %+v", facts)
+	}
+	ns := names(store.NameRef{Name: "诸葛亮", Mentions: 5}, store.NameRef{Name: "孔明", Mentions: 9}, store.NameRef{Name: "曹操", Mentions: 3})
+	r := Resolve(ns, facts)
+	if len(r.Entities) != 2 {
+		t.Fatalf("want 2 entities, got %+v", r.Entities)
+	}
+	e := find(r, "诸葛亮")
+	if e == nil {
+		t.Fatalf("dictionary main name should win over a more frequent alias: %+v", r.Entities)
+	}
+	if len(e.NameIDs) != 2 {
+		t.Fatalf("孔明 should map to 诸葛亮: %+v", e)
+	}
+	var src string
+	for _, a := range e.Aliases {
+		if a.Name == "孔明" {
+			src = a.Source
+		}
+	}
+	if src != "dictionary:aliases.txt:2" {
+		t.Fatalf("alias provenance = %q", src)
+	}
+}
+
+func TestTextAliasMergesUnlessAmbiguous(t *testing.T) {
+	ns := names(
+		store.NameRef{Name: "吕蒙", Mentions: 4},
+		store.NameRef{Name: "子明", Mentions: 2},
+		store.NameRef{Name: "关羽", Mentions: 7},
+		store.NameRef{Name: "云长", Mentions: 1},
+		store.NameRef{Name: "某甲", Mentions: 1},
+	)
+	al := []store.AliasFact{
+		{Main: "关羽", Alias: "云长", Kind: "字", Source: "text:a@0"},
+		{Main: "吕蒙", Alias: "子明", Kind: "字", Source: "text:b@0"},
+		{Main: "某甲", Alias: "子明", Kind: "字", Source: "text:c@0"},
+	}
+	r := Resolve(ns, al)
+	if e := find(r, "关羽"); e == nil || len(e.NameIDs) != 2 {
+		t.Fatalf("云长 should merge into 关羽: %+v", r.Entities)
+	}
+	if find(r, "子明") == nil {
+		t.Fatalf("an alias claimed by two people must stay its own entity: %+v", r.Entities)
+	}
+	if e := find(r, "吕蒙"); e == nil || len(e.Aliases) != 1 || e.Aliases[0].Kind != "字" {
+		t.Fatalf("吕蒙 should still list 子明 as its 字: %+v", e)
+	}
+}
+
+func TestTypesNeverMerge(t *testing.T) {
+	ns := names(store.NameRef{Name: "汉中", Type: "地点", Mentions: 3}, store.NameRef{Name: "汉中", Type: "人物", Mentions: 1})
+	r := Resolve(ns, nil)
+	if len(r.Entities) != 2 {
+		t.Fatalf("same name, different types: want 2 entities, got %d", len(r.Entities))
+	}
+}
+
+func TestNormalisedSpellingsMerge(t *testing.T) {
+	ns := names(store.NameRef{Name: "Zhuge Liang", Type: "person", Mentions: 3}, store.NameRef{Name: "zhuge liang", Type: "person", Mentions: 1},
+		store.NameRef{Name: "諸葛亮", Mentions: 1}, store.NameRef{Name: "诸葛亮", Mentions: 2})
+	r := Resolve(ns, nil)
+	if len(r.Entities) != 2 {
+		t.Fatalf("want 2 entities, got %+v", r.Entities)
+	}
+	if e := find(r, "Zhuge Liang"); e == nil || len(e.NameIDs) != 2 {
+		t.Fatalf("case variants should merge: %+v", r.Entities)
+	}
+}
+
+func FuzzParseDictionary(f *testing.F) {
+	f.Add("曹操:孟德,阿瞒\n# c\n刘备：玄德、先主\n")
+	f.Add(":::\n,,,\n\uFEFFa:b")
+	f.Fuzz(func(t *testing.T, s string) {
+		facts, _ := ParseDictionary(strings.NewReader(s), "f")
+		for _, fa := range facts {
+			if fa.Main == "" || fa.Alias == "" || fa.Main == fa.Alias {
+				t.Fatalf("bad fact %+v", fa)
+			}
+		}
+		Resolve(nil, facts)
+	})
+}

@@ -1,0 +1,384 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/store"
+)
+
+// DocStates lists every stored document with the steps that ran on it.
+func (s *DB) DocStates(ctx context.Context) (map[string]store.DocState, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT id, key, version FROM documents")
+	if err != nil {
+		return nil, fmt.Errorf("list documents: %w", err)
+	}
+	out := map[string]store.DocState{}
+	byID := map[int64]string{}
+	for rows.Next() {
+		var d store.DocState
+		if err := rows.Scan(&d.ID, &d.Key, &d.Version); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		d.Steps = map[string]string{}
+		out[d.Key] = d
+		byID[d.ID] = d.Key
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err = s.db.QueryContext(ctx, "SELECT doc_id, step, version FROM steps")
+	if err != nil {
+		return nil, fmt.Errorf("list steps: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var step, version string
+		if err := rows.Scan(&id, &step, &version); err != nil {
+			return nil, err
+		}
+		if key, ok := byID[id]; ok {
+			out[key].Steps[step] = version
+		}
+	}
+	return out, rows.Err()
+}
+
+// WriteDocs stores documents and what the document-level steps made of them,
+// all in one transaction: a process killed half-way leaves none of them.
+// Offsets in docs are document offsets into the original text.
+func (s *DB) WriteDocs(ctx context.Context, docs []store.DocWrite) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin write: %w", err)
+	}
+	defer tx.Rollback()
+	w := &docWriter{tx: tx, names: map[nameKey]int64{}}
+	if err := w.prepare(ctx); err != nil {
+		return err
+	}
+	defer w.close()
+	for i := range docs {
+		if err := w.write(ctx, &docs[i]); err != nil {
+			return fmt.Errorf("write %s: %w", docs[i].Doc.Key, err)
+		}
+	}
+	if err := setMeta(ctx, tx, MetaDirty, "1"); err != nil {
+		return err
+	}
+	if s.beforeCommit != nil {
+		s.beforeCommit()
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit documents: %w", err)
+	}
+	return nil
+}
+
+type nameKey struct{ name, typ string }
+
+type docWriter struct {
+	tx                               *sql.Tx
+	names                            map[nameKey]int64
+	insName, selName, insMen, insEvi *sql.Stmt
+	insChunk                         *sql.Stmt
+}
+
+func (w *docWriter) prepare(ctx context.Context) error {
+	var err error
+	prep := func(q string) *sql.Stmt {
+		if err != nil {
+			return nil
+		}
+		var st *sql.Stmt
+		st, err = w.tx.PrepareContext(ctx, q)
+		return st
+	}
+	w.insName = prep("INSERT INTO names(name, type) VALUES(?, ?) ON CONFLICT(name, type) DO NOTHING")
+	w.selName = prep("SELECT id FROM names WHERE name = ? AND type = ?")
+	w.insMen = prep("INSERT OR IGNORE INTO mentions(doc_id, chunk_id, name_id, start, end, surface) VALUES(?, ?, ?, ?, ?, ?)")
+	w.insEvi = prep(`INSERT OR IGNORE INTO evidence(doc_id, chunk_id, rtype, head_name, tail_name, head_start, head_end,
+		tail_start, tail_end, start, end, extractor, score, alias_kind) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	w.insChunk = prep("INSERT INTO chunks(doc_id, seq, section, start, end, overlap, text) VALUES(?, ?, ?, ?, ?, ?, ?)")
+	if err != nil {
+		return fmt.Errorf("prepare writes: %w", err)
+	}
+	return nil
+}
+
+func (w *docWriter) close() {
+	for _, st := range []*sql.Stmt{w.insName, w.selName, w.insMen, w.insEvi, w.insChunk} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
+func (w *docWriter) nameID(ctx context.Context, name, typ string) (int64, error) {
+	k := nameKey{name, typ}
+	if id, ok := w.names[k]; ok {
+		return id, nil
+	}
+	if _, err := w.insName.ExecContext(ctx, name, typ); err != nil {
+		return 0, fmt.Errorf("add name %s: %w", name, err)
+	}
+	var id int64
+	if err := w.selName.QueryRowContext(ctx, name, typ).Scan(&id); err != nil {
+		return 0, fmt.Errorf("find name %s: %w", name, err)
+	}
+	w.names[k] = id
+	return id, nil
+}
+
+func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
+	doc := &d.Doc
+	var norm any
+	if doc.Norm != "" && doc.Norm != doc.Text {
+		norm = doc.Norm
+	}
+	var id int64
+	err := w.tx.QueryRowContext(ctx, `INSERT INTO documents(key, version, title, section, lang, encoding, chars, text, norm, offmap, added_at)
+		VALUES(?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT(key) DO UPDATE SET version=excluded.version, title=excluded.title, section=excluded.section,
+		lang=excluded.lang, encoding=excluded.encoding, chars=excluded.chars, text=excluded.text, norm=excluded.norm,
+		offmap=excluded.offmap, added_at=excluded.added_at
+		RETURNING id`,
+		doc.Key, doc.Version, doc.Title, strings.Join(doc.Section, "/"), doc.Lang, doc.Encoding, doc.Chars,
+		doc.Text, norm, encodeOffsets(doc.OffsetMap), now()).Scan(&id)
+	if err != nil {
+		return fmt.Errorf("store document: %w", err)
+	}
+	doc.ID = id
+	chunkIDs := map[int]int64{}
+	if d.Chunks != nil {
+		if _, err := w.tx.ExecContext(ctx, "DELETE FROM chunks WHERE doc_id = ?", id); err != nil {
+			return err
+		}
+		for i := range d.Chunks {
+			c := &d.Chunks[i]
+			res, err := w.insChunk.ExecContext(ctx, id, c.Seq, c.Section, c.Start, c.End, c.Overlap, c.Text)
+			if err != nil {
+				return fmt.Errorf("store chunk %d: %w", c.Seq, err)
+			}
+			c.ID, _ = res.LastInsertId()
+			c.DocID = id
+			chunkIDs[c.Seq] = c.ID
+		}
+	} else if d.Facts != nil {
+		rows, err := w.tx.QueryContext(ctx, "SELECT seq, id FROM chunks WHERE doc_id = ?", id)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var seq int
+			var cid int64
+			if err := rows.Scan(&seq, &cid); err != nil {
+				rows.Close()
+				return err
+			}
+			chunkIDs[seq] = cid
+		}
+		rows.Close()
+	}
+	if d.ReplaceFacts {
+		for _, q := range []string{"DELETE FROM mentions WHERE doc_id = ?", "DELETE FROM evidence WHERE doc_id = ?"} {
+			if _, err := w.tx.ExecContext(ctx, q, id); err != nil {
+				return fmt.Errorf("drop old facts: %w", err)
+			}
+		}
+	}
+	for _, cf := range d.Facts {
+		cid := chunkIDs[cf.Seq]
+		for _, e := range cf.Result.Entities {
+			nid, err := w.nameID(ctx, e.Canonical(), e.Type)
+			if err != nil {
+				return err
+			}
+			if _, err := w.insMen.ExecContext(ctx, id, cid, nid, e.Start, e.End, e.Text); err != nil {
+				return fmt.Errorf("store mention: %w", err)
+			}
+		}
+		for _, t := range cf.Result.Triples {
+			hid, err := w.nameID(ctx, t.Head.Canonical(), t.Head.Type)
+			if err != nil {
+				return err
+			}
+			tid, err := w.nameID(ctx, t.Tail.Canonical(), t.Tail.Type)
+			if err != nil {
+				return err
+			}
+			var score any
+			if t.Score != nil {
+				score = *t.Score
+			}
+			if _, err := w.insEvi.ExecContext(ctx, id, cid, t.Relation, hid, tid, t.Head.Start, t.Head.End,
+				t.Tail.Start, t.Tail.End, t.Evidence.Start, t.Evidence.End, d.Extractor, score, t.AliasKind); err != nil {
+				return fmt.Errorf("store evidence: %w", err)
+			}
+		}
+	}
+	for step, version := range d.Steps {
+		if _, err := w.tx.ExecContext(ctx, "INSERT INTO steps(doc_id, step, version) VALUES(?, ?, ?) ON CONFLICT(doc_id, step) DO UPDATE SET version = excluded.version", id, step, version); err != nil {
+			return fmt.Errorf("record step %s: %w", step, err)
+		}
+	}
+	return nil
+}
+
+func encodeOffsets(m []int32) any {
+	if m == nil {
+		return nil
+	}
+	b := make([]byte, 4*len(m))
+	for i, v := range m {
+		binary.LittleEndian.PutUint32(b[4*i:], uint32(v))
+	}
+	return b
+}
+
+func decodeOffsets(b []byte) []int32 {
+	if len(b) == 0 {
+		return nil
+	}
+	m := make([]int32, len(b)/4)
+	for i := range m {
+		m[i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return m
+}
+
+const docColumns = "id, key, version, title, section, lang, encoding, chars"
+
+func scanDoc(sc interface{ Scan(...any) error }) (kg.Document, error) {
+	var d kg.Document
+	var section string
+	err := sc.Scan(&d.ID, &d.Key, &d.Version, &d.Title, &section, &d.Lang, &d.Encoding, &d.Chars)
+	if section != "" {
+		d.Section = strings.Split(section, "/")
+	}
+	return d, err
+}
+
+// Documents lists the stored documents without their text, by key.
+func (s *DB) Documents(ctx context.Context) ([]kg.Document, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT "+docColumns+" FROM documents ORDER BY key")
+	if err != nil {
+		return nil, fmt.Errorf("list documents: %w", err)
+	}
+	defer rows.Close()
+	var out []kg.Document
+	for rows.Next() {
+		d, err := scanDoc(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// Document finds one document, with its text, by key or by a prefix of its
+// key or of its id; a prefix that matches several is an error that lists them.
+func (s *DB) Document(ctx context.Context, keyOrPrefix string) (*kg.Document, error) {
+	if keyOrPrefix == "" {
+		return nil, fmt.Errorf("no document named")
+	}
+	row := s.db.QueryRowContext(ctx, "SELECT "+docColumns+" FROM documents WHERE key = ?", keyOrPrefix)
+	d, err := scanDoc(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		rows, qerr := s.db.QueryContext(ctx, "SELECT "+docColumns+" FROM documents WHERE key LIKE ? ESCAPE '\\' OR CAST(id AS TEXT) = ? ORDER BY key LIMIT 6",
+			likePrefix(keyOrPrefix), keyOrPrefix)
+		if qerr != nil {
+			return nil, qerr
+		}
+		var found []kg.Document
+		for rows.Next() {
+			x, serr := scanDoc(rows)
+			if serr != nil {
+				rows.Close()
+				return nil, serr
+			}
+			found = append(found, x)
+		}
+		rows.Close()
+		switch len(found) {
+		case 0:
+			return nil, fmt.Errorf("document %q: %w", keyOrPrefix, store.ErrNotFound)
+		case 1:
+			d, err = found[0], nil
+		default:
+			var keys []string
+			for _, f := range found {
+				keys = append(keys, f.Key)
+			}
+			return nil, fmt.Errorf("%q matches several documents (%s…): give more of the key", keyOrPrefix, strings.Join(keys, ", "))
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("find document %q: %w", keyOrPrefix, err)
+	}
+	var norm sql.NullString
+	var offmap []byte
+	if err := s.db.QueryRowContext(ctx, "SELECT text, norm, offmap FROM documents WHERE id = ?", d.ID).Scan(&d.Text, &norm, &offmap); err != nil {
+		return nil, fmt.Errorf("read document %s: %w", d.Key, err)
+	}
+	d.Norm = d.Text
+	if norm.Valid {
+		d.Norm = norm.String
+	}
+	d.OffsetMap = decodeOffsets(offmap)
+	return &d, nil
+}
+
+func likePrefix(p string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return r.Replace(p) + "%"
+}
+
+// Chunks lists a document's chunks in order.
+func (s *DB) Chunks(ctx context.Context, docID int64) ([]kg.Chunk, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT id, seq, section, start, end, overlap, text FROM chunks WHERE doc_id = ? ORDER BY seq", docID)
+	if err != nil {
+		return nil, fmt.Errorf("list chunks: %w", err)
+	}
+	defer rows.Close()
+	var out []kg.Chunk
+	for rows.Next() {
+		c := kg.Chunk{DocID: docID}
+		if err := rows.Scan(&c.ID, &c.Seq, &c.Section, &c.Start, &c.End, &c.Overlap, &c.Text); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// RemoveDocument deletes a document with its chunks, mentions and evidence.
+// Relations and entities that only it supported go at the next alignment,
+// which the dirty flag asks for.
+func (s *DB) RemoveDocument(ctx context.Context, id int64) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, "DELETE FROM documents WHERE id = ?", id)
+	if err != nil {
+		return fmt.Errorf("remove document %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("document %d: %w", id, store.ErrNotFound)
+	}
+	if err := setMeta(ctx, tx, MetaDirty, "1"); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

@@ -1,0 +1,130 @@
+package sqlite
+
+// migrations are applied in order; PRAGMA user_version records how many ran.
+// Never edit a migration that has shipped: append a new one.
+var migrations = []string{
+	// 1: documents, chunks, pipeline steps, extracted names, mentions,
+	// evidence, relations, entities and aliases.
+	`
+CREATE TABLE meta (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+);
+CREATE TABLE documents (
+	id       INTEGER PRIMARY KEY,
+	key      TEXT NOT NULL UNIQUE,
+	version  TEXT NOT NULL,
+	title    TEXT NOT NULL,
+	section  TEXT NOT NULL,
+	lang     TEXT NOT NULL,
+	encoding TEXT NOT NULL,
+	chars    INTEGER NOT NULL,
+	text     TEXT NOT NULL,
+	norm     TEXT,            -- NULL when normalisation changed nothing
+	offmap   BLOB,            -- NULL when offsets are unchanged
+	added_at TEXT NOT NULL
+);
+CREATE TABLE chunks (
+	id      INTEGER PRIMARY KEY,
+	doc_id  INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+	seq     INTEGER NOT NULL,
+	section TEXT NOT NULL,
+	start   INTEGER NOT NULL,
+	end     INTEGER NOT NULL,
+	overlap INTEGER NOT NULL,
+	text    TEXT NOT NULL,
+	UNIQUE (doc_id, seq)
+);
+CREATE TABLE steps (
+	doc_id  INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+	step    TEXT NOT NULL,
+	version TEXT NOT NULL,
+	PRIMARY KEY (doc_id, step)
+);
+CREATE TABLE entities (
+	id          INTEGER PRIMARY KEY,
+	name        TEXT NOT NULL,
+	type        TEXT NOT NULL,
+	description TEXT NOT NULL DEFAULT '',
+	mentions    INTEGER NOT NULL DEFAULT 0,
+	UNIQUE (name, type)
+);
+CREATE INDEX entities_type ON entities(type, mentions DESC);
+-- names are the canonical forms extractors gave mentions; alignment maps
+-- each to an entity.
+CREATE TABLE names (
+	id        INTEGER PRIMARY KEY,
+	name      TEXT NOT NULL,
+	type      TEXT NOT NULL,
+	entity_id INTEGER REFERENCES entities(id) ON DELETE SET NULL,
+	UNIQUE (name, type)
+);
+CREATE INDEX names_entity ON names(entity_id);
+CREATE TABLE mentions (
+	id       INTEGER PRIMARY KEY,
+	doc_id   INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+	chunk_id INTEGER NOT NULL,
+	name_id  INTEGER NOT NULL REFERENCES names(id),
+	start    INTEGER NOT NULL,
+	end      INTEGER NOT NULL,
+	surface  TEXT NOT NULL,
+	UNIQUE (doc_id, start, end, name_id)
+);
+CREATE INDEX mentions_name ON mentions(name_id);
+CREATE TABLE relations (
+	id         INTEGER PRIMARY KEY,
+	head_id    INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+	type       TEXT NOT NULL,
+	tail_id    INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+	status     TEXT NOT NULL,
+	score      REAL,
+	extractor  TEXT NOT NULL,
+	query      TEXT,
+	created_at TEXT NOT NULL,
+	UNIQUE (head_id, type, tail_id, status)
+);
+CREATE INDEX relations_head ON relations(head_id);
+CREATE INDEX relations_tail ON relations(tail_id);
+-- evidence: one row per sentence that supports a relation, keyed by
+-- document offsets so a fact seen twice is stored once.
+CREATE TABLE evidence (
+	id          INTEGER PRIMARY KEY,
+	relation_id INTEGER REFERENCES relations(id) ON DELETE SET NULL,
+	doc_id      INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+	chunk_id    INTEGER NOT NULL,
+	rtype       TEXT NOT NULL,
+	head_name   INTEGER NOT NULL REFERENCES names(id),
+	tail_name   INTEGER NOT NULL REFERENCES names(id),
+	head_start  INTEGER NOT NULL,
+	head_end    INTEGER NOT NULL,
+	tail_start  INTEGER NOT NULL,
+	tail_end    INTEGER NOT NULL,
+	start       INTEGER NOT NULL,
+	end         INTEGER NOT NULL,
+	extractor   TEXT NOT NULL,
+	score       REAL,
+	alias_kind  TEXT NOT NULL DEFAULT '',
+	UNIQUE (doc_id, rtype, head_start, head_end, tail_start, tail_end)
+);
+CREATE INDEX evidence_relation ON evidence(relation_id);
+CREATE INDEX evidence_alias ON evidence(rtype) WHERE alias_kind != '';
+-- aliases of entities, each with where it came from.
+CREATE TABLE aliases (
+	id        INTEGER PRIMARY KEY,
+	entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+	alias     TEXT NOT NULL,
+	kind      TEXT NOT NULL,
+	source    TEXT NOT NULL,
+	UNIQUE (entity_id, alias, kind, source)
+);
+CREATE INDEX aliases_alias ON aliases(alias);
+-- the alias dictionaries a user imported (seed 000 format 主名:别名1,别名2).
+CREATE TABLE alias_dict (
+	id     INTEGER PRIMARY KEY,
+	main   TEXT NOT NULL,
+	alias  TEXT NOT NULL,
+	source TEXT NOT NULL,
+	UNIQUE (main, alias)
+);
+`,
+}

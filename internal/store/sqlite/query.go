@@ -1,0 +1,253 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/store"
+)
+
+const entityColumns = "e.id, e.name, e.type, e.description, e.mentions"
+
+func scanEntities(rows *sql.Rows) ([]kg.Entity, error) {
+	defer rows.Close()
+	var out []kg.Entity
+	for rows.Next() {
+		var e kg.Entity
+		if err := rows.Scan(&e.ID, &e.Name, &e.Type, &e.Description, &e.Mentions); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// FindEntities finds the entities a name refers to: by main name, by alias
+// or by an extracted name, most mentioned first.
+func (s *DB) FindEntities(ctx context.Context, name string) ([]kg.Entity, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+entityColumns+` FROM entities e WHERE e.id IN (
+			SELECT id FROM entities WHERE name = ?1
+			UNION SELECT entity_id FROM aliases WHERE alias = ?1
+			UNION SELECT entity_id FROM names WHERE name = ?1 AND entity_id IS NOT NULL)
+		ORDER BY (e.name = ?1) DESC, e.mentions DESC LIMIT 20`, name)
+	if err != nil {
+		return nil, fmt.Errorf("find entity %q: %w", name, err)
+	}
+	out, err := scanEntities(rows)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		if out[i].Aliases, err = s.entityAliases(ctx, out[i].ID); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Entity reads one entity with its aliases.
+func (s *DB) Entity(ctx context.Context, id int64) (*kg.Entity, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT "+entityColumns+" FROM entities e WHERE e.id = ?", id)
+	if err != nil {
+		return nil, err
+	}
+	list, err := scanEntities(rows)
+	if err != nil {
+		return nil, err
+	}
+	if len(list) == 0 {
+		return nil, fmt.Errorf("entity %d: %w", id, store.ErrNotFound)
+	}
+	e := list[0]
+	e.Aliases, err = s.entityAliases(ctx, id)
+	return &e, err
+}
+
+// ListEntities lists entities, most mentioned first.
+func (s *DB) ListEntities(ctx context.Context, q store.EntityQuery) ([]kg.Entity, error) {
+	where := []string{"1=1"}
+	var args []any
+	if q.Type != "" {
+		where = append(where, "e.type = ?")
+		args = append(args, q.Type)
+	}
+	if q.Prefix != "" {
+		where = append(where, `e.name LIKE ? ESCAPE '\'`)
+		args = append(args, likePrefix(q.Prefix))
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 100
+	}
+	args = append(args, limit, q.Offset)
+	rows, err := s.db.QueryContext(ctx, "SELECT "+entityColumns+" FROM entities e WHERE "+strings.Join(where, " AND ")+
+		" ORDER BY e.mentions DESC, e.name LIMIT ? OFFSET ?", args...)
+	if err != nil {
+		return nil, fmt.Errorf("list entities: %w", err)
+	}
+	return scanEntities(rows)
+}
+
+// Relations lists the relations an entity takes part in, best supported
+// first, each with up to three evidence sentences.
+func (s *DB) Relations(ctx context.Context, entityID int64, limit int) ([]kg.Relation, error) {
+	if limit <= 0 {
+		limit = 50
+	}
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT r.id, r.head_id, h.name, h.type, r.type, r.tail_id, t.name, t.type, r.status, r.score, r.extractor,
+			(SELECT count(*) FROM evidence WHERE relation_id = r.id) AS n
+		FROM relations r JOIN entities h ON h.id = r.head_id JOIN entities t ON t.id = r.tail_id
+		WHERE r.head_id = ?1 OR r.tail_id = ?1
+		ORDER BY n DESC, r.type, r.id LIMIT ?2`, entityID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list relations: %w", err)
+	}
+	var out []kg.Relation
+	for rows.Next() {
+		var r kg.Relation
+		var score sql.NullFloat64
+		var n int
+		if err := rows.Scan(&r.ID, &r.HeadID, &r.Head, &r.HeadType, &r.Type, &r.TailID, &r.Tail, &r.TailType,
+			&r.Status, &score, &r.Extractor, &n); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if score.Valid {
+			v := score.Float64
+			r.Score = &v
+		}
+		out = append(out, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for i := range out {
+		ev, err := s.evidence(ctx, out[i].ID, 3)
+		if err != nil {
+			return nil, err
+		}
+		out[i].Evidence = ev
+	}
+	return out, nil
+}
+
+func (s *DB) evidence(ctx context.Context, relationID int64, limit int) ([]kg.Evidence, error) {
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT e.doc_id, d.key, d.title, d.section, e.chunk_id, e.start, e.end, e.head_start, e.head_end, e.tail_start, e.tail_end,
+			substr(d.text, e.start + 1, e.end - e.start), substr(COALESCE(d.norm, d.text), e.start + 1, e.end - e.start)
+		FROM evidence e JOIN documents d ON d.id = e.doc_id
+		WHERE e.relation_id = ? ORDER BY d.key, e.start LIMIT ?`, relationID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read evidence: %w", err)
+	}
+	defer rows.Close()
+	var out []kg.Evidence
+	for rows.Next() {
+		var ev kg.Evidence
+		var title, section string
+		if err := rows.Scan(&ev.DocID, &ev.DocKey, &title, &section, &ev.ChunkID, &ev.Start, &ev.End,
+			&ev.Head.Start, &ev.Head.End, &ev.Tail.Start, &ev.Tail.End, &ev.Sentence, &ev.Norm); err != nil {
+			return nil, err
+		}
+		ev.Cite = kg.Cite(splitSection(section), title, ev.DocKey)
+		out = append(out, ev)
+	}
+	return out, rows.Err()
+}
+
+func splitSection(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "/")
+}
+
+// Mentions lists where an entity is named, in document order.
+func (s *DB) Mentions(ctx context.Context, entityID int64, limit int) ([]kg.Mention, error) {
+	if limit <= 0 {
+		limit = 20
+	}
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT m.doc_id, m.chunk_id, m.start, m.end, m.surface, d.key, d.title, d.section,
+			substr(d.text, max(m.start - 20, 0) + 1, m.end - max(m.start - 20, 0) + 20)
+		FROM mentions m JOIN names n ON n.id = m.name_id JOIN documents d ON d.id = m.doc_id
+		WHERE n.entity_id = ? ORDER BY d.key, m.start LIMIT ?`, entityID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list mentions: %w", err)
+	}
+	defer rows.Close()
+	var out []kg.Mention
+	for rows.Next() {
+		m := kg.Mention{EntityID: entityID}
+		var title, section string
+		if err := rows.Scan(&m.DocID, &m.ChunkID, &m.Start, &m.End, &m.Surface, &m.DocKey, &title, &section, &m.Context); err != nil {
+			return nil, err
+		}
+		m.Cite = kg.Cite(splitSection(section), title, m.DocKey)
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// Stats counts what the workspace holds.
+func (s *DB) Stats(ctx context.Context) (*store.Stats, error) {
+	st := &store.Stats{EntityTypes: map[string]int{}, Relation: map[string]int{}, Languages: map[string]int{}, Status: map[string]int{}}
+	counts := []struct {
+		q   string
+		dst *int
+	}{
+		{"SELECT count(*), COALESCE(sum(chars), 0) FROM documents", nil},
+		{"SELECT count(*) FROM chunks", &st.Chunks},
+		{"SELECT count(*) FROM entities", &st.Entities},
+		{"SELECT count(*) FROM mentions", &st.Mentions},
+		{"SELECT count(*) FROM relations", &st.Relations},
+		{"SELECT count(*) FROM evidence", &st.Evidence},
+		{"SELECT count(*) FROM aliases", &st.Aliases},
+	}
+	for _, c := range counts {
+		var err error
+		if c.dst == nil {
+			err = s.db.QueryRowContext(ctx, c.q).Scan(&st.Documents, &st.Characters)
+		} else {
+			err = s.db.QueryRowContext(ctx, c.q).Scan(c.dst)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("count: %w", err)
+		}
+	}
+	groups := []struct {
+		q   string
+		dst map[string]int
+	}{
+		{"SELECT type, count(*) FROM entities GROUP BY type", st.EntityTypes},
+		{"SELECT type, count(*) FROM relations GROUP BY type", st.Relation},
+		{"SELECT lang, count(*) FROM documents GROUP BY lang", st.Languages},
+		{"SELECT status, count(*) FROM relations GROUP BY status", st.Status},
+	}
+	for _, g := range groups {
+		rows, err := s.db.QueryContext(ctx, g.q)
+		if err != nil {
+			return nil, fmt.Errorf("count: %w", err)
+		}
+		for rows.Next() {
+			var k string
+			var n int
+			if err := rows.Scan(&k, &n); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			g.dst[k] = n
+		}
+		rows.Close()
+	}
+	return st, nil
+}
+
+// IsNotFound reports whether err says something does not exist.
+func IsNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }

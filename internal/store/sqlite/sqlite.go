@@ -1,0 +1,121 @@
+// Package sqlite is the embedded store: one SQLite database per workspace
+// (pure Go, WAL so readers never wait for the writer, versioned migrations).
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/annals-project/annals/internal/store"
+)
+
+// DB is a workspace database.
+type DB struct {
+	db   *sql.DB
+	path string
+	// beforeCommit, when set, runs inside every document write just before
+	// it commits; crash tests kill the process there.
+	beforeCommit func()
+}
+
+// SetBeforeCommit installs a hook that runs inside each document write,
+// before it commits. For crash tests.
+func (s *DB) SetBeforeCommit(f func()) { s.beforeCommit = f }
+
+var _ store.Store = (*DB)(nil)
+
+// Open opens (creating if needed) the database at path and brings its schema
+// up to date.
+func Open(ctx context.Context, path string) (*DB, error) {
+	q := url.Values{}
+	for _, p := range []string{"journal_mode(WAL)", "foreign_keys(1)", "busy_timeout(10000)", "synchronous(NORMAL)", "cache_size(-65536)"} {
+		q.Add("_pragma", p)
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(4)
+	s := &DB{db: db, path: path}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close releases the database.
+func (s *DB) Close() error { return s.db.Close() }
+
+// SQL exposes the database for packages that add their own tables later.
+func (s *DB) SQL() *sql.DB { return s.db }
+
+func (s *DB) migrate(ctx context.Context) error {
+	var version int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return fmt.Errorf("read schema version of %s: %w", s.path, err)
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("database %s has schema version %d, newer than this annals (%d): upgrade annals", s.path, version, len(migrations))
+	}
+	for i := version; i < len(migrations); i++ {
+		tx, err := s.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migrate %s to version %d: %w", s.path, i+1, err)
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", i+1)); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migrate %s to version %d: %w", s.path, i+1, err)
+		}
+	}
+	return nil
+}
+
+// Meta reads a workspace-level setting; "" when unset.
+func (s *DB) Meta(ctx context.Context, key string) (string, error) {
+	var v string
+	err := s.db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read meta %s: %w", key, err)
+	}
+	return v, nil
+}
+
+// SetMeta writes a workspace-level setting.
+func (s *DB) SetMeta(ctx context.Context, key, value string) error {
+	return setMeta(ctx, s.db, key, value)
+}
+
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+func setMeta(ctx context.Context, x execer, key, value string) error {
+	_, err := x.ExecContext(ctx, "INSERT INTO meta(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
+	if err != nil {
+		return fmt.Errorf("write meta %s: %w", key, err)
+	}
+	return nil
+}
+
+func now() string { return time.Now().UTC().Format(time.RFC3339) }
+
+// MetaDirty is set whenever documents or aliases change, and cleared when
+// entity alignment has run over the new state.
+const MetaDirty = "resolve_dirty"

@@ -1,0 +1,133 @@
+// Package store defines what annals keeps in a workspace and how the rest of
+// the program reads and writes it. store/sqlite is the embedded default.
+package store
+
+import (
+	"context"
+	"errors"
+
+	"github.com/annals-project/annals/internal/extract"
+	"github.com/annals-project/annals/internal/kg"
+)
+
+// ErrNotFound is returned when a document or entity does not exist.
+var ErrNotFound = errors.New("not found")
+
+// DocState is what the store remembers of an indexed document, enough to
+// decide whether it needs work.
+type DocState struct {
+	ID      int64
+	Key     string
+	Version string
+	Steps   map[string]string // step name → version that ran
+}
+
+// ChunkFacts is what extraction found in one chunk, offsets relative to the
+// chunk's normalised text.
+type ChunkFacts struct {
+	Seq    int // the chunk's sequence number in the document
+	Result extract.Result
+}
+
+// DocWrite is one document with everything the document-level steps made of
+// it, written in one transaction.
+type DocWrite struct {
+	Doc       kg.Document
+	Chunks    []kg.Chunk   // nil: keep the stored chunks
+	Facts     []ChunkFacts // nil with ReplaceFacts false: keep the stored facts
+	Extractor string
+	// ReplaceFacts drops the document's stored mentions and evidence before
+	// writing Facts (a changed document, or a new extractor version).
+	ReplaceFacts bool
+	Steps        map[string]string // steps to record as done, name → version
+}
+
+// NameRef is an extracted name: the canonical form an extractor gave a
+// mention, with its type.
+type NameRef struct {
+	ID       int64
+	Name     string
+	Type     string
+	EntityID int64
+	Mentions int
+}
+
+// AliasFact is an alias read in the text (a 别称 relation) or imported from
+// a dictionary.
+type AliasFact struct {
+	Main   string // the entity's main name
+	Alias  string
+	Kind   string // 字, 号, 小字, dictionary …
+	Source string // provenance: dictionary:FILE:LINE or text:DOCKEY@OFFSET
+	DocID  int64  // 0 for dictionary entries
+}
+
+// Stats summarises a workspace.
+type Stats struct {
+	Documents   int            `json:"documents"`
+	Chunks      int            `json:"chunks"`
+	Characters  int            `json:"characters"`
+	Entities    int            `json:"entities"`
+	Mentions    int            `json:"mentions"`
+	Relations   int            `json:"relations"`
+	Evidence    int            `json:"evidence"`
+	Aliases     int            `json:"aliases"`
+	EntityTypes map[string]int `json:"entity_types"`
+	Relation    map[string]int `json:"relation_types"`
+	Languages   map[string]int `json:"languages"`
+	Status      map[string]int `json:"status"`
+}
+
+// Store is the workspace's persistent graph.
+type Store interface {
+	Close() error
+
+	// Documents.
+	DocStates(ctx context.Context) (map[string]DocState, error)
+	WriteDocs(ctx context.Context, docs []DocWrite) error
+	Document(ctx context.Context, keyOrPrefix string) (*kg.Document, error)
+	Documents(ctx context.Context) ([]kg.Document, error)
+	Chunks(ctx context.Context, docID int64) ([]kg.Chunk, error)
+	RemoveDocument(ctx context.Context, id int64) error
+
+	// Corpus-level state.
+	Meta(ctx context.Context, key string) (string, error)
+	SetMeta(ctx context.Context, key, value string) error
+
+	// Entity alignment.
+	Names(ctx context.Context) ([]NameRef, error)
+	AliasFacts(ctx context.Context) ([]AliasFact, error)
+	AddDictionaryAliases(ctx context.Context, source string, facts []AliasFact) (int, error)
+	ApplyResolution(ctx context.Context, r Resolution) error
+
+	// Reading the graph.
+	FindEntities(ctx context.Context, name string) ([]kg.Entity, error)
+	Entity(ctx context.Context, id int64) (*kg.Entity, error)
+	ListEntities(ctx context.Context, q EntityQuery) ([]kg.Entity, error)
+	Relations(ctx context.Context, entityID int64, limit int) ([]kg.Relation, error)
+	Mentions(ctx context.Context, entityID int64, limit int) ([]kg.Mention, error)
+	Stats(ctx context.Context) (*Stats, error)
+}
+
+// EntityQuery filters ListEntities.
+type EntityQuery struct {
+	Type   string
+	Prefix string
+	Limit  int
+	Offset int
+}
+
+// Resolution is the outcome of entity alignment over the whole corpus:
+// which entity every extracted name belongs to and which aliases each entity
+// has, with their provenance.
+type Resolution struct {
+	Entities []ResolvedEntity
+}
+
+// ResolvedEntity is one entity with the names that refer to it.
+type ResolvedEntity struct {
+	Name    string
+	Type    string
+	NameIDs []int64    // extracted names that refer to it
+	Aliases []kg.Alias // other names, with kind and source
+}
