@@ -30,7 +30,7 @@ const (
 
 // sampleSize bounds the bytes looked at when guessing; the winner then
 // decodes the whole input.
-const sampleSize = 256 << 10
+const sampleSize = 64 << 10
 
 // Decode detects the encoding of data and returns the text and the
 // encoding's name (utf-8, utf-8-bom, utf-16le, utf-16be, utf-32le, utf-32be,
