@@ -79,7 +79,7 @@ type Mention struct {
 	Surface string `json:"surface"` // the text as written (original characters)
 	DocKey  string `json:"doc_key,omitempty"`
 	Cite    string `json:"cite,omitempty"`
-	Context string `json:"context,omitempty"` // the surrounding text, for reading
+	Context string `json:"context,omitempty"` // the surrounding text (normalised), for reading
 }
 
 // Evidence is one sentence that supports a relation.

@@ -106,7 +106,8 @@ func (w *docWriter) prepare(ctx context.Context) error {
 	w.selName = prep("SELECT id FROM names WHERE name = ? AND type = ?")
 	w.insMen = prep("INSERT OR IGNORE INTO mentions(doc_id, chunk_id, name_id, start, end, surface) VALUES(?, ?, ?, ?, ?, ?)")
 	w.insEvi = prep(`INSERT OR IGNORE INTO evidence(doc_id, chunk_id, rtype, head_name, tail_name, head_start, head_end,
-		tail_start, tail_end, start, end, extractor, score, alias_kind) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+		tail_start, tail_end, start, end, extractor, score, alias_kind, sentence, sentence_norm)
+		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	w.insChunk = prep("INSERT INTO chunks(doc_id, seq, section, start, end, overlap, text) VALUES(?, ?, ?, ?, ?, ?, ?)")
 	if err != nil {
 		return fmt.Errorf("prepare writes: %w", err)
@@ -195,6 +196,7 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 			}
 		}
 	}
+	sentences := newSentenceSource(doc)
 	for _, cf := range d.Facts {
 		cid := chunkIDs[cf.Seq]
 		for _, e := range cf.Result.Entities {
@@ -219,8 +221,9 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 			if t.Score != nil {
 				score = *t.Score
 			}
+			orig, norm := sentences.at(t.Evidence)
 			if _, err := w.insEvi.ExecContext(ctx, id, cid, t.Relation, hid, tid, t.Head.Start, t.Head.End,
-				t.Tail.Start, t.Tail.End, t.Evidence.Start, t.Evidence.End, d.Extractor, score, t.AliasKind); err != nil {
+				t.Tail.Start, t.Tail.End, t.Evidence.Start, t.Evidence.End, d.Extractor, score, t.AliasKind, orig, norm); err != nil {
 				return fmt.Errorf("store evidence: %w", err)
 			}
 		}
@@ -231,6 +234,60 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 		}
 	}
 	return nil
+}
+
+// sentenceSource cuts evidence sentences out of a document, in the original
+// characters and, where normalisation changed them, in normalised form.
+type sentenceSource struct {
+	orig, norm []rune
+	offmap     []int32
+}
+
+func newSentenceSource(doc *kg.Document) *sentenceSource {
+	s := &sentenceSource{orig: []rune(doc.Text), offmap: doc.OffsetMap}
+	if doc.Norm != "" && doc.Norm != doc.Text {
+		s.norm = []rune(doc.Norm)
+	}
+	return s
+}
+
+// at returns the sentence at sp (original offsets) and its normalised form,
+// or nil when that is the same text.
+func (s *sentenceSource) at(sp kg.Span) (string, any) {
+	if sp.Start < 0 || sp.End > len(s.orig) || sp.Start > sp.End {
+		return "", nil
+	}
+	orig := string(s.orig[sp.Start:sp.End])
+	if s.norm == nil {
+		return orig, nil
+	}
+	ns, ne := sp.Start, sp.End
+	if s.offmap != nil {
+		ns, ne = normOffset(s.offmap, sp.Start), normOffset(s.offmap, sp.End)
+	}
+	if ns < 0 || ne > len(s.norm) || ns > ne {
+		return orig, nil
+	}
+	norm := string(s.norm[ns:ne])
+	if norm == orig {
+		return orig, nil
+	}
+	return orig, norm
+}
+
+// normOffset inverts an offset map (normalised → original): the first
+// normalised offset whose original offset reaches orig.
+func normOffset(m []int32, orig int) int {
+	lo, hi := 0, len(m)-1
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if int(m[mid]) < orig {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }
 
 func encodeOffsets(m []int32) any {

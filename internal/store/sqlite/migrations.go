@@ -104,6 +104,8 @@ CREATE TABLE evidence (
 	extractor   TEXT NOT NULL,
 	score       REAL,
 	alias_kind  TEXT NOT NULL DEFAULT '',
+	sentence    TEXT NOT NULL,  -- original characters, so reading a fact never loads its document
+	sentence_norm TEXT,         -- NULL when the same as sentence
 	UNIQUE (doc_id, rtype, head_start, head_end, tail_start, tail_end)
 );
 CREATE INDEX evidence_relation ON evidence(relation_id);

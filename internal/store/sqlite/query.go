@@ -140,7 +140,7 @@ func (s *DB) Relations(ctx context.Context, entityID int64, limit int) ([]kg.Rel
 func (s *DB) evidence(ctx context.Context, relationID int64, limit int) ([]kg.Evidence, error) {
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT e.doc_id, d.key, d.title, d.section, e.chunk_id, e.start, e.end, e.head_start, e.head_end, e.tail_start, e.tail_end,
-			substr(d.text, e.start + 1, e.end - e.start), substr(COALESCE(d.norm, d.text), e.start + 1, e.end - e.start)
+			e.sentence, COALESCE(e.sentence_norm, e.sentence)
 		FROM evidence e JOIN documents d ON d.id = e.doc_id
 		WHERE e.relation_id = ? ORDER BY d.key, e.start LIMIT ?`, relationID, limit)
 	if err != nil {
@@ -175,8 +175,9 @@ func (s *DB) Mentions(ctx context.Context, entityID int64, limit int) ([]kg.Ment
 	}
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT m.doc_id, m.chunk_id, m.start, m.end, m.surface, d.key, d.title, d.section,
-			substr(d.text, max(m.start - 20, 0) + 1, m.end - max(m.start - 20, 0) + 20)
+			substr(c.text, max(m.start - c.start - 20, 0) + 1, m.end - c.start - max(m.start - c.start - 20, 0) + 20)
 		FROM mentions m JOIN names n ON n.id = m.name_id JOIN documents d ON d.id = m.doc_id
+		JOIN chunks c ON c.id = m.chunk_id
 		WHERE n.entity_id = ? ORDER BY d.key, m.start LIMIT ?`, entityID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list mentions: %w", err)

@@ -57,6 +57,7 @@ func (x *Extractor) Extract(ctx context.Context, in extract.Input) (extract.Resu
 	rs := []rune(in.Text)
 	seenE := map[entKey]bool{}
 	seenT := map[tripKey]bool{}
+	guesses := map[string]string{}
 	for _, sp := range text.Sentences(in.Text, in.Lang) {
 		if err := ctx.Err(); err != nil {
 			return res, err
@@ -70,7 +71,7 @@ func (x *Extractor) Extract(ctx context.Context, in extract.Input) (extract.Resu
 			continue
 		}
 		s := newSent(rs, ts, names)
-		s.nlp = p
+		s.nlp, s.guesses = p, guesses
 		s.build()
 		s.emit(sc, kg.Span{Start: a, End: b}, &res, seenE, seenT)
 	}

@@ -403,3 +403,31 @@ func BenchmarkExtract(b *testing.B) {
 		}
 	}
 }
+
+func TestClauseLevelPatterns(t *testing.T) {
+	text := "Born in Yangdu County, Langya Commandery, Zhuge Liang lost his parents early. " +
+		"In 221, Liu Bei declared himself emperor and appointed Zhuge Liang as his chancellor. " +
+		"Liu Bei died at Baidicheng in 223, and his son Liu Shan succeeded him. " +
+		"Zhuge Liang launched five Northern Expeditions against Cao Wei between 228 and 234. " +
+		"Sima Yi, a general of Cao Wei, opposed him. " +
+		"Cao Cao attacked Lü Bu and his son. " +
+		"Napoleon Bonaparte married Josephine de Beauharnais."
+	r := extractText(t, text, nil, nil)
+	wantTriple(t, r, "Zhuge Liang", "born_in", "Yangdu County")
+	wantTriple(t, r, "Zhuge Liang", "born_in", "Langya Commandery")
+	wantTriple(t, r, "Liu Bei", "held_office", "emperor")
+	wantTriple(t, r, "Zhuge Liang", "held_office", "chancellor")
+	wantTriple(t, r, "Liu Bei", "parent_of", "Liu Shan")
+	wantTriple(t, r, "Liu Shan", "succeeded", "Liu Bei")
+	wantTriple(t, r, "Zhuge Liang", "led", "Northern Expeditions")
+	wantTriple(t, r, "Zhuge Liang", "attacked", "Cao Wei")
+	wantTriple(t, r, "Northern Expeditions", "happened_at", "234")
+	wantTriple(t, r, "Sima Yi", "member_of", "Cao Wei")
+	// prose's labels, not a word list, find these names.
+	wantTriple(t, r, "Napoleon Bonaparte", "spouse_of", "Josephine de Beauharnais")
+	for _, x := range r.Triples {
+		if x.Relation == "parent_of" && x.Head.Text == "Cao Cao" {
+			t.Errorf("his must not reach past another person: %s", dump(r))
+		}
+	}
+}

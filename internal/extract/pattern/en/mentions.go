@@ -30,6 +30,9 @@ type sent struct {
 	direct []direct
 	names  *nameIndex
 	nlp    *pipeline
+	// guesses caches prose's type for a run's text within one input: the
+	// entity model is the slow part, and names repeat.
+	guesses map[string]string
 }
 
 func newSent(rs []rune, ts []tok, names *nameIndex) *sent {
@@ -123,19 +126,17 @@ func (s *sent) isCap(i int) bool {
 	if stopCaps[t.lower] {
 		return false
 	}
-	{
-		if lexical(t.lower) || s.names.known(t.text) {
-			return true
-		}
-		tg := s.tag(i)
-		if tg == "NNP" || tg == "NNPS" {
-			return true
-		}
-		// A capitalised common word opens the sentence; it names something
-		// only if another capitalised word follows it.
-		return i+1 < len(s.ts) && s.ts[i+1].kind == kWord && s.ts[i+1].cap &&
-			(tg == "" || strings.HasPrefix(tg, "NN"))
+	if lexical(t.lower) || s.names.known(t.text) {
+		return true
 	}
+	tg := s.tag(i)
+	if tg == "NNP" || tg == "NNPS" {
+		return true
+	}
+	// A capitalised common noun opens the sentence; it names something only
+	// if another capitalised word follows it.
+	return i+1 < len(s.ts) && s.ts[i+1].kind == kWord && s.ts[i+1].cap &&
+		(tg == "" || strings.HasPrefix(tg, "NN"))
 }
 
 // tag returns prose's part-of-speech tag for token i.
@@ -172,7 +173,7 @@ func (s *sent) build() {
 	s.headedWorks()
 	s.prefixedOrgs()
 	s.offices()
-	s.names2()
+	s.classifyRuns()
 }
 
 // quotedWorks finds titles in quotation marks or between asterisks or
@@ -568,8 +569,8 @@ func (s *sent) offices() {
 	}
 }
 
-// names2 classifies the remaining runs of capitalised words.
-func (s *sent) names2() {
+// classifyRuns classifies the remaining runs of capitalised words.
+func (s *sent) classifyRuns() {
 	for i := 0; i < len(s.ts); i++ {
 		if s.own[i] >= 0 || !s.isCap(i) {
 			continue
@@ -718,6 +719,18 @@ func (s *sent) proseType(a, b int) string {
 	if b-a > 4 || s.nlp == nil {
 		return ""
 	}
+	text := s.spanText(a, b)
+	if typ, ok := s.guesses[text]; ok {
+		return typ
+	}
+	typ := s.proseLabel(a, b)
+	if s.guesses != nil {
+		s.guesses[text] = typ
+	}
+	return typ
+}
+
+func (s *sent) proseLabel(a, b int) string {
 	s.nlp.labelWindow(s.ts, a, b)
 	typ := ""
 	for i := a; i < b; i++ {

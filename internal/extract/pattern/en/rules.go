@@ -400,7 +400,7 @@ type match struct {
 // the set of its words.
 func (s *sent) encode(from, to int) (string, map[string]bool) {
 	var sb strings.Builder
-	words := make(map[string]bool, len(s.ts))
+	words := make(map[string]bool, to-from)
 	for i := from; i < to; i++ {
 		if k := s.own[i]; k >= 0 {
 			m := s.ms[k]

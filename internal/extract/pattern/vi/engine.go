@@ -206,7 +206,7 @@ type match struct {
 // compounds that would mislead a rule are written as one word.
 func (s *sent) encode(from, to int) (string, map[string]bool) {
 	var sb strings.Builder
-	words := make(map[string]bool, len(s.ts))
+	words := make(map[string]bool, to-from)
 	for i := from; i < to; i++ {
 		if k := s.own[i]; k >= 0 {
 			m := s.ms[k]

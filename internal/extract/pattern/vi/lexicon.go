@@ -147,6 +147,10 @@ Tây Hán, Nam Hán, Xiêm, Chiêm Thành`)
 var workCues = set(`bài, tác phẩm, cuốn, bộ, sách, bài thơ, bài hịch, bài cáo, áng văn, tập, tờ, bản, chiếu, hịch,
 cáo, thơ, truyện, bộ sách, cuốn sách, bộ sử, viết, soạn, sáng tác, biên soạn, trước tác, bài phú, phú, văn bản`)
 
+// Nouns before a title that make it a work: "bài thơ Côn Sơn ca".
+var workNouns = set(`bài, tác phẩm, cuốn, sách, bài thơ, bài hịch, bài cáo, áng văn, bài phú, bộ sử, bộ sách,
+cuốn sách, tập thơ, bài chiếu, tờ chiếu, bài văn, tập sách`)
+
 // Lower-case words that cannot continue a work's title.
 var workStops = set(`do, của, được, là, và, với, viết, soạn, năm, vào, trong, tại, ở, khi, thì, mà, đã, đang, sẽ,
 có, không, bị, cho, để, ra, lên, nói, gồm, nêu, thể, hiện, sáng, tác, biên, ông, bà, nhằm, như, này, đó, ấy,

@@ -98,7 +98,8 @@ func (s *sent) spanText(a, b int) string {
 var prefixes = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, lex := range []map[string]bool{stopInitial, placeCues, orgCues, eventCues, officeTitles, honorificCues,
-		kinCues, placePreps, officeContext, knownPersons, knownPlaces, knownWorks, polities, foreignPolities, workCues} {
+		kinCues, placePreps, officeContext, knownPersons, knownPlaces, knownWorks, polities, foreignPolities, workCues,
+		workNouns} {
 		for p := range lex {
 			ws := strings.Split(p, " ")
 			for n := 1; n < len(ws); n++ {
@@ -406,7 +407,7 @@ func (s *sent) cueAt(i int) (string, int) {
 	for _, c := range []struct {
 		lex  map[string]bool
 		kind string
-	}{{eventCues, "event"}, {orgCues, "organisation"}, {placeCues, "place"}, {officeTitles, "office"},
+	}{{eventCues, "event"}, {orgCues, "organisation"}, {placeCues, "place"}, {officeTitles, "office"}, {workNouns, "work"},
 		{honorificCues, "honorific"}, {kinCues, "kin"}} {
 		if n := s.longest(i, c.lex, 4); n > best {
 			best, kind = n, c.kind
@@ -443,6 +444,12 @@ func (s *sent) cues() {
 			if s.add(j, end, "place", "") >= 0 {
 				s.hideCue(i, j)
 			}
+		case "work":
+			// Titles capitalise only their first syllables: "Côn Sơn ca".
+			for end < len(s.ts) && end-j < 10 && s.own[end] < 0 && s.ts[end].kind == kWord && !s.ts[end].cap && !workStops[s.ts[end].key] {
+				end++
+			}
+			s.add(j, end, "work", "")
 		case "office", "honorific", "kin":
 			if knownPlaces[s.phrase(j, end)] || polities[s.phrase(j, end)] {
 				continue

@@ -391,3 +391,29 @@ func BenchmarkExtract(b *testing.B) {
 		}
 	}
 }
+
+func TestTitlesAndWorks(t *testing.T) {
+	text := "Trần Quốc Tuấn là con của An Sinh Vương Trần Liễu. " +
+		"Nguyễn Huệ lên ngôi hoàng đế năm 1788, lấy niên hiệu là Quang Trung. " +
+		"Nguyễn Trãi sáng tác bài thơ Côn Sơn ca. " +
+		"Năm 1075, Lý Thường Kiệt tấn công Ung Châu. " +
+		"Hồ Quý Ly lập ra nhà Hồ. " +
+		"Tướng Minh Liễu Thăng tử trận."
+	r := extractText(t, text, nil, nil)
+	wantTriple(t, r, "Trần Liễu", "parent_of", "Trần Quốc Tuấn")
+	wantTriple(t, r, "Trần Liễu", "held_office", "An Sinh Vương")
+	wantTriple(t, r, "Nguyễn Huệ", "alias_of", "Quang Trung")
+	wantTriple(t, r, "Nguyễn Trãi", "wrote", "Côn Sơn ca")
+	wantTriple(t, r, "Lý Thường Kiệt", "attacked", "Ung Châu")
+	wantTriple(t, r, "Hồ Quý Ly", "founded", "nhà Hồ")
+	wantTriple(t, r, "Liễu Thăng", "member_of", "Minh")
+	wantTriple(t, r, "Liễu Thăng", "held_office", "Tướng")
+	if findEntity(r, "Ung Châu", "place") == nil || findEntity(r, "Hồ Quý Ly", "person") == nil {
+		t.Errorf("types: %s", dump(r))
+	}
+	for _, x := range r.Triples {
+		if x.Relation == "alias_of" && x.AliasKind != "niên hiệu" {
+			t.Errorf("alias kind %q", x.AliasKind)
+		}
+	}
+}

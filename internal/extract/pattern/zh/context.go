@@ -1,6 +1,9 @@
 package zh
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // rel is a relation between two mentions, by index into run.ents.
 type rel struct {
@@ -20,11 +23,15 @@ type kin struct {
 // native places, kin and officials named after their office, speakers.
 func (x *run) context() {
 	x.aliases()
+	x.rulerPrefix()
+	x.consorts()
+	x.clanWomen()
 	x.natives()
 	x.kinNames()
 	x.appositions()
 	x.speakers()
 	x.bareNames()
+	x.listNames()
 	x.propagate()
 }
 
@@ -56,42 +63,83 @@ func (x *run) propagate() {
 // bareVerbs follow a bare given name that opens a clause (敏还, 护败).
 var bareVerbs = set("曰谓以率遣乃遂既因怒闻卒薨还退与请奏言对拜知败至入攻击破引进上表密固")
 
-// bareNames reads a one- or two-character given name that opens a clause
-// and does something, when it does so at least twice in the text or speaks.
+// bareNames reads one- and two-character given names written without a
+// surname. Each place a candidate stands is rated by its neighbours: a
+// pause or a verb that takes a person before it, a verb or a pause after
+// it; 曰 and 等 after it, or a verb after it at the head of a clause, are
+// strong. A two-character candidate needs two good places or one strong
+// one, a one-character candidate two good places of which one is strong
+// (one character alone is too often a word).
 func (x *run) bareNames() {
 	rs := x.rs
-	type cand struct{ s, e int }
-	count := map[string]int{}
-	var cands []cand
+	type occ struct {
+		s, e         int
+		good, strong bool
+		pre, post    bool
+	}
+	type stat struct {
+		occs         []occ
+		good, strong int
+	}
+	cands := map[string]*stat{}
+	var keys []string
 	for i := 0; i < len(rs); i++ {
-		if !x.boundary(i-1) || !isHan(rs[i]) {
+		if !isHan(rs[i]) || x.cov[i] != 0 || !x.first[rs[i]] && !x.boundary(i-1) && !precedePer.has(x.at(i-1)) {
 			continue
 		}
 		for g := 1; g <= 2; g++ {
 			e := i + g
-			if e >= len(rs) || !x.free(i, e) || !x.plainName(i, e) {
-				continue
-			}
-			if !bareVerbs.has(rs[e]) || x.entAt(e) >= 0 {
+			if e > len(rs) || !x.free(i, e) || !x.plainName(i, e) {
 				continue
 			}
 			if x.lex.lookup(rs[i:e]) != 0 {
 				continue
 			}
-			cands = append(cands, cand{i, e})
-			count[string(rs[i:e])]++
-			break
+			pre := x.boundary(i-1) || precedePer.has(x.at(i-1))
+			next := x.at(e)
+			post := x.boundary(e) || followPer.has(next) || verbAfter.has(next) || bareVerbs.has(next)
+			if x.entAt(e) >= 0 && !x.boundary(e) {
+				post = false
+			}
+			if !pre && !post {
+				continue
+			}
+			o := occ{s: i, e: e, pre: pre, post: post}
+			o.good = pre && post
+			o.strong = o.good && (next == '曰' || next == '等' || x.boundary(i-1) && bareVerbs.has(next))
+			w := string(rs[i:e])
+			st := cands[w]
+			if st == nil {
+				st = &stat{}
+				cands[w] = st
+				keys = append(keys, w)
+			}
+			st.occs = append(st.occs, o)
+			if o.good {
+				st.good++
+			}
+			if o.strong {
+				st.strong++
+			}
 		}
 	}
-	text := string(rs)
-	for _, c := range cands {
-		w := string(rs[c.s:c.e])
-		if count[w] >= 2 || rs[c.e] == '曰' || c.e-c.s == 1 && strings.Count(text, w) >= 3 {
-			name := ""
-			if full, ok := x.doc.Names[string(rs[c.s:c.e])]; ok && full != string(rs[c.s:c.e]) {
-				name = full
+	// Longer names first, so that a two-character name is not cut.
+	sort.SliceStable(keys, func(a, b int) bool { return len(keys[a]) > len(keys[b]) })
+	for _, w := range keys {
+		st := cands[w]
+		two := len([]rune(w)) == 2
+		ok := two && (st.good >= 2 || st.strong >= 1) || !two && st.good >= 2 && st.strong >= 1
+		if !ok {
+			continue
+		}
+		name := ""
+		if full, known := x.doc.Names[w]; known && full != w {
+			name = full
+		}
+		for _, o := range st.occs {
+			if o.good || two && (o.pre || o.post) {
+				x.add(o.s, o.e, tPer, name)
 			}
-			x.add(c.s, c.e, tPer, name)
 		}
 	}
 }

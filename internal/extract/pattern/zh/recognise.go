@@ -36,7 +36,10 @@ type run struct {
 	buf   []match
 	rels  []rel
 	kins  []kin
-	order []int // live mentions by position
+	// bigrams counts each pair of runes, built when first needed.
+	bigrams map[[2]rune]int32
+	cls     []clause
+	order   []int // live mentions by position
 
 	aliasOwner int
 	subjects   map[string]bool // persons the document's title names
@@ -284,7 +287,13 @@ func (x *run) scan() {
 			}
 		}
 		pl, pname := x.personAt(i, ms)
-		if pl > 0 && (pl > best.n || (pl == best.n && kind == "stop" && false)) {
+		if kind == tPer && best.n >= 2 && pl > best.n {
+			// 文宗性, 高祖许之: a ruler's title is not a surname.
+			if _, known := x.doc.Types[string(rs[i:i+pl])]; !known {
+				pl = 0
+			}
+		}
+		if pl > 0 && pl > best.n {
 			x.add(i, i+pl, tPer, pname)
 			i += pl
 			continue
@@ -480,14 +489,25 @@ func (x *run) personAt(i int, ms []match) (int, string) {
 		}
 		risky := m.flags&fSurRisky != 0
 		oneNext := 0 // what the rune after a one-rune given name scored
+		oneOK := false
 		for g := 1; g <= 2; g++ {
 			e := i + m.n + g
 			if e > len(x.rs) {
 				break
 			}
 			c := x.rs[e-1]
-			if !isHan(c) || noGiven.has(c) {
+			if !isHan(c) {
 				break
+			}
+			soft := false
+			if noGiven.has(c) {
+				// 守, 至, 从 open two-character given names (李守贞,
+				// 萧至忠) and 之 often ends one (刘牢之): only with a
+				// safe surname and a clear end.
+				if risky || !(g == 1 && softFirst.has(c) || g == 2 && softSecond.has(c)) {
+					break
+				}
+				soft = true
 			}
 			if g == 1 && noSingle.has(c) {
 				continue
@@ -499,21 +519,30 @@ func (x *run) personAt(i int, ms []match) (int, string) {
 			if g == 2 && placeEnd.has(c) {
 				break
 			}
-			sc, nx := x.nameScore(i, e, pen)
+			sc, nx := x.nameScore(i, e, m.n, pen)
 			if g == 1 {
 				oneNext = nx
+				if verbish.has(x.at(e)) && nx == 0 {
+					oneNext = 1
+				}
+			}
+			if soft && (g == 1 || nx < 1 || x.rs[e-2] == '之') {
+				continue
 			}
 			if sc < 2 {
 				continue
 			}
-			if g == 2 && best == m.n+1 && oneNext >= 1 {
-				// 刘备遂: a valid short name followed by a verb wins
-				// unless the long one is known.
+			if g == 1 {
+				oneOK = true
+			}
+			if g == 2 && oneOK && oneNext >= 1 && !strings.ContainsRune("、曰等字", x.at(e)) {
+				// 刘备遂, 杨矩持节: a valid short name followed by a verb
+				// wins unless the long one is known or a list goes on.
 				if _, known := x.doc.Types[string(x.rs[i:e])]; !known {
 					continue
 				}
 			}
-			if sc > bestScore || (g == 2 && sc == bestScore && oneNext == 0) {
+			if sc > bestScore || (g == 2 && sc == bestScore && oneNext == 0) || g == 2 && sc >= bestScore-1 && strings.ContainsRune("、曰等字", x.at(e)) {
 				best, bestScore = e-i, sc
 			}
 		}
@@ -523,6 +552,16 @@ func (x *run) personAt(i int, ms []match) (int, string) {
 	}
 	return best, ""
 }
+
+var (
+	// softFirst may open a two-character given name though they are
+	// common words; softSecond may close one.
+	softFirst  = set("守至从云国万民臣师承可自")
+	softSecond = set("之臣国民云")
+	// verbish after a one-character given name suggest that the name
+	// ended there (杨矩持节, 李勣亡).
+	verbish = set("持感亡代赴擢免贬削偕会犹抑虑须营议掠奉事朝据留领受发迎拒斩获降叛赐镇移遇与率遣使乃遂击攻破讨杀闻谓至入还奔卒薨死")
+)
 
 // wordAt reports whether a known word of two or more runes, other than a
 // surname, starts at rune i (so 于晋阳 is not a name).
@@ -537,8 +576,8 @@ func (x *run) wordAt(i int) bool {
 }
 
 // nameScore rates rs[s:e] as a person's name by its neighbours; it also
-// returns what the rune after the name scored.
-func (x *run) nameScore(s, e int, risky bool) (int, int) {
+// returns what the rune after the name scored. sl is the surname's length.
+func (x *run) nameScore(s, e, sl int, risky bool) (int, int) {
 	sc := 0
 	prev := x.at(s - 1)
 	if k := x.endsAt(s); k >= 0 && (x.ents[k].typ == tOff || x.ents[k].typ == tTitle) {
@@ -560,8 +599,23 @@ func (x *run) nameScore(s, e int, risky bool) (int, int) {
 	}
 	if _, ok := x.doc.Types[string(x.rs[s:e])]; ok {
 		sc += 3
+	} else if e-s-sl == 2 && x.repeats(s+sl, e) {
+		// 王重荣 … 重荣果奉诏: the given name stands alone elsewhere.
+		sc += 2
 	}
 	return sc, nx
+}
+
+// repeats reports whether the two runes at s occur again elsewhere in the
+// text.
+func (x *run) repeats(s, e int) bool {
+	if x.bigrams == nil {
+		x.bigrams = make(map[[2]rune]int32, len(x.rs))
+		for i := 0; i+1 < len(x.rs); i++ {
+			x.bigrams[[2]rune{x.rs[i], x.rs[i+1]}]++
+		}
+	}
+	return e-s == 2 && x.bigrams[[2]rune{x.rs[s], x.rs[s+1]}] >= 2
 }
 
 // modifiers extends a general's title at i leftwards over free characters

@@ -40,16 +40,21 @@ func (x *run) aliasHead(k int) int {
 }
 
 // subject finds the doer of a verb at rune t: the nearest person (or group
-// when groups may be) before it in the sentence that is not some other
-// verb's object.
+// when groups may be) before it in its clause that is not some other verb's
+// object, else the subject the clause has or inherits.
 func (x *run) subject(t int, sen sentence, groups bool) int {
+	ci := x.clauseAt(t)
+	lo := sen.s
+	if ci >= 0 && x.cls[ci].s > lo {
+		lo = x.cls[ci].s
+	}
 	for oi := len(x.order) - 1; oi >= 0; oi-- {
 		k := x.order[oi]
 		en := x.ents[k]
 		if en.e > t {
 			continue
 		}
-		if en.s < sen.s {
+		if en.s < lo {
 			break
 		}
 		if en.typ != tPer && !(groups && en.typ == tGrp) {
@@ -72,6 +77,16 @@ func (x *run) subject(t int, sen sentence, groups bool) int {
 				continue
 			}
 		}
+		return k
+	}
+	if ci < 0 {
+		return -1
+	}
+	k := x.cls[ci].subj
+	if k < 0 || x.ents[k].s < 0 || x.ents[k].s >= t {
+		return -1
+	}
+	if x.ents[k].typ == tPer || groups && x.ents[k].typ == tGrp {
 		return k
 	}
 	return -1
@@ -258,6 +273,7 @@ var enfeoffVerbs = []string{"进封", "徙封", "改封", "更封", "追封", "�
 
 // relate reads the relations of every sentence.
 func (x *run) relate(ss []sentence) {
+	x.clauses()
 	for _, k := range x.order {
 		en := x.ents[k]
 		sen := sentOf(ss, en.s)
@@ -391,7 +407,14 @@ func (x *run) kinship(ss []sentence) {
 		if anchor < 0 {
 			anchor = x.subject(q, sen, false)
 		}
-		if anchor < 0 || anchor == kn.name {
+		if ci := x.clauseAt(q); anchor == kn.name || anchor < 0 && ci >= 0 && x.cls[ci].s == q {
+			// 父祐, 子禅嗣 open a clause: the kin of the subject before.
+			anchor = -1
+			if ci >= 0 && x.cls[ci].s == q {
+				anchor = x.cls[ci].prev
+			}
+		}
+		if anchor < 0 || anchor == kn.name || x.ents[anchor].typ != tPer {
 			continue
 		}
 		anchor = x.aliasHead(anchor)

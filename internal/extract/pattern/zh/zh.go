@@ -88,10 +88,14 @@ func (x *run) result(in extract.Input, ss []sentence) extract.Result {
 		if in.Schema == nil && !defaultAllows(h.typ, r.r, t.typ) {
 			continue
 		}
+		// A subject carried over from an earlier sentence widens the
+		// evidence to the sentences between.
 		sen := sentOf(ss, min(h.s, t.s))
-		if sen.s < 0 || max(h.e, t.e) > sen.e {
+		last := sentOf(ss, max(h.e, t.e)-1)
+		if sen.s < 0 || last.s < 0 {
 			continue
 		}
+		sen.e = last.e
 		kk := key{r.h, r.t, r.r}
 		if seen[kk] {
 			continue

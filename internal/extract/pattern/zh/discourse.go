@@ -1,0 +1,163 @@
+package zh
+
+// Classical prose names the doer of a clause once and then drops him: in
+// 樊楫，冠州人。初为军吏，从攻厓山，陞郎中 every clause after the first is
+// 樊楫's. The text is cut into clauses at pauses; a clause that names its
+// doer at its head sets the subject, and one that opens with a verb or an
+// adverb inherits the subject of the clauses before it.
+
+// clause is a stretch of text between two pauses.
+type clause struct {
+	s, e   int
+	speech bool // inside quoted speech
+	// subj is the subject in effect (named or inherited), prev the subject
+	// carried in from the clauses before; -1 when unknown.
+	subj, prev int
+	named      bool // the clause names its own subject
+}
+
+// clauseBreak ends a clause; 、 joins a list and does not.
+var clauseBreak = set("，。；：！？,;:!?\n\r")
+
+// leadChars are adverbs and conjunctions that may open a clause before its
+// subject or verb.
+var leadChars = set("初时及后既而乃遂于是至会俄寻先又复亦因并皆俱尝曾已竟卒终即便旋仍犹尚且然则故由此")
+
+// leadWords are longer openers read before the subject.
+var leadWords = []string{"于是", "是时", "至是", "先是", "既而", "俄而", "顷之", "久之", "未几", "寻而", "及是", "初", "时", "会", "后", "及", "既", "乃", "遂", "因", "又", "复", "亦", "寻", "俄", "而", "且", "然"}
+
+// verbStart are the characters a subjectless clause typically opens with:
+// verbs of office, movement, war, speech and state, and adverbs.
+var verbStart = set("为拜迁除授转徙补擢进加赠封袭嗣历累官位领兼行守知判摄权署试充任陞升改调起出入还归至到诣赴如往适趣奔走逃亡降叛反从随事依投附率将引帅统督攻击伐讨破袭围败斩杀诛擒执获俘取拔克陷据屯镇驻戍次营保收复平定略徇下遣使命令召征辟荐举表奏请上言曰谓对答问谏劝说议闻见得卒薨崩死殁葬居家徙移与同共又亦并皆俱乃遂因即便寻旋俄竟终未不弗尝曾已既还更再犹尚颇甚少幼性有无以自所尤善好能可宜欲当必独屡数首先素雅深大")
+
+// clauses cuts the text into clauses and works out their subjects.
+func (x *run) clauses() {
+	x.cls = x.cls[:0]
+	depth := 0
+	s := 0
+	flush := func(e int) {
+		if e > s {
+			x.cls = append(x.cls, clause{s: s, e: e, speech: depth > 0, subj: -1, prev: -1})
+		}
+	}
+	for i, r := range x.rs {
+		switch {
+		case r == '「' || r == '『' || r == '“':
+			flush(i)
+			depth++
+			s = i + 1
+		case r == '」' || r == '』' || r == '”':
+			flush(i)
+			if depth > 0 {
+				depth--
+			}
+			s = i + 1
+		case clauseBreak.has(r):
+			flush(i)
+			s = i + 1
+		}
+	}
+	flush(len(x.rs))
+	carry := -1
+	for ci := range x.cls {
+		c := &x.cls[ci]
+		k, subjless := x.leadSubject(c.s, c.e)
+		if c.speech {
+			if k >= 0 {
+				c.subj, c.named = k, true
+			}
+			continue
+		}
+		c.prev = carry
+		switch {
+		case k >= 0:
+			c.subj, c.named = k, true
+			carry = k
+		case subjless:
+			c.subj = carry
+		}
+	}
+}
+
+// leadSubject returns the mention a clause opens with as its subject (a
+// person, possibly after his place and office, or a group), or -1 and
+// whether the clause opens with a verb instead.
+func (x *run) leadSubject(s, e int) (int, bool) {
+	i := s
+	for steps := 0; i < e && steps < 4; steps++ {
+		if k := x.startsAt(i); k >= 0 && x.ents[k].typ == tTime {
+			i = x.ents[k].e
+			continue
+		}
+		if x.cov[i] != 0 {
+			break
+		}
+		n := 0
+		for _, w := range leadWords {
+			if hasAt(x.rs, i, w) && x.free(i, i+len([]rune(w))) {
+				n = len([]rune(w))
+				break
+			}
+		}
+		if n == 0 {
+			break
+		}
+		i += n
+	}
+	if i >= e {
+		return -1, false
+	}
+	// 其子某, 子某嗣: the kin is the subject.
+	if x.at(i) == '其' {
+		i++
+	}
+	for _, kn := range x.kins {
+		if kn.s == i {
+			return kn.name, false
+		}
+	}
+	k := x.startsAt(i)
+	if k < 0 {
+		return -1, verbStart.has(x.at(i))
+	}
+	j := k
+	for steps := 0; steps < 3 && x.ents[j].typ != tPer; steps++ {
+		if x.ents[j].typ == tTime {
+			return -1, false
+		}
+		n := x.startsAt(x.ents[j].e)
+		if n < 0 {
+			break
+		}
+		j = n
+	}
+	switch x.ents[j].typ {
+	case tPer:
+		if x.at(x.ents[j].e) == '之' {
+			return -1, false
+		}
+		return x.aliasHead(j), false
+	case tGrp:
+		if j == k {
+			return j, false
+		}
+	}
+	return -1, false
+}
+
+// clauseAt returns the index of the clause holding rune i, or -1.
+func (x *run) clauseAt(i int) int {
+	lo, hi := 0, len(x.cls)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if x.cls[m].e <= i {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(x.cls) && x.cls[lo].s <= i {
+		return lo
+	}
+	return -1
+}
