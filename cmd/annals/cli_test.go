@@ -12,6 +12,11 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/simplifiedchinese"
+	"golang.org/x/text/encoding/traditionalchinese"
+	"golang.org/x/text/encoding/unicode"
+
 	"github.com/annals-project/annals/internal/extract"
 )
 
@@ -233,5 +238,40 @@ func TestKilledIndexResumes(t *testing.T) {
 				t.Fatalf("resumed graph differs from an uninterrupted run:\n got  %+v\n want %+v", got, want)
 			}
 		})
+	}
+}
+
+func TestIndexDetectsEncodingsAndFindsTraditionalNames(t *testing.T) {
+	root := t.TempDir()
+	bio := "諸葛亮，字孔明，琅邪陽都人也。亮躬耕隴畝。"
+	encode := func(e interface{ NewEncoder() *encoding.Encoder }, s string) []byte {
+		b, err := e.NewEncoder().Bytes([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	os.WriteFile(filepath.Join(root, "big5.txt"), encode(traditionalchinese.Big5, bio), 0o644)
+	os.WriteFile(filepath.Join(root, "gbk.txt"), encode(simplifiedchinese.GB18030, "关羽，字云长，河东解人也。"), 0o644)
+	os.WriteFile(filepath.Join(root, "utf16.txt"), encode(unicode.UTF16(unicode.LittleEndian, unicode.UseBOM), "张飞，字益德，涿郡人也。"), 0o644)
+	ws := filepath.Join(t.TempDir(), "ws")
+	mustRun(t, "-w", ws, "-q", "index", root)
+	var docs []struct{ Key, Encoding, Lang string }
+	json.Unmarshal([]byte(mustRun(t, "-w", ws, "--json", "docs")), &docs)
+	got := map[string]string{}
+	for _, d := range docs {
+		got[d.Key] = d.Encoding
+	}
+	if got["big5.txt"] != "big5" || got["gbk.txt"] != "gb18030" || got["utf16.txt"] != "utf-16le" {
+		t.Fatalf("encodings: %v", got)
+	}
+	for _, name := range []string{"諸葛亮", "诸葛亮", "孔明", "云长", "張飛"} {
+		if _, err := run(t, "-w", ws, "entity", name); err != nil {
+			t.Errorf("entity %s: %v", name, err)
+		}
+	}
+	out := mustRun(t, "-w", ws, "entity", "诸葛亮")
+	if !strings.Contains(out, "「諸葛亮，字孔明，琅邪陽都人也。」") {
+		t.Fatalf("evidence should quote the traditional original:\n%s", out)
 	}
 }

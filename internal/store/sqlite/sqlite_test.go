@@ -1,0 +1,65 @@
+package sqlite
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/store"
+)
+
+func TestRefusesNewerDatabase(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "a.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SQL().Exec("PRAGMA user_version = 999")
+	db.Close()
+	if _, err := Open(ctx, path); err == nil || !strings.Contains(err.Error(), "newer") {
+		t.Fatalf("want a clear error for a newer schema, got %v", err)
+	}
+}
+
+func TestDocumentByPrefix(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "a.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var writes []store.DocWrite
+	for _, k := range []string{"蜀书/诸葛亮传/text.txt", "蜀书/关羽传/text.txt", "魏书/武帝纪/text.txt"} {
+		writes = append(writes, store.DocWrite{Doc: kg.Document{Key: k, Version: "v", Text: "文", Chars: 1}})
+	}
+	if err := db.WriteDocs(ctx, writes); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := db.Document(ctx, "魏书"); err != nil || d.Key != "魏书/武帝纪/text.txt" || d.Text != "文" {
+		t.Fatalf("unique prefix: %+v %v", d, err)
+	}
+	if _, err := db.Document(ctx, "蜀书"); err == nil || !strings.Contains(err.Error(), "several") {
+		t.Fatalf("ambiguous prefix should list the matches, got %v", err)
+	}
+	if _, err := db.Document(ctx, "吴书"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("missing document: %v", err)
+	}
+	if _, err := db.Document(ctx, "100%"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("LIKE wildcards must be literal: %v", err)
+	}
+}
+
+func TestSentenceSourceUsesTheOffsetMap(t *testing.T) {
+	// A normalisation that drops one character: the map sends normalised
+	// offsets to original ones.
+	doc := &kg.Document{Text: "甲乙X丙。", Norm: "甲乙丙。", OffsetMap: []int32{0, 1, 3, 4, 5}}
+	s := newSentenceSource(doc)
+	orig, norm := s.at(kg.Span{Start: 0, End: 5})
+	if orig != "甲乙X丙。" || norm != "甲乙丙。" {
+		t.Fatalf("got %q %v", orig, norm)
+	}
+}
