@@ -29,16 +29,13 @@ replaces the facts of changed ones; an interrupted run resumes.`,
   annals --schema general index english-sources/`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, paths []string) error {
-			ws, err := a.open(cmd.Context(), false)
-			if err != nil {
-				return err
-			}
-			defer ws.Close()
-			rep, err := a.runIndex(cmd, ws, paths)
-			if err != nil {
-				return err
-			}
-			return a.printIndexReport(cmd, ws, rep)
+			return a.withWorkspace(cmd, false, func(ws *annals.Workspace) error {
+				rep, err := a.runIndex(cmd, ws, paths)
+				if err != nil {
+					return err
+				}
+				return a.printIndexReport(cmd, ws, rep)
+			})
 		},
 	}
 }

@@ -89,27 +89,24 @@ func (a *app) statsCmd() *cobra.Command {
 		Example: "  annals stats\n  annals stats --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ws, err := a.open(cmd.Context(), true)
-			if err != nil {
-				return err
-			}
-			defer ws.Close()
-			st, err := ws.Stats(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if a.json {
-				return a.printJSON(st)
-			}
-			a.printf("workspace %s: %d documents, %s characters\n", ws.Dir, st.Documents, thousands(int64(st.Characters)))
-			if len(st.Languages) > 0 {
-				a.printf("  languages: %s\n", countList(st.Languages))
-			}
-			a.printStats(st)
-			if len(st.Status) > 0 {
-				a.printf("  relations by status: %s\n", countList(st.Status))
-			}
-			return nil
+			return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error {
+				st, err := ws.Stats(cmd.Context())
+				if err != nil {
+					return err
+				}
+				if a.json {
+					return a.printJSON(st)
+				}
+				a.printf("workspace %s: %d documents, %s characters\n", ws.Dir, st.Documents, thousands(int64(st.Characters)))
+				if len(st.Languages) > 0 {
+					a.printf("  languages: %s\n", countList(st.Languages))
+				}
+				a.printStats(st)
+				if len(st.Status) > 0 {
+					a.printf("  relations by status: %s\n", countList(st.Status))
+				}
+				return nil
+			})
 		},
 	}
 }
@@ -124,20 +121,17 @@ in simplified or traditional characters, and shows the best match.`,
 		Example: "  annals entity 诸葛亮\n  annals entity 孔明 --json\n  annals entity 曹操 --relations 100",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ws, err := a.open(cmd.Context(), true)
-			if err != nil {
-				return err
-			}
-			defer ws.Close()
-			v, err := ws.Entity(cmd.Context(), args[0], opts)
-			if err != nil {
-				return err
-			}
-			if a.json {
-				return a.printJSON(v)
-			}
-			a.printEntity(v)
-			return nil
+			return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error {
+				v, err := ws.Entity(cmd.Context(), args[0], opts)
+				if err != nil {
+					return err
+				}
+				if a.json {
+					return a.printJSON(v)
+				}
+				a.printEntity(v)
+				return nil
+			})
 		},
 	}
 	cmd.Flags().IntVar(&opts.Relations, "relations", 50, "most relations to show")
@@ -182,25 +176,22 @@ func (a *app) entitiesCmd() *cobra.Command {
 		Example: "  annals entities --type 人物 --limit 20\n  annals entities --prefix 诸葛",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ws, err := a.open(cmd.Context(), true)
-			if err != nil {
-				return err
-			}
-			defer ws.Close()
-			list, err := ws.Entities(cmd.Context(), q)
-			if err != nil {
-				return err
-			}
-			if a.json {
-				if list == nil {
-					list = []annals.Entity{}
+			return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error {
+				list, err := ws.Entities(cmd.Context(), q)
+				if err != nil {
+					return err
 				}
-				return a.printJSON(list)
-			}
-			for _, e := range list {
-				a.printf("%6d  %-6s %s\n", e.Mentions, e.Type, e.Name)
-			}
-			return nil
+				if a.json {
+					if list == nil {
+						list = []annals.Entity{}
+					}
+					return a.printJSON(list)
+				}
+				for _, e := range list {
+					a.printf("%6d  %-6s %s\n", e.Mentions, e.Type, e.Name)
+				}
+				return nil
+			})
 		},
 	}
 	cmd.Flags().StringVarP(&q.Type, "type", "t", "", "only this entity type (人物, 地点, 职官 … or person, place …)")
@@ -217,25 +208,22 @@ func (a *app) docsCmd() *cobra.Command {
 		Example: "  annals docs\n  annals docs --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ws, err := a.open(cmd.Context(), true)
-			if err != nil {
-				return err
-			}
-			defer ws.Close()
-			docs, err := ws.Documents(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if a.json {
-				if docs == nil {
-					docs = []annals.Document{}
+			return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error {
+				docs, err := ws.Documents(cmd.Context())
+				if err != nil {
+					return err
 				}
-				return a.printJSON(docs)
-			}
-			for _, d := range docs {
-				a.printf("%5d  %-4s %7d  %s  %s\n", d.ID, d.Lang, d.Chars, d.Key, d.Version[:12])
-			}
-			return nil
+				if a.json {
+					if docs == nil {
+						docs = []annals.Document{}
+					}
+					return a.printJSON(docs)
+				}
+				for _, d := range docs {
+					a.printf("%5d  %-4s %7d  %s  %s\n", d.ID, d.Lang, d.Chars, d.Key, d.Version[:12])
+				}
+				return nil
+			})
 		},
 	}
 }
@@ -248,20 +236,17 @@ func (a *app) rmCmd() *cobra.Command {
 		Example: "  annals rm 三国志/蜀书/诸葛亮传/text.txt\n  annals rm 三国志/蜀书/诸葛",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ws, err := a.open(cmd.Context(), true)
-			if err != nil {
-				return err
-			}
-			defer ws.Close()
-			d, err := ws.Remove(cmd.Context(), args[0], a.waiting)
-			if err != nil {
-				return err
-			}
-			if a.json {
-				return a.printJSON(map[string]any{"removed": d})
-			}
-			a.printf("removed %s (%d characters)\n", d.Key, d.Chars)
-			return nil
+			return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error {
+				d, err := ws.Remove(cmd.Context(), args[0], a.waiting)
+				if err != nil {
+					return err
+				}
+				if a.json {
+					return a.printJSON(map[string]any{"removed": d})
+				}
+				a.printf("removed %s (%d characters)\n", d.Key, d.Chars)
+				return nil
+			})
 		},
 	}
 }
@@ -278,23 +263,20 @@ comment. Names are merged at once, and every merge remembers the file and line.`
 		Example: "  annals aliases import aliases.txt",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ws, err := a.open(cmd.Context(), false)
-			if err != nil {
-				return err
-			}
-			defer ws.Close()
-			rep, err := ws.ImportAliases(cmd.Context(), args[0], a.waiting)
-			if err != nil {
-				return err
-			}
-			if a.json {
-				return a.printJSON(rep)
-			}
-			for _, p := range rep.Problems {
-				a.warnf("warning: %s\n", p)
-			}
-			a.printf("read %d aliases from %s, %d new\n", rep.Read, rep.File, rep.Added)
-			return nil
+			return a.withWorkspace(cmd, false, func(ws *annals.Workspace) error {
+				rep, err := ws.ImportAliases(cmd.Context(), args[0], a.waiting)
+				if err != nil {
+					return err
+				}
+				if a.json {
+					return a.printJSON(rep)
+				}
+				for _, p := range rep.Problems {
+					a.warnf("warning: %s\n", p)
+				}
+				a.printf("read %d aliases from %s, %d new\n", rep.Read, rep.File, rep.Added)
+				return nil
+			})
 		},
 	})
 	return cmd

@@ -78,6 +78,16 @@ func (a *app) open(ctx context.Context, mustExist bool) (*annals.Workspace, erro
 	return ws, nil
 }
 
+// withWorkspace runs f with the workspace open, and closes it after.
+func (a *app) withWorkspace(cmd *cobra.Command, mustExist bool, f func(*annals.Workspace) error) error {
+	ws, err := a.open(cmd.Context(), mustExist)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	return f(ws)
+}
+
 func (a *app) printJSON(v any) error {
 	enc := json.NewEncoder(a.out)
 	enc.SetEscapeHTML(false)
@@ -108,16 +118,13 @@ func (a *app) initCmd() *cobra.Command {
 		Example: "  annals init\n  annals --workspace ~/graphs/han init",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ws, err := a.open(cmd.Context(), false)
-			if err != nil {
-				return err
-			}
-			defer ws.Close()
-			if a.json {
-				return a.printJSON(map[string]string{"workspace": ws.Dir})
-			}
-			a.printf("workspace ready at %s\nsettings: %s/annals.yaml\nnext: annals index PATH\n", ws.Dir, ws.Dir)
-			return nil
+			return a.withWorkspace(cmd, false, func(ws *annals.Workspace) error {
+				if a.json {
+					return a.printJSON(map[string]string{"workspace": ws.Dir})
+				}
+				a.printf("workspace ready at %s\nsettings: %s/annals.yaml\nnext: annals index PATH\n", ws.Dir, ws.Dir)
+				return nil
+			})
 		},
 	}
 }
