@@ -1,105 +1,20 @@
 package en
 
-import "strings"
+import (
+	"strings"
 
-// mention is a candidate entity covering tokens [a,b) of a sentence. An
-// untyped mention (typ == "") becomes an entity only if a relation pattern
-// gives it a type.
-type mention struct {
-	a, b int
-	typ  string
-	name string // canonical name when it differs from the text
-	// soft is prose's guess, used when no relation pattern types the
-	// mention: its labels are too unsteady to overrule a pattern.
-	soft string
-}
+	"github.com/annals-project/annals/internal/extract/pattern/latin"
+)
 
-// direct is a relation read off the shape of a mention, such as the office
-// in "Imperial Chancellor Zhuge Liang".
-type direct struct {
-	rel        string
-	head, tail int // mention indexes
-}
-
-// sent holds one sentence while its entities and relations are read.
+// sent holds one sentence while its entities and relations are read. A
+// mention's Soft type is prose's guess.
 type sent struct {
-	rs     []rune
-	ts     []tok
-	ms     []mention
-	own    []int // token → mention index, or -1
-	direct []direct
-	names  *nameIndex
-	nlp    *pipeline
+	*latin.Sent
+	pt  []proseTok // what prose said about each token
+	nlp *pipeline
 	// guesses caches prose's type for a run's text within one input: the
 	// entity model is the slow part, and names repeat.
 	guesses map[string]string
-}
-
-func newSent(rs []rune, ts []tok, names *nameIndex) *sent {
-	s := &sent{rs: rs, ts: ts, own: make([]int, len(ts)), names: names}
-	for i := range s.own {
-		s.own[i] = -1
-	}
-	return s
-}
-
-func (s *sent) free(a, b int) bool {
-	if a < 0 || b > len(s.ts) || a >= b {
-		return false
-	}
-	for i := a; i < b; i++ {
-		if s.own[i] >= 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// add claims tokens [a,b) for a new mention; it returns the mention's index,
-// or -1 when the tokens are taken.
-func (s *sent) add(a, b int, typ, name string) int {
-	if !s.free(a, b) {
-		return -1
-	}
-	k := len(s.ms)
-	s.ms = append(s.ms, mention{a: a, b: b, typ: typ, name: name})
-	for i := a; i < b; i++ {
-		s.own[i] = k
-	}
-	return k
-}
-
-func (s *sent) lower(i int) string {
-	if i < 0 || i >= len(s.ts) {
-		return ""
-	}
-	return s.ts[i].lower
-}
-
-// spanText is the text of tokens [a,b) with runs of white space collapsed,
-// used as a lookup key.
-func (s *sent) spanText(a, b int) string {
-	return strings.Join(strings.Fields(string(s.rs[s.ts[a].start:s.ts[b-1].end])), " ")
-}
-
-// markInitial flags words that open a sentence, a quotation or a clause after
-// a colon, where capitals say nothing about names.
-func markInitial(ts []tok) {
-	open := true
-	for i := range ts {
-		t := &ts[i]
-		if t.kind == kPunct {
-			switch t.lower {
-			case `"`, "'", "“", "‘", ":", "(", "[", "—", "-":
-				open = true
-			}
-			continue
-		}
-		if open {
-			t.initial = true
-		}
-		open = false
-	}
 }
 
 // lexical reports whether a word is one the rules know as part of a name.
@@ -111,22 +26,22 @@ func lexical(w string) bool {
 // isCap reports whether token i is a capitalised word that may be part of a
 // name.
 func (s *sent) isCap(i int) bool {
-	if i < 0 || i >= len(s.ts) {
+	if i < 0 || i >= len(s.Toks) {
 		return false
 	}
-	t := s.ts[i]
-	if t.kind != kWord || !t.cap {
+	t := s.Toks[i]
+	if t.Kind != latin.Word || !t.Cap {
 		return false
 	}
 	// Inside a sentence a capital is meaningful ("the Three Kingdoms",
 	// "The Art of War"); only the pronoun I says nothing.
-	if !t.initial {
-		return t.text != "I"
+	if !t.Initial {
+		return t.Text != "I"
 	}
-	if stopCaps[t.lower] {
+	if stopCaps[t.Key] {
 		return false
 	}
-	if lexical(t.lower) || s.names.known(t.text) {
+	if lexical(t.Key) || s.Names.Known(t.Text) {
 		return true
 	}
 	tg := s.tag(i)
@@ -135,28 +50,28 @@ func (s *sent) isCap(i int) bool {
 	}
 	// A capitalised common noun opens the sentence; it names something only
 	// if another capitalised word follows it.
-	return i+1 < len(s.ts) && s.ts[i+1].kind == kWord && s.ts[i+1].cap &&
+	return i+1 < len(s.Toks) && s.Toks[i+1].Kind == latin.Word && s.Toks[i+1].Cap &&
 		(tg == "" || strings.HasPrefix(tg, "NN"))
 }
 
 // tag returns prose's part-of-speech tag for token i.
 func (s *sent) tag(i int) string {
-	if !s.ts[i].tagged && s.nlp != nil {
-		s.nlp.tagWindow(s.ts, i-2, i+4)
+	if !s.pt[i].tagged && s.nlp != nil {
+		s.nlp.tagWindow(s.Toks, s.pt, i-2, i+4)
 	}
-	return s.ts[i].tag
+	return s.pt[i].tag
 }
 
 // capRun returns the end of the run of free capitalised words starting at i.
 // Name particles join capitalised words: "Josephine de Beauharnais".
 func (s *sent) capRun(i int) int {
 	j := i
-	for j < len(s.ts) && s.own[j] < 0 {
+	for j < len(s.Toks) && s.Own[j] < 0 {
 		if s.isCap(j) {
 			j++
 			continue
 		}
-		if j > i && nameParticles[s.ts[j].lower] && !s.ts[j].cap && s.own[j] < 0 && j+1 < len(s.ts) && s.own[j+1] < 0 && s.isCap(j+1) {
+		if j > i && nameParticles[s.Toks[j].Key] && !s.Toks[j].Cap && s.Own[j] < 0 && j+1 < len(s.Toks) && s.Own[j+1] < 0 && s.isCap(j+1) {
 			j++
 			continue
 		}
@@ -166,7 +81,9 @@ func (s *sent) capRun(i int) int {
 }
 
 func (s *sent) build() {
-	markInitial(s.ts)
+	// Capitals say nothing about names after these: a quotation, a bracket
+	// or a clause after a colon opens like a sentence.
+	latin.MarkInitial(s.Toks, `"`, "'", "“", "‘", ":", "(", "[", "—", "-")
 	s.quotedWorks()
 	s.times()
 	s.events()
@@ -179,48 +96,48 @@ func (s *sent) build() {
 // quotedWorks finds titles in quotation marks or between asterisks or
 // underscores: “Chu Shi Biao”, *The Art of War*.
 func (s *sent) quotedWorks() {
-	for i := 0; i < len(s.ts); i++ {
-		t := s.ts[i]
-		if t.kind != kPunct {
+	for i := 0; i < len(s.Toks); i++ {
+		t := s.Toks[i]
+		if t.Kind != latin.Punct {
 			continue
 		}
 		var closing string
 		italic := false
-		switch t.text {
+		switch t.Text {
 		case `"`:
 			closing = `"`
 		case "“":
 			closing = "”"
 		case "*", "_":
-			closing, italic = t.text, true
+			closing, italic = t.Text, true
 		default:
 			continue
 		}
 		j := i + 1
-		for j < len(s.ts) && j-i <= 13 && s.ts[j].text != closing {
+		for j < len(s.Toks) && j-i <= 13 && s.Toks[j].Text != closing {
 			j++
 		}
-		if j >= len(s.ts) || s.ts[j].text != closing || j == i+1 {
+		if j >= len(s.Toks) || s.Toks[j].Text != closing || j == i+1 {
 			continue
 		}
 		a, b := i+1, j
-		if !s.ts[a].cap || s.ts[b-1].kind == kPunct {
+		if !s.Toks[a].Cap || s.Toks[b-1].Kind == latin.Punct {
 			continue
 		}
 		ok := true
 		for k := a; k < b; k++ {
-			w := s.ts[k]
-			if w.kind == kPunct && w.lower != "'s" && w.text != ":" && w.text != "," && w.lower != "-" {
+			w := s.Toks[k]
+			if w.Kind == latin.Punct && w.Key != "'s" && w.Text != ":" && w.Text != "," && w.Key != "-" {
 				ok = false
 				break
 			}
 			// Speech in quotes has lower-case words; titles do not.
-			if !italic && w.kind == kWord && !w.cap && !titleSmallWords[w.lower] {
+			if !italic && w.Kind == latin.Word && !w.Cap && !titleSmallWords[w.Key] {
 				ok = false
 				break
 			}
 		}
-		if ok && s.add(a, b, "work", "") >= 0 {
+		if ok && s.Add(a, b, "work", "") >= 0 {
 			i = j
 		}
 	}
@@ -228,45 +145,45 @@ func (s *sent) quotedWorks() {
 
 // times finds years, dates and centuries.
 func (s *sent) times() {
-	ts := s.ts
+	ts := s.Toks
 	for i := 0; i < len(ts); i++ {
-		if s.own[i] >= 0 {
+		if s.Own[i] >= 0 {
 			continue
 		}
 		t := ts[i]
 		// Month [day][,] year
-		if t.kind == kWord && months[t.lower] && t.cap && t.lower != "may" || (t.lower == "may" && t.cap && i+1 < len(ts) && ts[i+1].kind == kNum) {
+		if t.Kind == latin.Word && months[t.Key] && t.Cap && t.Key != "may" || (t.Key == "may" && t.Cap && i+1 < len(ts) && ts[i+1].Kind == latin.Num) {
 			j := i + 1
-			if j < len(ts) && ts[j].kind == kNum && len(ts[j].text) <= 2 {
+			if j < len(ts) && ts[j].Kind == latin.Num && len(ts[j].Text) <= 2 {
 				j++
 			}
-			if j < len(ts) && ts[j].text == "," {
+			if j < len(ts) && ts[j].Text == "," {
 				j++
 			}
 			if j < len(ts) && isYear(ts[j]) {
 				end := j + 1
-				if end < len(ts) && eras[ts[end].lower] {
+				if end < len(ts) && eras[ts[end].Key] {
 					end++
 				}
-				s.add(i, end, "time", "")
+				s.Add(i, end, "time", "")
 				i = end - 1
 				continue
 			}
 		}
 		// AD 208
-		if t.kind == kWord && eras[t.lower] && t.cap && i+1 < len(ts) && isYear(ts[i+1]) {
-			s.add(i, i+2, "time", "")
+		if t.Kind == latin.Word && eras[t.Key] && t.Cap && i+1 < len(ts) && isYear(ts[i+1]) {
+			s.Add(i, i+2, "time", "")
 			i++
 			continue
 		}
 		// 3rd century [BC]
-		if t.kind == kWord && (isOrdinal(t.text) || wordOrdinals[t.lower]) && i+1 < len(ts) &&
-			(ts[i+1].lower == "century" || ts[i+1].lower == "centuries") {
+		if t.Kind == latin.Word && (isOrdinal(t.Text) || wordOrdinals[t.Key]) && i+1 < len(ts) &&
+			(ts[i+1].Key == "century" || ts[i+1].Key == "centuries") {
 			end := i + 2
-			if end < len(ts) && eras[ts[end].lower] {
+			if end < len(ts) && eras[ts[end].Key] {
 				end++
 			}
-			s.add(i, end, "time", "")
+			s.Add(i, end, "time", "")
 			i = end - 1
 			continue
 		}
@@ -274,22 +191,22 @@ func (s *sent) times() {
 			continue
 		}
 		// 208 AD
-		if i+1 < len(ts) && eras[ts[i+1].lower] && (ts[i+1].cap || ts[i+1].lower == "a.d." || ts[i+1].lower == "b.c.") {
-			s.add(i, i+2, "time", "")
+		if i+1 < len(ts) && eras[ts[i+1].Key] && (ts[i+1].Cap || ts[i+1].Key == "a.d." || ts[i+1].Key == "b.c.") {
+			s.Add(i, i+2, "time", "")
 			i++
 			continue
 		}
 		if s.inYearParens(i) || s.afterYearCue(i) {
-			s.add(i, i+1, "time", "")
+			s.Add(i, i+1, "time", "")
 		}
 	}
 }
 
-func isYear(t tok) bool {
-	if t.kind != kNum || len(t.text) > 4 || strings.Contains(t.text, ",") {
+func isYear(t latin.Tok) bool {
+	if t.Kind != latin.Num || len(t.Text) > 4 || strings.Contains(t.Text, ",") {
 		return false
 	}
-	return t.text[0] != '0'
+	return t.Text[0] != '0'
 }
 
 func isOrdinal(w string) bool {
@@ -310,31 +227,31 @@ func isOrdinal(w string) bool {
 // afterYearCue reads "in 208", "the year 220", "from 220 to 280".
 func (s *sent) afterYearCue(i int) bool {
 	p := i - 1
-	if p >= 0 && s.ts[p].text == "," {
+	if p >= 0 && s.Toks[p].Text == "," {
 		p--
 	}
-	if p < 0 || !yearCues[s.ts[p].lower] {
+	if p < 0 || !yearCues[s.Toks[p].Key] {
 		// The second year of a range: 189–220.
-		if p >= 1 && s.ts[p].lower == "-" && s.own[p-1] >= 0 && s.ms[s.own[p-1]].typ == "time" {
+		if p >= 1 && s.Toks[p].Key == "-" && s.Own[p-1] >= 0 && s.Mentions[s.Own[p-1]].Type == "time" {
 			return true
 		}
 		return false
 	}
-	if s.ts[p].lower == "and" || s.ts[p].lower == "of" {
+	if s.Toks[p].Key == "and" || s.Toks[p].Key == "of" {
 		// "between 208 and 220", "the winter of 208"
 		q := p - 1
 		if q < 0 {
 			return false
 		}
-		if s.ts[p].lower == "and" && !(s.own[q] >= 0 && s.ms[s.own[q]].typ == "time") {
+		if s.Toks[p].Key == "and" && !(s.Own[q] >= 0 && s.Mentions[s.Own[q]].Type == "time") {
 			return false
 		}
-		if s.ts[p].lower == "of" && !yearCues[s.ts[q].lower] {
+		if s.Toks[p].Key == "of" && !yearCues[s.Toks[q].Key] {
 			return false
 		}
 	}
 	n := i + 1
-	if n < len(s.ts) && s.ts[n].kind == kWord && !s.ts[n].cap && quantityNouns[s.ts[n].lower] {
+	if n < len(s.Toks) && s.Toks[n].Kind == latin.Word && !s.Toks[n].Cap && quantityNouns[s.Toks[n].Key] {
 		return false
 	}
 	return true
@@ -344,32 +261,32 @@ func (s *sent) afterYearCue(i int) bool {
 // (c. 155 – 220).
 func (s *sent) inYearParens(i int) bool {
 	a := i - 1
-	for a >= 0 && a >= i-4 && (s.ts[a].lower == "c." || s.ts[a].lower == "-" || s.ts[a].lower == "born" || s.ts[a].lower == "died" || s.ts[a].lower == "d." || s.ts[a].lower == "b." || isYear(s.ts[a])) {
+	for a >= 0 && a >= i-4 && (s.Toks[a].Key == "c." || s.Toks[a].Key == "-" || s.Toks[a].Key == "born" || s.Toks[a].Key == "died" || s.Toks[a].Key == "d." || s.Toks[a].Key == "b." || isYear(s.Toks[a])) {
 		a--
 	}
-	if a < 0 || s.ts[a].text != "(" {
+	if a < 0 || s.Toks[a].Text != "(" {
 		return false
 	}
 	b := i + 1
-	for b < len(s.ts) && b <= i+4 && (s.ts[b].lower == "-" || s.ts[b].lower == "c." || isYear(s.ts[b]) || eras[s.ts[b].lower]) {
+	for b < len(s.Toks) && b <= i+4 && (s.Toks[b].Key == "-" || s.Toks[b].Key == "c." || isYear(s.Toks[b]) || eras[s.Toks[b].Key]) {
 		b++
 	}
-	return b < len(s.ts) && s.ts[b].text == ")"
+	return b < len(s.Toks) && s.Toks[b].Text == ")"
 }
 
 // events finds "the Battle of Red Cliffs", "the siege of Fancheng".
 func (s *sent) events() {
-	for i := 0; i+2 < len(s.ts); i++ {
-		t := s.ts[i]
-		if t.kind != kWord || !eventOfHeads[t.lower] {
+	for i := 0; i+2 < len(s.Toks); i++ {
+		t := s.Toks[i]
+		if t.Kind != latin.Word || !eventOfHeads[t.Key] {
 			continue
 		}
-		p := s.lower(i + 1)
+		p := s.Key(i + 1)
 		if p != "of" && p != "at" && p != "on" {
 			continue
 		}
 		j := i + 2
-		if s.lower(j) == "the" {
+		if s.Key(j) == "the" {
 			j++
 		}
 		end := s.capRun(j)
@@ -377,10 +294,10 @@ func (s *sent) events() {
 			continue
 		}
 		// "the war of Wei against Shu" is not a name; "War of X" capitalised is.
-		if !t.cap && t.lower != "battle" && t.lower != "siege" {
+		if !t.Cap && t.Key != "battle" && t.Key != "siege" {
 			continue
 		}
-		if s.add(i, end, "event", "") >= 0 {
+		if s.Add(i, end, "event", "") >= 0 {
 			i = end - 1
 		}
 	}
@@ -388,17 +305,17 @@ func (s *sent) events() {
 
 // headedWorks finds titles such as "Records of the Three Kingdoms".
 func (s *sent) headedWorks() {
-	for i := 0; i+2 < len(s.ts); i++ {
-		t := s.ts[i]
-		if t.kind != kWord || !t.cap || !workHeads[t.lower] || s.own[i] >= 0 {
+	for i := 0; i+2 < len(s.Toks); i++ {
+		t := s.Toks[i]
+		if t.Kind != latin.Word || !t.Cap || !workHeads[t.Key] || s.Own[i] >= 0 {
 			continue
 		}
-		p := s.lower(i + 1)
+		p := s.Key(i + 1)
 		if p != "of" && p != "on" {
 			continue
 		}
 		j := i + 2
-		if s.lower(j) == "the" {
+		if s.Key(j) == "the" {
 			j++
 		}
 		end := s.capRun(j)
@@ -406,10 +323,10 @@ func (s *sent) headedWorks() {
 			continue
 		}
 		a := i
-		if i > 0 && s.ts[i-1].text == "The" && !s.ts[i-1].initial && s.own[i-1] < 0 {
+		if i > 0 && s.Toks[i-1].Text == "The" && !s.Toks[i-1].Initial && s.Own[i-1] < 0 {
 			a = i - 1
 		}
-		if s.add(a, end, "work", "") >= 0 {
+		if s.Add(a, end, "work", "") >= 0 {
 			i = end - 1
 		}
 	}
@@ -417,9 +334,9 @@ func (s *sent) headedWorks() {
 
 // prefixedOrgs finds "Kingdom of Wei" and "the state of Shu Han".
 func (s *sent) prefixedOrgs() {
-	for i := 0; i+2 < len(s.ts); i++ {
-		t := s.ts[i]
-		if t.kind != kWord || !orgOfPrefixes[t.lower] || s.lower(i+1) != "of" || s.own[i] >= 0 {
+	for i := 0; i+2 < len(s.Toks); i++ {
+		t := s.Toks[i]
+		if t.Kind != latin.Word || !orgOfPrefixes[t.Key] || s.Key(i+1) != "of" || s.Own[i] >= 0 {
 			continue
 		}
 		j := i + 2
@@ -428,10 +345,10 @@ func (s *sent) prefixedOrgs() {
 			continue
 		}
 		a := i
-		if !t.cap {
+		if !t.Cap {
 			a = j
 		}
-		if s.add(a, end, "organisation", "") >= 0 {
+		if s.Add(a, end, "organisation", "") >= 0 {
 			i = end - 1
 		}
 	}
@@ -442,9 +359,9 @@ func (s *sent) prefixedOrgs() {
 func (s *sent) officePhrase(i int) (end int, tail bool, ok bool) {
 	j := i
 	head := false
-	capital := s.ts[i].cap
-	for j < len(s.ts) && s.own[j] < 0 && s.ts[j].kind == kWord && s.ts[j].cap == capital {
-		w := s.ts[j].lower
+	capital := s.Toks[i].Cap
+	for j < len(s.Toks) && s.Own[j] < 0 && s.Toks[j].Kind == latin.Word && s.Toks[j].Cap == capital {
+		w := s.Toks[j].Key
 		if officeHeads[w] {
 			head = true
 		} else if !officeMods[w] {
@@ -456,26 +373,26 @@ func (s *sent) officePhrase(i int) (end int, tail bool, ok bool) {
 		return 0, false, false
 	}
 	// Trailing modifiers ("General Cavalry") are not part of the office.
-	for j > i && !officeHeads[s.ts[j-1].lower] {
+	for j > i && !officeHeads[s.Toks[j-1].Key] {
 		j--
 	}
 	// "General Who Pacifies the West"
-	if capital && j < len(s.ts) && s.ts[j].text == "Who" {
+	if capital && j < len(s.Toks) && s.Toks[j].Text == "Who" {
 		k := j + 1
-		for k < len(s.ts) && k-j <= 5 && s.own[k] < 0 && s.ts[k].kind == kWord && (s.ts[k].cap || s.ts[k].lower == "the") {
+		for k < len(s.Toks) && k-j <= 5 && s.Own[k] < 0 && s.Toks[k].Kind == latin.Word && (s.Toks[k].Cap || s.Toks[k].Key == "the") {
 			k++
 		}
-		if k > j+1 && s.ts[k-1].cap {
+		if k > j+1 && s.Toks[k-1].Cap {
 			j, tail = k, true
 		}
 	}
 	// "of the Left", "of Jing Province", "of works"
-	if j+1 < len(s.ts) && s.ts[j].lower == "of" && s.own[j] < 0 {
+	if j+1 < len(s.Toks) && s.Toks[j].Key == "of" && s.Own[j] < 0 {
 		k := j + 1
-		if s.lower(k) == "the" && s.own[k] < 0 {
+		if s.Key(k) == "the" && s.Own[k] < 0 {
 			k++
 		}
-		if k >= len(s.ts) {
+		if k >= len(s.Toks) {
 			return j, tail, true
 		}
 		// A capitalised office takes a capitalised name after "of" ("King of
@@ -483,9 +400,9 @@ func (s *sent) officePhrase(i int) (end int, tail bool, ok bool) {
 		// general of Wei" leaves Wei to be read as the organisation.
 		if e := s.capRun(k); e > k && capital {
 			j, tail = e, true
-		} else if !s.ts[k].cap {
+		} else if !s.Toks[k].Cap {
 			e := k
-			for e < len(s.ts) && e-k < 2 && s.own[e] < 0 && s.ts[e].kind == kWord && !s.ts[e].cap && officeOfWords[s.ts[e].lower] && s.ts[e].lower != "the" {
+			for e < len(s.Toks) && e-k < 2 && s.Own[e] < 0 && s.Toks[e].Kind == latin.Word && !s.Toks[e].Cap && officeOfWords[s.Toks[e].Key] && s.Toks[e].Key != "the" {
 				e++
 			}
 			if e > k {
@@ -500,38 +417,38 @@ func (s *sent) officePhrase(i int) (end int, tail bool, ok bool) {
 // one: "became chancellor", "served as a general", "the post of minister".
 func (s *sent) officeContext(i int) bool {
 	p := i - 1
-	for p >= 0 && (s.ts[p].lower == "the" || s.ts[p].lower == "a" || s.ts[p].lower == "an" || s.ts[p].lower == "his" ||
-		s.ts[p].lower == "her" || adverbs[s.ts[p].lower]) {
+	for p >= 0 && (s.Toks[p].Key == "the" || s.Toks[p].Key == "a" || s.Toks[p].Key == "an" || s.Toks[p].Key == "his" ||
+		s.Toks[p].Key == "her" || adverbs[s.Toks[p].Key]) {
 		p--
 	}
 	if p < 0 {
 		return false
 	}
-	switch s.ts[p].lower {
+	switch s.Toks[p].Key {
 	case "as", "became", "become", "becomes", "becoming", "appointed", "named", "made", "promoted", "elevated",
 		"proclaimed", "declared", "crowned", "himself", "herself", "was", "were", "is", "enthroned", "installed", ",":
 		return true
 	case "of":
-		switch s.lower(p - 1) {
+		switch s.Key(p - 1) {
 		case "post", "title", "rank", "office", "position", "role", "seat":
 			return true
 		}
 	case "to":
-		switch s.lower(p - 1) {
+		switch s.Key(p - 1) {
 		case "promoted", "elevated", "appointed", "raised":
 			return true
 		}
 	}
 	// "appointed him chancellor", "made Sima Yi regent"
-	if p >= 1 && s.ts[p].kind == kWord {
-		switch s.lower(p - 1) {
+	if p >= 1 && s.Toks[p].Kind == latin.Word {
+		switch s.Key(p - 1) {
 		case "appointed", "named", "made", "promoted":
 			return true
 		}
-		if s.own[p] >= 0 {
-			m := s.ms[s.own[p]]
-			if m.a >= 1 {
-				switch s.lower(m.a - 1) {
+		if s.Own[p] >= 0 {
+			m := s.Mentions[s.Own[p]]
+			if m.A >= 1 {
+				switch s.Key(m.A - 1) {
 				case "appointed", "named", "made", "promoted":
 					return true
 				}
@@ -544,26 +461,26 @@ func (s *sent) officeContext(i int) bool {
 // offices finds offices: capitalised ones anywhere they are not a title
 // before a name, lower-case ones where the sentence uses them as an office.
 func (s *sent) offices() {
-	for i := 0; i < len(s.ts); i++ {
-		t := s.ts[i]
-		if t.kind != kWord || s.own[i] >= 0 || !(officeHeads[t.lower] || officeMods[t.lower]) {
+	for i := 0; i < len(s.Toks); i++ {
+		t := s.Toks[i]
+		if t.Kind != latin.Word || s.Own[i] >= 0 || !(officeHeads[t.Key] || officeMods[t.Key]) {
 			continue
 		}
-		if t.cap && t.initial && !(officeHeads[t.lower] || s.tag(i) == "NNP") {
+		if t.Cap && t.Initial && !(officeHeads[t.Key] || s.tag(i) == "NNP") {
 			continue
 		}
 		end, tail, ok := s.officePhrase(i)
 		if !ok || end <= i {
 			continue
 		}
-		if t.cap {
-			if !tail && s.isCap(end) && s.own[end] < 0 {
+		if t.Cap {
+			if !tail && s.isCap(end) && s.Own[end] < 0 {
 				continue // a title before a name
 			}
 		} else if !s.officeContext(i) {
 			continue
 		}
-		if s.add(i, end, "office", "") >= 0 {
+		if s.Add(i, end, "office", "") >= 0 {
 			i = end - 1
 		}
 	}
@@ -571,8 +488,8 @@ func (s *sent) offices() {
 
 // classifyRuns classifies the remaining runs of capitalised words.
 func (s *sent) classifyRuns() {
-	for i := 0; i < len(s.ts); i++ {
-		if s.own[i] >= 0 || !s.isCap(i) {
+	for i := 0; i < len(s.Toks); i++ {
+		if s.Own[i] >= 0 || !s.isCap(i) {
 			continue
 		}
 		b := s.capRun(i)
@@ -587,75 +504,75 @@ func (s *sent) classifyRun(a, b int) {
 	}
 	// Lower-case heads after the run: "the Han dynasty", "the Yellow Turban
 	// rebellion", "Jing province".
-	if b < len(s.ts) && s.own[b] < 0 && s.ts[b].kind == kWord && !s.ts[b].cap {
-		w := s.ts[b].lower
+	if b < len(s.Toks) && s.Own[b] < 0 && s.Toks[b].Kind == latin.Word && !s.Toks[b].Cap {
+		w := s.Toks[b].Key
 		switch {
 		case orgSuffixes[w]:
-			s.add(a, b+1, "organisation", "")
+			s.Add(a, b+1, "organisation", "")
 			return
 		case eventHeads[w] && w != "battle" && w != "siege" && w != "fall" && w != "sack":
-			s.add(a, b+1, "event", "")
+			s.Add(a, b+1, "event", "")
 			return
 		case placeSuffixes[w]:
-			s.add(a, b+1, "place", "")
+			s.Add(a, b+1, "place", "")
 			return
 		}
 	}
 	if typ := s.headType(a, b); typ != "" {
-		s.add(a, b, typ, "")
+		s.Add(a, b, typ, "")
 		return
 	}
-	key := s.spanText(a, b)
+	key := s.SpanText(a, b)
 	lk := strings.ToLower(key)
 	switch {
 	case polities[lk]:
-		s.add(a, b, "organisation", "")
+		s.Add(a, b, "organisation", "")
 		return
 	case knownPlaces[lk]:
-		s.add(a, b, "place", "")
+		s.Add(a, b, "place", "")
 		return
 	case knownWorks[lk]:
-		s.add(a, b, "work", "")
+		s.Add(a, b, "work", "")
 		return
 	}
-	if canon, typ := s.names.lookup(key); typ != "" {
+	if canon, typ := s.Names.Lookup(key); typ != "" {
 		if canon == key {
 			canon = ""
 		}
-		s.add(a, b, typ, canon)
+		s.Add(a, b, typ, canon)
 		return
 	}
 	n := b - a
-	if n >= 2 && n <= 3 && surnames[s.ts[a].lower] {
-		s.add(a, b, "person", "")
+	if n >= 2 && n <= 3 && surnames[s.Toks[a].Key] {
+		s.Add(a, b, "person", "")
 		return
 	}
-	if n > 3 && surnames[s.ts[a].lower] && !surnames[s.ts[a+1].lower] {
+	if n > 3 && surnames[s.Toks[a].Key] && !surnames[s.Toks[a+1].Key] {
 		// Two names side by side are rare; a long run starting with a
 		// surname is most often the name and what follows. Take the name.
-		if surnames[s.ts[a+2].lower] {
-			s.add(a, a+2, "person", "")
+		if surnames[s.Toks[a+2].Key] {
+			s.Add(a, a+2, "person", "")
 			s.classifyRun(a+2, b)
 			return
 		}
 	}
 	if n == 1 {
-		if canon := s.names.short(key); canon != "" {
-			s.add(a, b, "person", canon)
+		if canon := s.Names.Short(key); canon != "" {
+			s.Add(a, b, "person", canon)
 			return
 		}
 	}
-	if a > 0 && s.own[a-1] < 0 && s.ts[a-1].kind == kWord && !s.ts[a-1].cap && personCues[s.ts[a-1].lower] && n <= 3 {
-		s.add(a, b, "person", "")
+	if a > 0 && s.Own[a-1] < 0 && s.Toks[a-1].Kind == latin.Word && !s.Toks[a-1].Cap && personCues[s.Toks[a-1].Key] && n <= 3 {
+		s.Add(a, b, "person", "")
 		return
 	}
 	if typ := s.proseType(a, b); typ != "" {
-		if k := s.add(a, b, "", ""); k >= 0 {
-			s.ms[k].soft = typ
+		if k := s.Add(a, b, "", ""); k >= 0 {
+			s.Mentions[k].Soft = typ
 		}
 		return
 	}
-	s.add(a, b, "", "")
+	s.Add(a, b, "", "")
 }
 
 // titledRun handles runs that open with titles: "Emperor Xian", "General
@@ -664,7 +581,7 @@ func (s *sent) titledRun(a, b int) bool {
 	k := a
 	titled, regnalOnly, office := false, true, false
 	for k < b {
-		w := s.ts[k].lower
+		w := s.Toks[k].Key
 		if !(regnalTitles[w] || honorifics[w] || officeHeads[w] || officeMods[w]) {
 			break
 		}
@@ -685,7 +602,7 @@ func (s *sent) titledRun(a, b int) bool {
 	if k == b {
 		// Titles only; an office if one of them heads an office.
 		if office {
-			s.add(a, b, "office", "")
+			s.Add(a, b, "office", "")
 			return true
 		}
 		return false
@@ -696,18 +613,18 @@ func (s *sent) titledRun(a, b int) bool {
 	if regnalOnly && b-k == 1 {
 		end := b
 		// "Emperor Xian of Han", "Duke Huan of Qi"
-		if s.lower(b) == "of" && s.own[b] < 0 && b+1 < len(s.ts) && s.own[b+1] < 0 && s.isCap(b+1) {
+		if s.Key(b) == "of" && s.Own[b] < 0 && b+1 < len(s.Toks) && s.Own[b+1] < 0 && s.isCap(b+1) {
 			if e := s.capRun(b + 1); e-(b+1) <= 2 {
 				end = e
 			}
 		}
-		s.add(a, end, "person", "")
+		s.Add(a, end, "person", "")
 		return true
 	}
-	p := s.add(k, b, "person", s.names.person(s.spanText(k, b)))
+	p := s.Add(k, b, "person", s.Names.Person(s.SpanText(k, b)))
 	if office && p >= 0 {
-		if o := s.add(a, k, "office", ""); o >= 0 {
-			s.direct = append(s.direct, direct{rel: "held_office", head: p, tail: o})
+		if o := s.Add(a, k, "office", ""); o >= 0 {
+			s.Direct = append(s.Direct, latin.Direct{Rel: "held_office", Head: p, Tail: o})
 		}
 	}
 	return true
@@ -719,7 +636,7 @@ func (s *sent) proseType(a, b int) string {
 	if b-a > 4 || s.nlp == nil {
 		return ""
 	}
-	text := s.spanText(a, b)
+	text := s.SpanText(a, b)
 	if typ, ok := s.guesses[text]; ok {
 		return typ
 	}
@@ -731,10 +648,10 @@ func (s *sent) proseType(a, b int) string {
 }
 
 func (s *sent) proseLabel(a, b int) string {
-	s.nlp.labelWindow(s.ts, a, b)
+	s.nlp.labelWindow(s.Toks, s.pt, a, b)
 	typ := ""
 	for i := a; i < b; i++ {
-		l := s.ts[i].label
+		l := s.pt[i].label
 		if k := strings.IndexByte(l, '-'); k >= 0 {
 			l = l[k+1:]
 		}
@@ -759,7 +676,7 @@ func (s *sent) proseLabel(a, b int) string {
 func (s *sent) headed(a, b int) bool { return s.headType(a, b) != "" }
 
 func (s *sent) headType(a, b int) string {
-	last := s.ts[b-1].lower
+	last := s.Toks[b-1].Key
 	switch {
 	case eventHeads[last] && b-a >= 2:
 		return "event"
@@ -767,7 +684,7 @@ func (s *sent) headType(a, b int) string {
 		return "place"
 	case orgHeads[last] && b-a >= 2:
 		return "organisation"
-	case placePrefixes[s.ts[a].lower] && b-a >= 2:
+	case placePrefixes[s.Toks[a].Key] && b-a >= 2:
 		return "place"
 	case conceptHeads[last] && b-a >= 2:
 		return "concept"

@@ -3,77 +3,16 @@ package vi
 import (
 	"strings"
 	"sync"
+
+	"github.com/annals-project/annals/internal/extract/pattern/latin"
 )
 
-// mention is a candidate entity covering tokens [a,b) of a sentence. An
-// untyped mention (typ == "") becomes an entity only if a relation pattern
-// gives it a type.
-type mention struct {
-	a, b int
-	typ  string
-	name string // canonical name when it differs from the text
-	// hide keeps a title ("vua", "thái úy") out of the text that relation
-	// patterns read, so "đánh vua Lý Thái Tổ" reads as "đánh Lý Thái Tổ".
-	hide bool
-}
-
-// direct is a relation read off the shape of the text around a mention, such
-// as the office in "Thái úy Lý Thường Kiệt".
-type direct struct {
-	rel        string
-	head, tail int // mention indexes
-}
-
-// sent holds one sentence while its entities and relations are read.
+// sent holds one sentence while its entities and relations are read. A
+// title before a name is a Hide mention, so "đánh vua Lý Thái Tổ" reads as
+// "đánh Lý Thái Tổ".
 type sent struct {
-	rs     []rune
-	ts     []tok
-	ms     []mention
-	own    []int  // token → mention index, or -1
-	cue    []bool // token used as a cue and left out of pattern text
-	direct []direct
-	names  *nameIndex
-}
-
-func newSent(rs []rune, ts []tok, names *nameIndex) *sent {
-	s := &sent{rs: rs, ts: ts, own: make([]int, len(ts)), cue: make([]bool, len(ts)), names: names}
-	for i := range s.own {
-		s.own[i] = -1
-	}
-	return s
-}
-
-func (s *sent) free(a, b int) bool {
-	if a < 0 || b > len(s.ts) || a >= b {
-		return false
-	}
-	for i := a; i < b; i++ {
-		if s.own[i] >= 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// add claims tokens [a,b) for a new mention; it returns the mention's index,
-// or -1 when the tokens are taken.
-func (s *sent) add(a, b int, typ, name string) int {
-	if !s.free(a, b) {
-		return -1
-	}
-	k := len(s.ms)
-	s.ms = append(s.ms, mention{a: a, b: b, typ: typ, name: name})
-	for i := a; i < b; i++ {
-		s.own[i] = k
-	}
-	return k
-}
-
-func (s *sent) key(i int) string {
-	if i < 0 || i >= len(s.ts) {
-		return ""
-	}
-	return s.ts[i].key
+	*latin.Sent
+	cue []bool // token used as a cue and left out of pattern text
 }
 
 // phrase is the key of tokens [a,b).
@@ -83,14 +22,9 @@ func (s *sent) phrase(a, b int) string {
 		if i > a {
 			sb.WriteByte(' ')
 		}
-		sb.WriteString(s.ts[i].key)
+		sb.WriteString(s.Toks[i].Key)
 	}
 	return sb.String()
-}
-
-// spanText is the text of tokens [a,b) with white space collapsed.
-func (s *sent) spanText(a, b int) string {
-	return strings.Join(strings.Fields(string(s.rs[s.ts[a].start:s.ts[b-1].end])), " ")
 }
 
 // prefixes holds every proper prefix of every multi-syllable phrase in the
@@ -116,15 +50,15 @@ func (s *sent) longest(i int, lex map[string]bool, maxLen int) int {
 	best := 0
 	pre := prefixes()
 	k := ""
-	for n := 1; n <= maxLen && i+n <= len(s.ts); n++ {
-		t := s.ts[i+n-1]
-		if t.kind != kWord || s.own[i+n-1] >= 0 {
+	for n := 1; n <= maxLen && i+n <= len(s.Toks); n++ {
+		t := s.Toks[i+n-1]
+		if t.Kind != latin.Word || s.Own[i+n-1] >= 0 {
 			break
 		}
 		if n == 1 {
-			k = t.key
+			k = t.Key
 		} else {
-			k += " " + t.key
+			k += " " + t.Key
 		}
 		if lex[k] {
 			best = n
@@ -139,7 +73,7 @@ func (s *sent) longest(i int, lex map[string]bool, maxLen int) int {
 // endsWith reports whether the tokens just before i form a phrase of lex.
 func (s *sent) endsWith(i int, lex map[string]bool) bool {
 	for n := 1; n <= 3 && i-n >= 0; n++ {
-		if s.ts[i-n].kind != kWord {
+		if s.Toks[i-n].Kind != latin.Word {
 			return false
 		}
 		if lex[s.phrase(i-n, i)] {
@@ -152,14 +86,14 @@ func (s *sent) endsWith(i int, lex map[string]bool) bool {
 // isCap reports whether token i is a free capitalised word that may be part
 // of a name.
 func (s *sent) isCap(i int) bool {
-	if i < 0 || i >= len(s.ts) || s.own[i] >= 0 || s.cue[i] {
+	if i < 0 || i >= len(s.Toks) || s.Own[i] >= 0 || s.cue[i] {
 		return false
 	}
-	t := s.ts[i]
-	if t.kind != kWord || !t.cap {
+	t := s.Toks[i]
+	if t.Kind != latin.Word || !t.Cap {
 		return false
 	}
-	if t.initial && stopInitial[t.key] {
+	if t.Initial && stopInitial[t.Key] {
 		return false
 	}
 	return true
@@ -168,7 +102,7 @@ func (s *sent) isCap(i int) bool {
 // capRun returns the end of the run of capitalised words starting at i.
 func (s *sent) capRun(i int) int {
 	j := i
-	for j < len(s.ts) && s.isCap(j) {
+	for j < len(s.Toks) && s.isCap(j) {
 		j++
 	}
 	return j
@@ -177,11 +111,13 @@ func (s *sent) capRun(i int) int {
 // midRun reports whether token i continues a run of capitalised words, so a
 // cue word there is part of a name rather than a cue.
 func (s *sent) midRun(i int) bool {
-	return s.ts[i].cap && !s.ts[i].initial && i > 0 && s.ts[i-1].kind == kWord && s.ts[i-1].cap
+	return s.Toks[i].Cap && !s.Toks[i].Initial && i > 0 && s.Toks[i-1].Kind == latin.Word && s.Toks[i-1].Cap
 }
 
 func (s *sent) build() {
-	markInitial(s.ts)
+	// Capitals say nothing about names after these: a quotation, a bracket
+	// or a clause opens like a sentence.
+	latin.MarkInitial(s.Toks, `"`, "'", ":", "(", "[", "-", ";")
 	s.quotedWorks()
 	s.times()
 	s.gazetteer(knownPersons, "person")
@@ -197,14 +133,14 @@ func (s *sent) build() {
 // title is short, unbroken, and either italic, introduced by a word such as
 // "bài" or "viết", or mostly capitalised.
 func (s *sent) quotedWorks() {
-	for i := 0; i < len(s.ts); i++ {
-		t := s.ts[i]
-		if t.kind != kPunct {
+	for i := 0; i < len(s.Toks); i++ {
+		t := s.Toks[i]
+		if t.Kind != latin.Punct {
 			continue
 		}
 		var closing []string
 		italic := false
-		switch t.text {
+		switch t.Text {
 		case `"`:
 			closing = []string{`"`}
 		case "“":
@@ -212,31 +148,31 @@ func (s *sent) quotedWorks() {
 		case "«":
 			closing = []string{"»"}
 		case "*", "_":
-			closing, italic = []string{t.text}, true
+			closing, italic = []string{t.Text}, true
 		default:
 			continue
 		}
 		j := i + 1
-		for j < len(s.ts) && j-i <= 11 && !in(s.ts[j].text, closing) {
+		for j < len(s.Toks) && j-i <= 11 && !in(s.Toks[j].Text, closing) {
 			j++
 		}
-		if j >= len(s.ts) || !in(s.ts[j].text, closing) || j == i+1 {
+		if j >= len(s.Toks) || !in(s.Toks[j].Text, closing) || j == i+1 {
 			continue
 		}
 		a, b := i+1, j
-		if !s.ts[a].cap || !s.free(a, b) {
+		if !s.Toks[a].Cap || !s.Free(a, b) {
 			continue
 		}
 		caps, words, ok := 0, 0, true
 		for k := a; k < b; k++ {
-			w := s.ts[k]
-			if w.kind == kPunct && w.key != "-" {
+			w := s.Toks[k]
+			if w.Kind == latin.Punct && w.Key != "-" {
 				ok = false
 				break
 			}
-			if w.kind == kWord {
+			if w.Kind == latin.Word {
 				words++
-				if w.cap {
+				if w.Cap {
 					caps++
 				}
 			}
@@ -245,7 +181,7 @@ func (s *sent) quotedWorks() {
 			continue
 		}
 		if italic || s.endsWith(i, workCues) || caps*2 >= words {
-			s.add(a, b, "work", "")
+			s.Add(a, b, "work", "")
 			i = j
 		}
 	}
@@ -260,11 +196,11 @@ func in(x string, list []string) bool {
 	return false
 }
 
-func isYear(t tok) bool {
-	if t.kind != kNum || len(t.text) > 4 || strings.ContainsAny(t.text, ".,") {
+func isYear(t latin.Tok) bool {
+	if t.Kind != latin.Num || len(t.Text) > 4 || strings.ContainsAny(t.Text, ".,") {
 		return false
 	}
-	return t.text[0] != '0'
+	return t.Text[0] != '0'
 }
 
 // isRoman reports whether w is a Roman numeral as used for centuries.
@@ -285,10 +221,10 @@ func isRoman(w string) bool {
 // era extends a time ending at token j over "TCN", "trước Công nguyên" and
 // the like, and returns the new end.
 func (s *sent) era(j int) int {
-	if j < len(s.ts) && eraWords[s.key(j)] {
+	if j < len(s.Toks) && eraWords[s.Key(j)] {
 		return j + 1
 	}
-	if (s.key(j) == "trước" || s.key(j) == "sau") && s.key(j+1) == "công" && s.key(j+2) == "nguyên" {
+	if (s.Key(j) == "trước" || s.Key(j) == "sau") && s.Key(j+1) == "công" && s.Key(j+2) == "nguyên" {
 		return j + 3
 	}
 	return j
@@ -297,52 +233,52 @@ func (s *sent) era(j int) int {
 // times finds dates, years and centuries: "năm 1010", "tháng 6 năm 1950",
 // "ngày 2 tháng 9 năm 1945", "năm Mậu Tuất", "thế kỷ XV", "40 TCN".
 func (s *sent) times() {
-	ts := s.ts
+	ts := s.Toks
 	for i := 0; i < len(ts); i++ {
-		if s.own[i] >= 0 {
+		if s.Own[i] >= 0 {
 			continue
 		}
-		k := ts[i].key
+		k := ts[i].Key
 		switch {
 		case k == "ngày" || k == "tháng" || k == "năm":
 			j := i
 			date := false
-			if s.key(j) == "ngày" && j+1 < len(ts) && ts[j+1].kind == kNum && len(ts[j+1].text) <= 2 {
+			if s.Key(j) == "ngày" && j+1 < len(ts) && ts[j+1].Kind == latin.Num && len(ts[j+1].Text) <= 2 {
 				j += 2
 			}
-			if s.key(j) == "tháng" && j+1 < len(ts) && ts[j+1].kind == kNum && len(ts[j+1].text) <= 2 {
+			if s.Key(j) == "tháng" && j+1 < len(ts) && ts[j+1].Kind == latin.Num && len(ts[j+1].Text) <= 2 {
 				j += 2
 				date = true
 			}
 			end := 0
-			if s.key(j) == "năm" && j+1 < len(ts) && isYear(ts[j+1]) {
+			if s.Key(j) == "năm" && j+1 < len(ts) && isYear(ts[j+1]) {
 				end = s.era(j + 2)
-			} else if s.key(j) == "năm" && j+2 < len(ts) && stems[s.key(j+1)] && branches[s.key(j+2)] {
+			} else if s.Key(j) == "năm" && j+2 < len(ts) && stems[s.Key(j+1)] && branches[s.Key(j+2)] {
 				end = j + 3
 			} else if date && j > i+2 {
 				end = j // ngày 2 tháng 9
 			}
-			if end > 0 && s.add(i, end, "time", "") >= 0 {
+			if end > 0 && s.Add(i, end, "time", "") >= 0 {
 				s.yearRange(end)
 				i = end - 1
 			}
-		case (k == "thế" && (s.key(i+1) == "kỷ" || s.key(i+1) == "kỉ")):
+		case (k == "thế" && (s.Key(i+1) == "kỷ" || s.Key(i+1) == "kỉ")):
 			j := i + 2
-			if s.key(j) == "thứ" {
+			if s.Key(j) == "thứ" {
 				j++
 			}
-			if j < len(ts) && (isYear(ts[j]) || isRoman(ts[j].text)) {
+			if j < len(ts) && (isYear(ts[j]) || isRoman(ts[j].Text)) {
 				end := s.era(j + 1)
-				if s.add(i, end, "time", "") >= 0 {
+				if s.Add(i, end, "time", "") >= 0 {
 					i = end - 1
 				}
 			}
 		case isYear(ts[i]):
 			if end := s.era(i + 1); end > i+1 {
-				s.add(i, end, "time", "")
+				s.Add(i, end, "time", "")
 				i = end - 1
 			} else if s.inYearParens(i) {
-				s.add(i, i+1, "time", "")
+				s.Add(i, i+1, "time", "")
 			}
 		}
 	}
@@ -350,8 +286,8 @@ func (s *sent) times() {
 
 // yearRange marks the second year of "năm 1418–1427".
 func (s *sent) yearRange(j int) {
-	if s.key(j) == "-" && j+1 < len(s.ts) && isYear(s.ts[j+1]) {
-		s.add(j+1, s.era(j+2), "time", "")
+	if s.Key(j) == "-" && j+1 < len(s.Toks) && isYear(s.Toks[j+1]) {
+		s.Add(j+1, s.era(j+2), "time", "")
 	}
 }
 
@@ -359,35 +295,35 @@ func (s *sent) yearRange(j int) {
 // (? - 1433), (938).
 func (s *sent) inYearParens(i int) bool {
 	a := i - 1
-	for a >= 0 && a >= i-4 && (s.ts[a].key == "-" || s.ts[a].key == "?" || isYear(s.ts[a])) {
+	for a >= 0 && a >= i-4 && (s.Toks[a].Key == "-" || s.Toks[a].Key == "?" || isYear(s.Toks[a])) {
 		a--
 	}
-	if a < 0 || s.ts[a].text != "(" {
+	if a < 0 || s.Toks[a].Text != "(" {
 		return false
 	}
 	b := i + 1
-	for b < len(s.ts) && b <= i+4 && (s.ts[b].key == "-" || s.ts[b].key == "?" || isYear(s.ts[b]) || eraWords[s.ts[b].key]) {
+	for b < len(s.Toks) && b <= i+4 && (s.Toks[b].Key == "-" || s.Toks[b].Key == "?" || isYear(s.Toks[b]) || eraWords[s.Toks[b].Key]) {
 		b++
 	}
-	return b < len(s.ts) && s.ts[b].text == ")"
+	return b < len(s.Toks) && s.Toks[b].Text == ")"
 }
 
 // gazetteer claims known names starting with a capital.
 func (s *sent) gazetteer(lex map[string]bool, typ string) {
-	for i := 0; i < len(s.ts); i++ {
-		if !s.ts[i].cap || s.own[i] >= 0 || s.cue[i] {
+	for i := 0; i < len(s.Toks); i++ {
+		if !s.Toks[i].Cap || s.Own[i] >= 0 || s.cue[i] {
 			continue
 		}
 		if n := s.longest(i, lex, 8); n > 0 {
 			// Inside a longer run the match is part of another name.
-			if i > 0 && s.isCap(i-1) && !s.ts[i-1].initial {
+			if i > 0 && s.isCap(i-1) && !s.Toks[i-1].Initial {
 				continue
 			}
 			name := ""
 			if typ == "person" {
-				name = s.names.person(s.spanText(i, i+n))
+				name = s.Names.Person(s.SpanText(i, i+n))
 			}
-			s.add(i, i+n, typ, name)
+			s.Add(i, i+n, typ, name)
 			i += n - 1
 		}
 	}
@@ -395,12 +331,12 @@ func (s *sent) gazetteer(lex map[string]bool, typ string) {
 
 // cueAt returns the kind and length of the cue starting at token i.
 func (s *sent) cueAt(i int) (string, int) {
-	if s.ts[i].kind != kWord || s.own[i] >= 0 || s.midRun(i) {
+	if s.Toks[i].Kind != latin.Word || s.Own[i] >= 0 || s.midRun(i) {
 		return "", 0
 	}
 	// A capitalised family name before a capitalised name is part of it:
 	// "Hồ Quý Ly" is a person, not a lake.
-	if s.ts[i].cap && surnames[s.ts[i].key] && i+1 < len(s.ts) && s.ts[i+1].cap {
+	if s.Toks[i].Cap && surnames[s.Toks[i].Key] && i+1 < len(s.Toks) && s.Toks[i+1].Cap {
 		return "", 0
 	}
 	best, kind := 0, ""
@@ -418,7 +354,7 @@ func (s *sent) cueAt(i int) (string, int) {
 
 // cues types the capitalised run after a cue word.
 func (s *sent) cues() {
-	for i := 0; i < len(s.ts); i++ {
+	for i := 0; i < len(s.Toks); i++ {
 		kind, n := s.cueAt(i)
 		if n == 0 {
 			continue
@@ -427,7 +363,7 @@ func (s *sent) cues() {
 		if !s.isCap(j) || s.longest(j, offices, 4) > 0 {
 			continue
 		}
-		if s.key(i) == "thành" && s.key(i-1) == "trở" {
+		if s.Key(i) == "thành" && s.Key(i-1) == "trở" {
 			continue
 		}
 		end := s.capRun(j)
@@ -437,35 +373,35 @@ func (s *sent) cues() {
 			if (k == "chiến thắng" || k == "đại thắng") && s.personLike(j, end) {
 				continue
 			}
-			s.add(i, end, "event", "")
+			s.Add(i, end, "event", "")
 		case "organisation":
 			s.orgRun(i, j, end)
 		case "place":
-			if s.add(j, end, "place", "") >= 0 {
+			if s.Add(j, end, "place", "") >= 0 {
 				s.hideCue(i, j)
 			}
 		case "work":
 			// Titles capitalise only their first syllables: "Côn Sơn ca".
-			for end < len(s.ts) && end-j < 10 && s.own[end] < 0 && s.ts[end].kind == kWord && !s.ts[end].cap && !workStops[s.ts[end].key] {
+			for end < len(s.Toks) && end-j < 10 && s.Own[end] < 0 && s.Toks[end].Kind == latin.Word && !s.Toks[end].Cap && !workStops[s.Toks[end].Key] {
 				end++
 			}
-			s.add(j, end, "work", "")
+			s.Add(j, end, "work", "")
 		case "office", "honorific", "kin":
 			if knownPlaces[s.phrase(j, end)] || polities[s.phrase(j, end)] {
 				continue
 			}
 			o := -1
 			if kind == "office" {
-				o = s.add(i, j, "office", "")
+				o = s.Add(i, j, "office", "")
 				if o >= 0 {
-					s.ms[o].hide = true
+					s.Mentions[o].Hide = true
 				}
 			} else if kind == "honorific" {
 				s.hideCue(i, j)
 			}
 			p := s.personRun(j, end)
 			if o >= 0 && p >= 0 {
-				s.direct = append(s.direct, direct{rel: "held_office", head: p, tail: o})
+				s.Direct = append(s.Direct, latin.Direct{Rel: "held_office", Head: p, Tail: o})
 			}
 		}
 		i = end - 1
@@ -489,27 +425,27 @@ func (s *sent) polityPrefix(a, b int) int {
 func (s *sent) orgRun(cueStart, a, b int) {
 	p := s.polityPrefix(a, b)
 	if p > 0 && b-(a+p) >= 2 {
-		o := s.add(cueStart, a+p, "organisation", "")
+		o := s.Add(cueStart, a+p, "organisation", "")
 		if q := s.personRun(a+p, b); o >= 0 && q >= 0 {
-			s.direct = append(s.direct, direct{rel: "member_of", head: q, tail: o})
+			s.Direct = append(s.Direct, latin.Direct{Rel: "member_of", Head: q, Tail: o})
 		}
 		return
 	}
-	s.add(cueStart, b, "organisation", "")
+	s.Add(cueStart, b, "organisation", "")
 }
 
 // personRun adds the run [a,b) as a person, splitting off a polity in front
 // of a name ("tướng Minh Liễu Thăng"); it returns the person's mention.
 func (s *sent) personRun(a, b int) int {
 	if p := s.polityPrefix(a, b); p > 0 && b-(a+p) >= 2 && p < b-a {
-		o := s.add(a, a+p, "organisation", "")
-		q := s.add(a+p, b, "person", s.names.person(s.spanText(a+p, b)))
+		o := s.Add(a, a+p, "organisation", "")
+		q := s.Add(a+p, b, "person", s.Names.Person(s.SpanText(a+p, b)))
 		if o >= 0 && q >= 0 {
-			s.direct = append(s.direct, direct{rel: "member_of", head: q, tail: o})
+			s.Direct = append(s.Direct, latin.Direct{Rel: "member_of", Head: q, Tail: o})
 		}
 		return q
 	}
-	return s.add(a, b, "person", s.names.person(s.spanText(a, b)))
+	return s.Add(a, b, "person", s.Names.Person(s.SpanText(a, b)))
 }
 
 // personLike reports whether the run [a,b) looks like a person's name.
@@ -518,10 +454,10 @@ func (s *sent) personLike(a, b int) bool {
 	if knownPersons[s.phrase(a, b)] {
 		return true
 	}
-	if n >= 2 && n <= 4 && surnames[s.key(a)] && !knownPlaces[s.phrase(a, b)] {
+	if n >= 2 && n <= 4 && surnames[s.Key(a)] && !knownPlaces[s.phrase(a, b)] {
 		return true
 	}
-	_, typ := s.names.lookup(s.spanText(a, b))
+	_, typ := s.Names.Lookup(s.SpanText(a, b))
 	return typ == "person"
 }
 
@@ -529,7 +465,7 @@ func (s *sent) personLike(a, b int) bool {
 // word that makes it one: "làm thái sư", "lên ngôi hoàng đế".
 func (s *sent) inOfficeContext(i int) bool {
 	p := i
-	for p > 0 && (s.key(p-1) == "được" || s.key(p-1) == "đã" || s.key(p-1) == "chính" || s.key(p-1) == "thức") {
+	for p > 0 && (s.Key(p-1) == "được" || s.Key(p-1) == "đã" || s.Key(p-1) == "chính" || s.Key(p-1) == "thức") {
 		p--
 	}
 	return s.endsWith(p, officeContext)
@@ -538,30 +474,30 @@ func (s *sent) inOfficeContext(i int) bool {
 // offices finds offices used as such, the throne in "lên ngôi", and the
 // emperor in "xưng đế".
 func (s *sent) offices() {
-	for i := 0; i < len(s.ts); i++ {
-		if s.own[i] >= 0 || s.cue[i] || s.ts[i].kind != kWord {
+	for i := 0; i < len(s.Toks); i++ {
+		if s.Own[i] >= 0 || s.cue[i] || s.Toks[i].Kind != latin.Word {
 			continue
 		}
 		if n := s.longest(i, offices, 4); n > 0 {
-			if s.inOfficeContext(i) && !(s.isCap(i+n) && !s.ts[i].cap) {
-				s.add(i, i+n, "office", "")
+			if s.inOfficeContext(i) && !(s.isCap(i+n) && !s.Toks[i].Cap) {
+				s.Add(i, i+n, "office", "")
 				i += n - 1
 			}
 			continue
 		}
 		switch {
-		case s.key(i) == "ngôi" && s.key(i-1) == "lên" && s.longest(i+1, offices, 4) == 0:
+		case s.Key(i) == "ngôi" && s.Key(i-1) == "lên" && s.longest(i+1, offices, 4) == 0:
 			// "lên ngôi" without a title: the throne stands for the emperor.
-			s.add(i, i+1, "office", "hoàng đế")
-		case s.key(i) == "đế" && s.key(i-1) == "xưng":
-			s.add(i, i+1, "office", "hoàng đế")
+			s.Add(i, i+1, "office", "hoàng đế")
+		case s.Key(i) == "đế" && s.Key(i-1) == "xưng":
+			s.Add(i, i+1, "office", "hoàng đế")
 		}
 	}
 }
 
 // runs classifies the remaining runs of capitalised words.
 func (s *sent) runs() {
-	for i := 0; i < len(s.ts); i++ {
+	for i := 0; i < len(s.Toks); i++ {
 		if !s.isCap(i) {
 			continue
 		}
@@ -574,79 +510,79 @@ func (s *sent) runs() {
 func (s *sent) classifyRun(a, b int) {
 	n := b - a
 	ph := s.phrase(a, b)
-	last := s.key(b - 1)
+	last := s.Key(b - 1)
 	// "xưng là Bình Định Vương", "phong tước Hưng Đạo Vương"
 	if (last == "vương" || last == "đế" || last == "công" || last == "hầu") && n >= 2 && s.inOfficeContext(a) {
-		s.add(a, b, "office", "")
+		s.Add(a, b, "office", "")
 		return
 	}
 	if offices[ph] {
 		if s.inOfficeContext(a) {
-			s.add(a, b, "office", "")
+			s.Add(a, b, "office", "")
 		}
 		return
 	}
 	if knownPlaces[ph] {
-		s.add(a, b, "place", "")
+		s.Add(a, b, "place", "")
 		return
 	}
-	text := s.spanText(a, b)
-	if canon, typ := s.names.lookup(text); typ != "" {
+	text := s.SpanText(a, b)
+	if canon, typ := s.Names.Lookup(text); typ != "" {
 		if canon == text {
 			canon = ""
 		}
-		s.add(a, b, typ, canon)
+		s.Add(a, b, typ, canon)
 		return
 	}
 	// "An Sinh Vương Trần Liễu": a title name before a person's name is an
 	// office the person held, like "vua" in "vua Lê Lợi".
 	for k := a + 1; k < b-2; k++ {
-		if w := s.key(k); (w == "vương" || w == "công" || w == "hầu") && surnames[s.key(k+1)] {
-			o := s.add(a, k+1, "office", "")
+		if w := s.Key(k); (w == "vương" || w == "công" || w == "hầu") && surnames[s.Key(k+1)] {
+			o := s.Add(a, k+1, "office", "")
 			p := s.personRun(k+1, b)
 			if o >= 0 {
-				s.ms[o].hide = true
+				s.Mentions[o].Hide = true
 				if p >= 0 {
-					s.direct = append(s.direct, direct{rel: "held_office", head: p, tail: o})
+					s.Direct = append(s.Direct, latin.Direct{Rel: "held_office", Head: p, Tail: o})
 				}
 			}
 			return
 		}
 	}
 	if n >= 2 && titleEnds[last] {
-		s.add(a, b, "person", "")
+		s.Add(a, b, "person", "")
 		return
 	}
-	if n >= 2 && n <= 4 && surnames[s.key(a)] {
-		s.add(a, b, "person", "")
+	if n >= 2 && n <= 4 && surnames[s.Key(a)] {
+		s.Add(a, b, "person", "")
 		return
 	}
-	if n > 4 && surnames[s.key(a)] {
+	if n > 4 && surnames[s.Key(a)] {
 		// A long run is most often two names side by side; take the first
 		// as three syllables at most, ending before the next family name.
 		e := a + 1
-		for e < b && e-a < 4 && !surnames[s.key(e)] {
+		for e < b && e-a < 4 && !surnames[s.Key(e)] {
 			e++
 		}
 		if e-a >= 2 {
-			s.add(a, e, "person", "")
+			s.Add(a, e, "person", "")
 			s.classifyRun(e, b)
 			return
 		}
 	}
 	if n <= 2 {
-		if canon := s.names.short(text); canon != "" {
-			s.add(a, b, "person", canon)
+		if canon := s.Names.Short(text); canon != "" {
+			s.Add(a, b, "person", canon)
 			return
 		}
 	}
-	if n >= 2 && n <= 4 && placeEnds[last] && !surnames[s.key(a)] {
-		s.add(a, b, "place", "")
+	if n >= 2 && n <= 4 && placeEnds[last] && !surnames[s.Key(a)] {
+		s.Add(a, b, "place", "")
 		return
 	}
-	if s.endsWith(a, placePreps) && !(n >= 2 && surnames[s.key(a)]) {
-		s.add(a, b, "place", "")
+	if s.endsWith(a, placePreps) && !(n >= 2 && surnames[s.Key(a)]) {
+		s.Add(a, b, "place", "")
 		return
 	}
-	s.add(a, b, "", "")
+	s.Add(a, b, "", "")
 }

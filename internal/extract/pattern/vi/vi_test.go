@@ -1,100 +1,29 @@
 package vi
 
 import (
-	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/annals-project/annals/internal/extract"
+	"github.com/annals-project/annals/internal/extract/pattern/latin/latintest"
 	"github.com/annals-project/annals/internal/schema"
 )
 
 func extractText(t testing.TB, text string, doc *extract.DocContext, sc *schema.Schema) extract.Result {
 	t.Helper()
-	r, err := New().Extract(context.Background(), extract.Input{Text: text, Lang: "vi", Doc: doc, Schema: sc})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkOffsets(t, text, r)
-	return r
+	return latintest.Extract(t, New(), "vi", text, doc, sc)
 }
 
-// checkOffsets asserts that every offset locates its text and that each
-// triple's evidence covers both of its entities.
-func checkOffsets(t testing.TB, text string, r extract.Result) {
-	t.Helper()
-	rs := []rune(text)
-	ok := func(e extract.Entity) bool {
-		return e.Start >= 0 && e.Start < e.End && e.End <= len(rs) && string(rs[e.Start:e.End]) == e.Text
-	}
-	for _, e := range r.Entities {
-		if !ok(e) {
-			t.Fatalf("entity %+v does not locate its text", e)
-		}
-	}
-	for _, x := range r.Triples {
-		if !ok(x.Head) || !ok(x.Tail) {
-			t.Fatalf("triple %+v does not locate its entities", x)
-		}
-		ev := x.Evidence
-		if ev.Start < 0 || ev.End > len(rs) || ev.Start > x.Head.Start || ev.Start > x.Tail.Start || ev.End < x.Head.End || ev.End < x.Tail.End {
-			t.Fatalf("evidence %+v does not cover %+v", ev, x)
-		}
-	}
-}
-
-func findEntity(r extract.Result, text, typ string) *extract.Entity {
-	for i, e := range r.Entities {
-		if e.Text == text && e.Type == typ {
-			return &r.Entities[i]
-		}
-	}
-	return nil
-}
-
-func wantEntity(t *testing.T, r extract.Result, text, typ string, start, end int) {
-	t.Helper()
-	for _, e := range r.Entities {
-		if e.Text == text && e.Type == typ && e.Start == start && e.End == end {
-			return
-		}
-	}
-	t.Errorf("missing entity %s %q [%d,%d); got %s", typ, text, start, end, dump(r))
-}
-
-func hasTriple(r extract.Result, head, rel, tail string) bool {
-	for _, x := range r.Triples {
-		if x.Head.Canonical() == head && x.Relation == rel && x.Tail.Canonical() == tail {
-			return true
-		}
-	}
-	return false
-}
-
-func wantTriple(t *testing.T, r extract.Result, head, rel, tail string) {
-	t.Helper()
-	if !hasTriple(r, head, rel, tail) {
-		t.Errorf("missing %s -%s-> %s; got %s", head, rel, tail, dump(r))
-	}
-}
-
-func dump(r extract.Result) string {
-	var sb strings.Builder
-	sb.WriteString("\n")
-	for _, e := range r.Entities {
-		sb.WriteString("  E " + e.Type + " " + e.Text)
-		if e.Name != "" {
-			sb.WriteString(" (" + e.Name + ")")
-		}
-		sb.WriteString("\n")
-	}
-	for _, x := range r.Triples {
-		sb.WriteString("  T " + x.Head.Canonical() + " -" + x.Relation + "-> " + x.Tail.Canonical() + "\n")
-	}
-	return sb.String()
-}
+var (
+	findEntity = latintest.FindEntity
+	wantEntity = latintest.WantEntity
+	hasTriple  = latintest.HasTriple
+	wantTriple = latintest.WantTriple
+	dump       = latintest.Dump
+)
 
 func TestIdentity(t *testing.T) {
 	x := New()
@@ -285,27 +214,7 @@ func TestShortNamesThroughDoc(t *testing.T) {
 }
 
 func TestSchemaFiltering(t *testing.T) {
-	sc, err := schema.Parse([]byte(`
-name: tiny
-entity_types: [{name: person}, {name: place}]
-relation_types:
-  - {name: born_in, domain: [person], range: [place]}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := extractText(t, "Lê Lợi sinh năm 1385 tại Lam Sơn. Huyền Trân là vợ của Chế Mân.", nil, sc)
-	wantTriple(t, r, "Lê Lợi", "born_in", "Lam Sơn")
-	for _, x := range r.Triples {
-		if x.Relation != "born_in" || x.Tail.Type != "place" {
-			t.Errorf("schema not respected: %s -%s-> %s", x.Head.Text, x.Relation, x.Tail.Text)
-		}
-	}
-	for _, e := range r.Entities {
-		if e.Type != "person" && e.Type != "place" {
-			t.Errorf("entity type %s not in schema", e.Type)
-		}
-	}
+	latintest.SchemaFiltering(t, New(), "vi", "Lê Lợi sinh năm 1385 tại Lam Sơn. Huyền Trân là vợ của Chế Mân.", "Lê Lợi", "Lam Sơn")
 }
 
 func TestDeduplication(t *testing.T) {
@@ -330,32 +239,15 @@ func TestDeduplication(t *testing.T) {
 }
 
 func TestEmptyAndCancelled(t *testing.T) {
-	r := extractText(t, " \n ", nil, nil)
-	if len(r.Entities)+len(r.Triples) != 0 {
-		t.Fatal("entities in blank text")
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := New().Extract(ctx, extract.Input{Text: "Lê Lợi mất năm 1433.", Lang: "vi"}); err == nil {
-		t.Fatal("cancelled context not reported")
-	}
+	latintest.EmptyAndCancelled(t, New(), "vi", " \n ", "Lê Lợi mất năm 1433.")
 }
 
 func FuzzExtract(f *testing.F) {
-	for _, s := range samples {
-		f.Add(s)
-	}
-	f.Add("«Nam quốc sơn hà» (1077) *Hịch* thế kỷ XV năm Giáp Tý 40 TCN. trước Công nguyên")
-	f.Add("(((( ,,, – — Nhà Nhà nhà Ông ông Vua vua lên ngôi ngôi xưng đế")
-	f.Add(norm.NFD.String("Hưng Đạo Vương đánh tan quân Nguyên ở sông Bạch Đằng."))
-	f.Fuzz(func(t *testing.T, s string) {
-		doc := extract.NewDocContext("f", "", nil)
-		r, err := New().Extract(context.Background(), extract.Input{Text: s, Lang: "vi", Doc: doc})
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkOffsets(t, s, r)
-	})
+	latintest.Fuzz(f, New(), "vi", slices.Concat(samples, []string{
+		"«Nam quốc sơn hà» (1077) *Hịch* thế kỷ XV năm Giáp Tý 40 TCN. trước Công nguyên",
+		"(((( ,,, – — Nhà Nhà nhà Ông ông Vua vua lên ngôi ngôi xưng đế",
+		norm.NFD.String("Hưng Đạo Vương đánh tan quân Nguyên ở sông Bạch Đằng."),
+	})...)
 }
 
 // samples are short passages of Vietnamese history.
@@ -373,23 +265,7 @@ var samples = []string{
 }
 
 func BenchmarkExtract(b *testing.B) {
-	var sb strings.Builder
-	for sb.Len() < 50*1024 {
-		for _, s := range samples {
-			sb.WriteString(s)
-			sb.WriteString("\n")
-		}
-	}
-	text := sb.String()
-	x := New()
-	b.SetBytes(int64(len(text)))
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		doc := extract.NewDocContext("bench", "", nil)
-		if _, err := x.Extract(context.Background(), extract.Input{Text: text, Lang: "vi", Doc: doc}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	latintest.Bench(b, New(), "vi", samples)
 }
 
 func TestTitlesAndWorks(t *testing.T) {

@@ -1,42 +1,62 @@
-package vi
+package latin
 
 import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 )
 
-// Relation patterns are written in a small notation and compiled to regular
+// Relation rules are written in a small notation and compiled to regular
 // expressions over an encoded sentence in which every token is " tok " and
 // every mention is " @type#index " (type "u" while untyped).
 //
 //	{person|place?+}  a mention of one of the types; ? also accepts an untyped
 //	                  one and gives it the first type; + accepts a list
-//	                  "A, B và C"; {=?} takes any type, and an untyped one
+//	                  "A, B and C"; {=?} takes any type, and an untyped one
 //	                  takes the type of the relation's head
-//	sinh|sinh_ra      one of the words or word sequences (_ joins words;
-//	                  · is part of a word, as in the compound hy·sinh)
-//	[đã|được]         optional words
-//	~                 an optional aside: ", con của …," or "( … )"
+//	was|is_born       one of the words or word sequences (_ joins words)
+//	[the|a]           optional words
+//	~                 an optional aside: ", who …," or "( … )"
 //	*                 up to three words that are not mentions or commas
 //	**                up to six words or mentions, no commas
+//	^                 the start of the sentence
+//	^^                up to fourteen words from there, passing no person
 
+// Slots that rules of every language use.
+const (
+	Person    = `{person?}`
+	Persons   = `{person?+}`
+	Actor     = `{person|organisation?}`
+	Actors    = `{person|organisation?+}`
+	AliasHead = `{person|place|organisation?}`
+	AliasTail = `{=?}`
+)
+
+// slot is a mention a rule reads.
 type slot struct {
 	types   []string
 	untyped bool
 }
 
-type out struct {
+// Out is a relation a rule asserts between two of its slots.
+type Out struct {
 	rel        string
 	head, tail int  // slot numbers; equal for pairs within one list
 	veto       bool // cancels the relation instead of asserting it
 }
 
-type rule struct {
+// O asserts rel from slot head to slot tail.
+func O(rel string, head, tail int) Out { return Out{rel: rel, head: head, tail: tail} }
+
+// Veto cancels rel from slot head to slot tail, where another rule would
+// read it wrongly.
+func Veto(rel string, head, tail int) Out { return Out{rel: rel, head: head, tail: tail, veto: true} }
+
+// Rule is one compiled relation pattern.
+type Rule struct {
 	re    *regexp.Regexp
 	slots []slot
-	outs  []out
+	outs  []Out
 	kind  string // alias kind
 	// trig lists, for every word the rule requires, the forms it may
 	// take; a sentence lacking one of them cannot match.
@@ -50,15 +70,28 @@ const (
 	apposRE = `(?: , (?: [^ ;]+ ){1,10}? , | \( (?: [^ ()]+ ){0,12}? \) )?`
 	gapRE   = `(?: [^@ ,;()][^ ]* ){0,3}`
 	wideRE  = `(?: [^ ,;()]+ ){0,6}?`
+	// subjRE skips from a sentence's first mention to a later "his"/"her"
+	// without passing another person, who might be the one meant.
+	subjRE = `(?: (?:[^@ ;][^ ]*|@(?:place|time|organisation|event|office|work|concept)#\d+) ){0,14}?`
 )
 
-func alts(x string) (string, []string) {
+// Grammar is what a language changes in the notation.
+type Grammar struct {
+	// Key folds a rule's words to the form of token keys; nil keeps them.
+	Key func(string) string
+	// And is the expression for the word before the last item of a list.
+	And string
+}
+
+func (g Grammar) alts(x string) (string, []string) {
 	var parts, firsts []string
 	for _, a := range strings.Split(x, "|") {
 		var sb strings.Builder
 		ws := strings.Split(a, "_")
 		for i, w := range ws {
-			ws[i] = key(w)
+			if g.Key != nil {
+				ws[i] = g.Key(w)
+			}
 			sb.WriteString(" " + regexp.QuoteMeta(ws[i]) + " ")
 		}
 		parts = append(parts, sb.String())
@@ -67,8 +100,10 @@ func alts(x string) (string, []string) {
 	return "(?:" + strings.Join(parts, "|") + ")", firsts
 }
 
-func compileRule(dsl, kind string, outs ...out) *rule {
-	r := &rule{outs: outs, kind: kind}
+// Compile compiles a rule written in the notation; kind is the alias kind
+// of the names it reads, if any.
+func (g Grammar) Compile(dsl, kind string, outs ...Out) *Rule {
+	r := &Rule{outs: outs, kind: kind}
 	var sb strings.Builder
 	for _, e := range strings.Fields(dsl) {
 		switch {
@@ -78,6 +113,10 @@ func compileRule(dsl, kind string, outs ...out) *rule {
 			sb.WriteString(gapRE)
 		case e == "**":
 			sb.WriteString(wideRE)
+		case e == "^":
+			sb.WriteString("^")
+		case e == "^^":
+			sb.WriteString(subjRE)
 		case strings.HasPrefix(e, "{"):
 			spec := strings.TrimSuffix(strings.TrimPrefix(e, "{"), "}")
 			list := strings.HasSuffix(spec, "+")
@@ -99,16 +138,16 @@ func compileRule(dsl, kind string, outs ...out) *rule {
 				r.need = append(r.need, sl.types)
 			}
 			if list {
-				sb.WriteString(`(` + m + `(?: , ` + m + `)*(?:(?: , )? (?:và|cùng) ` + m + `)?)`)
+				sb.WriteString(`(` + m + `(?: , ` + m + `)*(?:(?: , )? ` + g.And + ` ` + m + `)?)`)
 			} else {
 				sb.WriteString(`(` + m + `)`)
 			}
 			r.slots = append(r.slots, sl)
 		case strings.HasPrefix(e, "["):
-			a, _ := alts(strings.TrimSuffix(strings.TrimPrefix(e, "["), "]"))
+			a, _ := g.alts(strings.TrimSuffix(strings.TrimPrefix(e, "["), "]"))
 			sb.WriteString(a + "?")
 		default:
-			a, firsts := alts(e)
+			a, firsts := g.alts(e)
 			sb.WriteString(a)
 			r.trig = append(r.trig, firsts)
 		}
@@ -117,37 +156,25 @@ func compileRule(dsl, kind string, outs ...out) *rule {
 	return r
 }
 
-func o(rel string, head, tail int) out { return out{rel: rel, head: head, tail: tail} }
-
-func veto(rel string, head, tail int) out { return out{rel: rel, head: head, tail: tail, veto: true} }
-
-// ruleSet is the compiled rules with an index from a telling word to the
-// rules that need it, so that a sentence is tried only against rules whose
-// rarer words it contains.
-type ruleSet struct {
-	all    []*rule
+// RuleSet is compiled rules with an index from a telling word to the rules
+// that need it, so that a sentence is tried only against rules whose rarer
+// words it contains.
+type RuleSet struct {
+	all    []*Rule
 	byWord map[string][]int
 	always []int // rules with no telling word
 }
 
-// commonWords are poor index keys: nearly every sentence has them.
-var commonWords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`là của và , ( ) ở tại vào năm được đã với cho các những một ông bà`) {
-		m[w] = true
-	}
-	return m
-}()
-
-var rules = sync.OnceValue(func() *ruleSet {
-	rs := compileRules()
-	set := &ruleSet{all: rs, byWord: map[string][]int{}}
-	for i, r := range rs {
+// NewRuleSet indexes rules; common words, which nearly every sentence has,
+// are poor index keys.
+func NewRuleSet(rules []*Rule, common map[string]bool) *RuleSet {
+	set := &RuleSet{all: rules, byWord: map[string][]int{}}
+	for i, r := range rules {
 		var key []string
 		for _, g := range r.trig {
 			rare := true
 			for _, w := range g {
-				if commonWords[w] {
+				if common[w] {
 					rare = false
 					break
 				}
@@ -169,11 +196,11 @@ var rules = sync.OnceValue(func() *ruleSet {
 		}
 	}
 	return set
-})
+}
 
 // candidates lists, in rule order, the rules worth trying on a sentence
 // with the given words.
-func (rs *ruleSet) candidates(words map[string]bool) []int {
+func (rs *RuleSet) candidates(words map[string]bool) []int {
 	mark := make([]bool, len(rs.all))
 	for _, i := range rs.always {
 		mark[i] = true
@@ -201,123 +228,12 @@ type match struct {
 	veto       bool
 }
 
-// encode writes the sentence in the form rules match against, and returns
-// the set of its words. Titles and cue words before a name are left out;
-// compounds that would mislead a rule are written as one word.
-func (s *sent) encode(from, to int) (string, map[string]bool) {
-	var sb strings.Builder
-	words := make(map[string]bool, to-from)
-	for i := from; i < to; i++ {
-		if k := s.own[i]; k >= 0 {
-			m := s.ms[k]
-			i = m.b - 1
-			if m.hide {
-				continue
-			}
-			typ := m.typ
-			if typ == "" {
-				typ = "u"
-			}
-			sb.WriteString(" @" + typ + "#" + strconv.Itoa(k) + " ")
-			continue
-		}
-		if s.cue[i] {
-			continue
-		}
-		t := s.ts[i]
-		if t.kind == kPunct {
-			switch t.key {
-			case `"`, "'", "*", "_":
-				continue
-			}
-		}
-		w := t.key
-		if t.kind == kWord && i+1 < len(s.ts) && s.own[i+1] < 0 && !s.cue[i+1] && s.ts[i+1].kind == kWord &&
-			compounds[w+" "+s.ts[i+1].key] {
-			w += "·" + s.ts[i+1].key
-			i++
-		}
-		if strings.ContainsAny(w, " @#") {
-			w = "·"
-		}
-		sb.WriteString(" " + w + " ")
-		words[w] = true
-	}
-	return sb.String(), words
-}
-
-// mentionsIn lists the mention indexes named in an encoded fragment.
-func mentionsIn(frag string) []int {
-	var out []int
-	for {
-		i := strings.IndexByte(frag, '#')
-		if i < 0 {
-			return out
-		}
-		frag = frag[i+1:]
-		j := 0
-		for j < len(frag) && frag[j] >= '0' && frag[j] <= '9' {
-			j++
-		}
-		if n, err := strconv.Atoi(frag[:j]); err == nil {
-			out = append(out, n)
-		}
-		frag = frag[j:]
-	}
-}
-
-// maxWindow bounds the tokens rules see at once: a run-on "sentence" of
-// thousands of words is read in pieces cut at commas.
-const maxWindow = 200
-
-// windows cuts the sentence into pieces of at most about maxWindow tokens,
-// preferably after a comma, never inside a mention.
-func (s *sent) windows() [][2]int {
-	n := len(s.ts)
-	if n <= maxWindow {
-		return [][2]int{{0, n}}
-	}
-	var out [][2]int
-	for a := 0; a < n; {
-		b := min(a+maxWindow, n)
-		if b < n {
-			for k := b - 1; k > a+maxWindow/2; k-- {
-				if s.ts[k].kind == kPunct && (s.ts[k].text == "," || s.ts[k].text == ";") {
-					b = k + 1
-					break
-				}
-			}
-			for b < n && s.own[b] >= 0 && s.own[b] == s.own[b-1] {
-				b++
-			}
-		}
-		out = append(out, [2]int{a, b})
-		a = b
-	}
-	return out
-}
-
-// relate runs every rule over the sentence.
-func (s *sent) relate() []match {
-	have := map[string]int{}
-	for _, m := range s.ms {
-		if m.typ != "" {
-			have[m.typ]++
-		}
-	}
-	var found []match
-	for _, w := range s.windows() {
-		found = s.relateIn(w[0], w[1], have, found)
-	}
-	return found
-}
-
-func (s *sent) relateIn(from, to int, have map[string]int, found []match) []match {
-	enc, words := s.encode(from, to)
-	set := rules()
+// match runs the rules over enc, an encoded sentence with the given words
+// and number of mentions of each type, and appends what they read to found.
+func (rs *RuleSet) match(enc string, words map[string]bool, have map[string]int, found []match) []match {
 rules:
-	for _, ri := range set.candidates(words) {
-		r := set.all[ri]
+	for _, ri := range rs.candidates(words) {
+		r := rs.all[ri]
 		// Cheap checks first: the rule's words and strict types must all be
 		// present. Two slots of one type need two mentions.
 		for _, group := range r.trig {
@@ -368,4 +284,24 @@ rules:
 		}
 	}
 	return found
+}
+
+// mentionsIn lists the mention indexes named in an encoded fragment.
+func mentionsIn(frag string) []int {
+	var out []int
+	for {
+		i := strings.IndexByte(frag, '#')
+		if i < 0 {
+			return out
+		}
+		frag = frag[i+1:]
+		j := 0
+		for j < len(frag) && frag[j] >= '0' && frag[j] <= '9' {
+			j++
+		}
+		if n, err := strconv.Atoi(frag[:j]); err == nil {
+			out = append(out, n)
+		}
+		frag = frag[j:]
+	}
 }
