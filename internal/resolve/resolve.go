@@ -79,7 +79,7 @@ func Resolve(names []store.NameRef, aliases []store.AliasFact) store.Resolution 
 			}
 			pending[mk] = append(pending[mk], kg.Alias{Name: a.Alias, Kind: a.Kind, Source: a.Source})
 			ak := key{al, t}
-			if _, exists := byKey[ak]; exists && len(claims[al]) == 1 {
+			if _, exists := byKey[ak]; exists && len(claims[al]) == 1 && !shortForm(a, main, al) {
 				uf.union(mk, ak)
 			}
 		}
@@ -106,6 +106,14 @@ func Resolve(names []store.NameRef, aliases []store.AliasFact) store.Resolution 
 		return a.Name < b.Name
 	})
 	return out
+}
+
+// shortForm reports whether a text alias is the given name cut from the
+// full name (孙晟 → 晟). Such a name means that person only inside the
+// document that says so; merging it corpus-wide would hand every other 晟 to
+// him. It stays listed as an alias.
+func shortForm(a store.AliasFact, main, alias string) bool {
+	return a.Kind != "dictionary" && len([]rune(alias)) < len([]rune(main)) && strings.HasSuffix(main, alias)
 }
 
 // mainTypes picks the entity types an alias fact applies to: the types the

@@ -115,3 +115,14 @@ func FuzzParseDictionary(f *testing.F) {
 		Resolve(nil, facts)
 	})
 }
+
+func TestShortFormsDoNotMergeAcrossTheCorpus(t *testing.T) {
+	ns := names(store.NameRef{Name: "孙晟", Mentions: 3}, store.NameRef{Name: "晟", Mentions: 2})
+	r := Resolve(ns, []store.AliasFact{{Main: "孙晟", Alias: "晟", Kind: "名", Source: "text:a@3"}})
+	if len(r.Entities) != 2 {
+		t.Fatalf("a short form read in one document must not merge every 晟: %+v", r.Entities)
+	}
+	if e := find(r, "孙晟"); e == nil || len(e.Aliases) != 1 || e.Aliases[0].Name != "晟" {
+		t.Fatalf("the short form should still be listed: %+v", e)
+	}
+}

@@ -26,13 +26,28 @@ func (x *run) context() {
 	x.rulerPrefix()
 	x.consorts()
 	x.clanWomen()
+	x.foreignNames()
 	x.natives()
+	x.formulaNames()
 	x.kinNames()
 	x.appositions()
 	x.speakers()
 	x.bareNames()
+	x.lateShortNames()
 	x.listNames()
 	x.propagate()
+}
+
+// lateShortNames reads the given names of full names that come later in
+// the text (嗣昭 … 李嗣昭), which the left-to-right scan could not know.
+func (x *run) lateShortNames() {
+	for i := 0; i < len(x.rs); i++ {
+		if x.cov[i] == 0 && isHan(x.rs[i]) {
+			if l := x.shortName(i); l > 0 {
+				i += l - 1
+			}
+		}
+	}
 }
 
 // propagate marks the other mentions of a bare name already read in the
@@ -40,14 +55,29 @@ func (x *run) context() {
 func (x *run) propagate() {
 	rs := x.rs
 	n := len(x.ents)
+	var at map[rune][]int // positions of each rune, built when first needed
+	done := map[string]bool{}
 	for k := 0; k < n; k++ {
 		en := x.ents[k]
 		if en.s < 0 || en.typ != tPer || en.e-en.s > 2 || x.isAliasTail(k) {
 			continue
 		}
 		w := rs[en.s:en.e]
-		for i := 0; i+len(w) <= len(rs); i++ {
-			if rs[i] != w[0] || !hasAt(rs, i, string(w)) || !x.free(i, i+len(w)) {
+		key := string(w) + "\x00" + en.name
+		if done[key] {
+			continue
+		}
+		done[key] = true
+		if at == nil {
+			at = map[rune][]int{}
+			for i, r := range rs {
+				if isHan(r) {
+					at[r] = append(at[r], i)
+				}
+			}
+		}
+		for _, i := range at[w[0]] {
+			if i+len(w) > len(rs) || !hasAt(rs, i, string(w)) || !x.free(i, i+len(w)) {
 				continue
 			}
 			e := i + len(w)
@@ -92,7 +122,7 @@ func (x *run) bareNames() {
 			if e > len(rs) || !x.free(i, e) || !x.plainName(i, e) {
 				continue
 			}
-			if x.lex.lookup(rs[i:e]) != 0 {
+			if x.lex.lookup(rs[i:e]) != 0 || g == 2 && (verbish.has(rs[e-1]) || leadChars.has(rs[i])) {
 				continue
 			}
 			pre := x.boundary(i-1) || precedePer.has(x.at(i-1))
@@ -129,6 +159,8 @@ func (x *run) bareNames() {
 		st := cands[w]
 		two := len([]rune(w)) == 2
 		ok := two && (st.good >= 2 || st.strong >= 1) || !two && st.good >= 2 && st.strong >= 1
+		// A rare character standing where a name stands (罴曰, 以璠).
+		ok = ok || !two && st.good >= 1 && rare([]rune(w)[0])
 		if !ok {
 			continue
 		}
@@ -145,7 +177,43 @@ func (x *run) bareNames() {
 }
 
 // aliasWords introduce another name of the person before them.
-var aliasWords = []string{"小字", "小名", "一名", "本名", "初名", "又名", "更名", "改名", "字", "号"}
+var aliasWords = []string{"谥曰", "諡曰", "谥为", "諡为", "小字", "小名", "一名", "本名", "初名", "始名", "又名", "更名", "改名", "字", "号"}
+
+// posthWord reports whether an alias word introduces a posthumous name;
+// its owner is the subject of the clause, read once subjects are known.
+func posthWord(w string) bool {
+	return w == "谥曰" || w == "諡曰" || w == "谥为" || w == "諡为"
+}
+
+// bareOwner reads the one to three free runes that open the clause before
+// rune i (觊字思远, 觊，字思远) as the owner of a courtesy name.
+func (x *run) bareOwner(i int) int {
+	e := i
+	if x.at(e-1) == '，' {
+		e--
+	}
+	for n := 1; n <= 3; n++ {
+		s := e - n
+		if s < 0 || !x.boundary(s-1) || x.at(s-1) == '、' {
+			continue
+		}
+		if !x.free(s, e) || !x.nameChars(s, e) || x.lex.lookup(x.rs[s:e])&(fLoc|fOff|fGrp|fStop|fEra) != 0 {
+			return -1
+		}
+		// 冲弟淡字夷远: the courtesy name is the brother's.
+		for j := e - 1; j > s; j-- {
+			if kinBlock.has(x.rs[j]) {
+				s = j + 1
+				break
+			}
+		}
+		if s == e || kinBlock.has(x.rs[s]) {
+			return -1
+		}
+		return x.add(s, e, tPer, "")
+	}
+	return -1
+}
 
 func (x *run) aliases() {
 	rs := x.rs
@@ -173,10 +241,20 @@ func (x *run) aliases() {
 		if p < 0 && lastAlias >= 0 && (lastAlias == i-1 || lastAlias == i) {
 			p = x.aliasOwner
 		}
-		if p < 0 || x.ents[p].typ != tPer {
+		if word == "字" && x.at(i-1) == '以' {
+			// 以字行: known by his courtesy name.
 			continue
 		}
-		p = x.aliasHead(p)
+		if p < 0 && (word == "字" || word == "小字" || word == "小名") {
+			p = x.bareOwner(i)
+		}
+		post := posthWord(word)
+		if !post && (p < 0 || x.ents[p].typ != tPer) {
+			continue
+		}
+		if p >= 0 {
+			p = x.aliasHead(p)
+		}
 		if word == "号" && !(x.boundary(i-1) || lastAlias >= 0) {
 			continue
 		}
@@ -187,6 +265,9 @@ func (x *run) aliases() {
 		e := s
 		for e < len(rs) && e-s < 4 && isHan(rs[e]) && rs[e] != '人' && rs[e] != '也' {
 			e++
+		}
+		if post && e-s > 3 {
+			continue
 		}
 		if e == s || (e-s == 4 && isHan(x.at(e))) {
 			continue
@@ -210,10 +291,15 @@ func (x *run) aliases() {
 		}
 		kind := word
 		switch word {
-		case "一名", "本名", "初名", "又名", "更名", "改名":
+		case "一名", "本名", "初名", "始名", "又名", "更名", "改名":
 			kind = "名"
 		case "小名":
 			kind = "小字"
+		}
+		if post {
+			x.posths = append(x.posths, t)
+			i = e - 1
+			continue
 		}
 		x.rels = append(x.rels, rel{h: p, t: t, r: "别称", alias: kind})
 		alias := string(rs[s:e])
@@ -231,6 +317,9 @@ func (x *run) aliases() {
 }
 
 func hasAt(rs []rune, i int, w string) bool {
+	if i < 0 {
+		return false
+	}
 	for _, r := range w {
 		if i >= len(rs) || rs[i] != r {
 			return false
@@ -245,6 +334,35 @@ func (e ent) canonical(rs []rune) string {
 		return e.name
 	}
 	return string(rs[e.s:e.e])
+}
+
+// listedBefore returns the persons listed with 、 that end at rune e,
+// reading unread members of one to four runes as persons.
+func (x *run) listedBefore(e int) []int {
+	var out []int
+	for n := 0; n < 8; n++ {
+		k := x.endsAt(e)
+		if k < 0 {
+			s := e
+			for s > 0 && e-s < 4 && isHan(x.rs[s-1]) && x.cov[s-1] == 0 {
+				s--
+			}
+			if s == e || !(x.boundary(s-1) || x.at(s-1) == '、') || !x.nameChars(s, e) {
+				return out
+			}
+			k = x.add(s, e, tPer, "")
+		}
+		if k < 0 || x.ents[k].typ != tPer {
+			return out
+		}
+		out = append(out, k)
+		e = x.ents[k].s
+		if x.at(e-1) != '、' {
+			return out
+		}
+		e--
+	}
+	return out
 }
 
 // natives reads "某郡某县人也" after a person (and his courtesy name) as
@@ -265,10 +383,17 @@ func (x *run) natives() {
 		if strings.ContainsRune("皆并俱亦本世", rs[c]) && k-c > 1 {
 			c++
 		}
-		p := x.endsAt(c - 1)
-		if p < 0 || x.ents[p].typ != tPer {
+		owners := []int{}
+		if p := x.endsAt(c - 1); p >= 0 && x.ents[p].typ == tPer {
+			owners = append(owners, p)
+		} else if x.at(c-1) == '，' && x.at(c-2) == '者' {
+			// 准德、束里保者，皆加古部人: everyone listed.
+			owners = x.listedBefore(c - 2)
+		}
+		if len(owners) == 0 {
 			continue
 		}
+		p := owners[0]
 		// The person, not his alias, is the head.
 		for _, r := range x.rels {
 			if r.t == p && r.r == "别称" {
@@ -277,15 +402,23 @@ func (x *run) natives() {
 		}
 		bad := false
 		for j := c; j < k; j++ {
-			if strings.ContainsRune("为之有其所者不无乃何可善能以", rs[j]) {
+			if strings.ContainsRune("为之有其所者不无乃何可善能以等数馀", rs[j]) || numeral.has(rs[j]) {
 				bad = true
 			}
 		}
 		if bad {
 			continue
 		}
-		for _, s := range x.segmentPlaces(c, k) {
-			x.rels = append(x.rels, rel{h: p, t: s, r: "籍贯"})
+		places := x.segmentPlaces(c, k)
+		for _, o := range owners {
+			if o != p {
+				o = x.aliasHead(o)
+			} else {
+				o = p
+			}
+			for _, s := range places {
+				x.rels = append(x.rels, rel{h: o, t: s, r: "籍贯"})
+			}
 		}
 	}
 }
@@ -309,6 +442,13 @@ func (x *run) segmentPlaces(s, e int) []int {
 	pend := -1
 	flush := func(j int) {
 		if pend >= 0 {
+			if j-pend == 4 {
+				// 彰德安阳: two places of two runes.
+				if k := x.add(pend, pend+2, tLoc, ""); k >= 0 {
+					out = append(out, k)
+				}
+				pend += 2
+			}
 			if k := x.add(pend, j, tLoc, ""); k >= 0 {
 				out = append(out, k)
 			}
@@ -325,11 +465,19 @@ func (x *run) segmentPlaces(s, e int) []int {
 		x.buf = x.lex.walk(x.rs, j, x.buf[:0])
 		n := 0
 		for _, m := range x.buf {
-			if m.flags&(fLoc|fGrp|fState) != 0 && j+m.n <= e {
+			if m.flags&(fLoc|fGrp|fState|fLocCtx) != 0 && j+m.n <= e {
+				// One rune is a place only before 县 or at the end (虢县,
+				// 沛国谯); 代北 is one place.
+				if m.n == 1 && !(j+1 == e || strings.ContainsRune("县郡州", x.at(j+1)) || pend < 0 && x.startsAt(j+1) >= 0) {
+					continue
+				}
 				n = m.n
 			}
 		}
 		if n > 0 {
+			if c := x.at(j + n); j+n < e && (c == '县' || c == '郡' || c == '州') {
+				n++
+			}
 			flush(j)
 			if k := x.add(j, j+n, tLoc, ""); k >= 0 {
 				out = append(out, k)
@@ -348,80 +496,6 @@ func (x *run) segmentPlaces(s, e int) []int {
 	}
 	flush(e)
 	return out
-}
-
-// kinWords introduce a relative's name, longest first.
-var kinWords = []string{"长子", "次子", "少子", "中子", "幼子", "嫡子", "庶子", "从子", "兄子", "弟子", "族子", "从弟", "从兄", "从父", "叔父", "伯父", "季父", "从孙", "族孙", "女弟", "母弟", "太子", "世子", "公子", "夫人", "曾祖", "祖父", "父", "母", "子", "弟", "兄", "妻", "女", "孙", "姊", "妹", "祖"}
-
-var kinBlock = set("父母子弟兄妻女孙姊妹老幼少长嗣息侄甥婿舅姑夫")
-
-func (x *run) kinNames() {
-	rs := x.rs
-	for i := 0; i < len(rs); i++ {
-		if x.cov[i] != 0 {
-			continue
-		}
-		word := ""
-		for _, w := range kinWords {
-			if hasAt(rs, i, w) {
-				word = w
-				break
-			}
-		}
-		if word == "" {
-			continue
-		}
-		wl := len([]rune(word))
-		if word == "弟子" {
-			i += wl - 1
-			continue
-		}
-		e0 := i + wl
-		if !x.free(i, e0) {
-			continue
-		}
-		if wl == 1 {
-			prev := x.at(i - 1)
-			if !(x.boundary(i-1) || strings.ContainsRune("之其生有为曰", prev) || x.endsAt(i) >= 0) {
-				continue
-			}
-		}
-		// The name: a mention already there (and the names listed after
-		// it), or one or two free characters.
-		if k := x.startsAt(e0); k >= 0 {
-			for k >= 0 && x.ents[k].typ == tPer {
-				x.kins = append(x.kins, kin{word: word, s: i, e: e0, name: k})
-				if x.at(x.ents[k].e) != '、' {
-					break
-				}
-				k = x.startsAt(x.ents[k].e + 1)
-			}
-			continue
-		}
-		if kinBlock.has(x.at(e0)) {
-			continue
-		}
-		for g := 1; g <= 2; g++ {
-			e := e0 + g
-			if !x.free(e0, e) || !x.nameChars(e0, e) {
-				break
-			}
-			if g == 1 && noSingle.has(rs[e0]) {
-				continue
-			}
-			if x.boundary(e) || followPer.has(x.at(e)) || (g == 1 && x.at(e) == '嗣') {
-				name := ""
-				if full, ok := x.doc.Names[string(rs[e0:e])]; ok && full != string(rs[e0:e]) {
-					name = full
-				}
-				if k := x.add(e0, e, tPer, name); k >= 0 {
-					x.kins = append(x.kins, kin{word: word, s: i, e: e0, name: k})
-				}
-				i = e - 1
-				break
-			}
-		}
-	}
 }
 
 // nameChars reports whether rs[s:e] could be a given name.
@@ -465,17 +539,28 @@ func (x *run) appositions() {
 			if !x.free(s, e) || !x.plainName(s, e) {
 				break
 			}
-			if x.boundary(e) || strongFollow.has(x.at(e)) || followPer.has(x.at(e)) {
-				name := ""
-				if full, ok := x.doc.Names[string(x.rs[s:e])]; ok && full != string(x.rs[s:e]) {
-					name = full
-				}
-				x.add(s, e, tPer, name)
-				break
+			next := x.at(e)
+			if !(x.boundary(e) || strongFollow.has(next) || followPer.has(next)) {
+				continue
 			}
+			// 进士第, 丞相掾: a one-rune word after an office is seldom a
+			// name unless the rune is rare or a pause or 曰 follows.
+			if g == 1 && en.typ == tOff && !rare(x.rs[s]) && !strings.ContainsRune("曰、为既等遣率时", next) {
+				continue
+			}
+			name := ""
+			if full, ok := x.doc.Names[string(x.rs[s:e])]; ok && full != string(x.rs[s:e]) {
+				name = full
+			}
+			x.add(s, e, tPer, name)
+			break
 		}
 	}
 }
+
+// speakerStop open a clause before 曰 without being a speaker (论曰, 赞曰,
+// 目曰, 号曰).
+var speakerStop = set("目戒且号论赞名誓歎叹客辄次荅答谢总仍改诏敕制谥諡又或一")
 
 // speakers reads a bare name that opens a clause and says something (奂曰).
 func (x *run) speakers() {
@@ -484,13 +569,18 @@ func (x *run) speakers() {
 		if rs[i] != '曰' || x.cov[i] != 0 {
 			continue
 		}
+		e := i
+		if strings.ContainsRune("荅答对谢叹歎笑泣", x.at(e-1)) && x.cov[e-1] == 0 {
+			// 珪荅曰: the name before 荅.
+			e--
+		}
 		for g := 1; g <= 2; g++ {
-			s := i - g
+			s := e - g
 			if s < 0 || !x.boundary(s-1) {
 				continue
 			}
-			if x.free(s, i) && x.plainName(s, i) {
-				x.add(s, i, tPer, "")
+			if x.free(s, e) && x.plainName(s, e) && !(g == 1 && speakerStop.has(x.rs[s])) {
+				x.add(s, e, tPer, "")
 			}
 			break
 		}

@@ -13,7 +13,10 @@ type clause struct {
 	// subj is the subject in effect (named or inherited), prev the subject
 	// carried in from the clauses before; -1 when unknown.
 	subj, prev int
-	named      bool // the clause names its own subject
+	// owner is the last subject named other than as someone's kin: the
+	// person a kinship word opening the clause belongs to (子某, 父某).
+	owner int
+	named bool // the clause names its own subject
 }
 
 // clauseBreak ends a clause; 、 joins a list and does not.
@@ -28,7 +31,7 @@ var leadWords = []string{"于是", "是时", "至是", "先是", "既而", "俄�
 
 // verbStart are the characters a subjectless clause typically opens with:
 // verbs of office, movement, war, speech and state, and adverbs.
-var verbStart = set("为拜迁除授转徙补擢进加赠封袭嗣历累官位领兼行守知判摄权署试充任陞升改调起出入还归至到诣赴如往适趣奔走逃亡降叛反从随事依投附率将引帅统督攻击伐讨破袭围败斩杀诛擒执获俘取拔克陷据屯镇驻戍次营保收复平定略徇下遣使命令召征辟荐举表奏请上言曰谓对答问谏劝说议闻见得卒薨崩死殁葬居家徙移与同共又亦并皆俱乃遂因即便寻旋俄竟终未不弗尝曾已既还更再犹尚颇甚少幼性有无以自所尤善好能可宜欲当必独屡数首先素雅深大")
+var verbStart = set("谥諡追为拜迁除授转徙补擢进加赠封袭嗣历累官位领兼行守知判摄权署试充任陞升改调起出入还归至到诣赴如往适趣奔走逃亡降叛反从随事依投附率将引帅统督攻击伐讨破袭围败斩杀诛擒执获俘取拔克陷据屯镇驻戍次营保收复平定略徇下遣使命令召征辟荐举表奏请上言曰谓对答问谏劝说议闻见得卒薨崩死殁葬居家徙移与同共又亦并皆俱乃遂因即便寻旋俄竟终未不弗尝曾已既还更再犹尚颇甚少幼性有无以自所尤善好能可宜欲当必独屡数首先素雅深大")
 
 // clauses cuts the text into clauses and works out their subjects.
 func (x *run) clauses() {
@@ -37,7 +40,7 @@ func (x *run) clauses() {
 	s := 0
 	flush := func(e int) {
 		if e > s {
-			x.cls = append(x.cls, clause{s: s, e: e, speech: depth > 0, subj: -1, prev: -1})
+			x.cls = append(x.cls, clause{s: s, e: e, speech: depth > 0, subj: -1, prev: -1, owner: -1})
 		}
 	}
 	for i, r := range x.rs {
@@ -58,7 +61,7 @@ func (x *run) clauses() {
 		}
 	}
 	flush(len(x.rs))
-	carry := -1
+	carry, owner := -1, -1
 	for ci := range x.cls {
 		c := &x.cls[ci]
 		k, subjless := x.leadSubject(c.s, c.e)
@@ -68,13 +71,32 @@ func (x *run) clauses() {
 			}
 			continue
 		}
-		c.prev = carry
+		// A subject fades after a page: the evidence would be too long.
+		if carry >= 0 && c.s-x.ents[carry].e > maxCarry {
+			carry = -1
+		}
+		if owner >= 0 && c.s-x.ents[owner].e > maxCarry {
+			owner = -1
+		}
+		c.prev, c.owner = carry, owner
 		switch {
+		case x.imperial(c.s):
+			// 诏以X为Y: the throne acts, the subject waits.
 		case k >= 0:
 			c.subj, c.named = k, true
 			carry = k
+			if kn := x.kinOf(k); kn == nil {
+				owner = k
+			} else if a := x.kinAnchor(kn); a >= 0 {
+				// 袁绍长子谭: the father owns the kin named after.
+				owner = a
+			}
 		case subjless:
 			c.subj = carry
+		case x.sentenceStart(c.s):
+			// A sentence that opens with a word we cannot read most
+			// likely names someone new.
+			carry, owner = -1, -1
 		}
 	}
 }
@@ -87,6 +109,11 @@ func (x *run) leadSubject(s, e int) (int, bool) {
 	for steps := 0; i < e && steps < 4; steps++ {
 		if k := x.startsAt(i); k >= 0 && x.ents[k].typ == tTime {
 			i = x.ents[k].e
+			continue
+		}
+		if k := x.startsAt(i); k >= 0 && x.ents[k].typ == tPer && (x.at(x.ents[k].e) == '时' || x.at(x.ents[k].e) == '世') {
+			// 太宗时: a time, not the subject.
+			i = x.ents[k].e + 1
 			continue
 		}
 		if x.cov[i] != 0 {
@@ -105,7 +132,8 @@ func (x *run) leadSubject(s, e int) (int, bool) {
 		i += n
 	}
 	if i >= e {
-		return -1, false
+		// 太祖时， 是岁，: a time alone, the subject goes on.
+		return -1, i > s
 	}
 	// 其子某, 子某嗣: the kin is the subject.
 	if x.at(i) == '其' {
@@ -133,6 +161,16 @@ func (x *run) leadSubject(s, e int) (int, bool) {
 	}
 	switch x.ents[j].typ {
 	case tPer:
+		e := x.ents[j].e
+		if x.at(e) == '之' {
+			e++
+		}
+		// 宽兄谊，开府: the brother is the subject.
+		for _, kn := range x.kins {
+			if kn.s == e {
+				return kn.name, false
+			}
+		}
 		if x.at(x.ents[j].e) == '之' {
 			return -1, false
 		}
@@ -158,6 +196,48 @@ func (x *run) clauseAt(i int) int {
 	}
 	if lo < len(x.cls) && x.cls[lo].s <= i {
 		return lo
+	}
+	return -1
+}
+
+// imperialWords open a clause whose doer is the throne.
+var imperialWords = []string{"有诏", "诏", "制曰", "制", "敕", "上命", "帝命"}
+
+// imperial reports whether the clause at s opens with an edict.
+func (x *run) imperial(s int) bool {
+	if k := x.startsAt(s); k >= 0 && x.ents[k].typ == tTime {
+		s = x.ents[k].e
+	}
+	for _, w := range imperialWords {
+		if hasAt(x.rs, s, w) && x.free(s, s+len([]rune(w))) {
+			return true
+		}
+	}
+	return false
+}
+
+// sentenceStart reports whether rune s opens a sentence.
+func (x *run) sentenceStart(s int) bool {
+	for i := s - 1; i >= 0; i-- {
+		switch r := x.rs[i]; {
+		case r == '。' || r == '！' || r == '？' || r == '\n':
+			return true
+		case isHan(r):
+			return false
+		}
+	}
+	return true
+}
+
+// kinAnchor returns the person named right before a kinship word (袁绍 in
+// 袁绍长子谭, 袁绍之子谭), or -1.
+func (x *run) kinAnchor(kn *kin) int {
+	q := kn.s
+	if x.at(q-1) == '之' {
+		q--
+	}
+	if a := x.endsAt(q); a >= 0 && x.ents[a].typ == tPer {
+		return x.aliasHead(a)
 	}
 	return -1
 }

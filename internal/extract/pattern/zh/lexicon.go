@@ -29,6 +29,7 @@ const (
 	fSurRisky                    // a surname that is also a common word
 	fPosth                       // a posthumous-name character or pair
 	fLocCtx                      // a one-character place, read only in context
+	fOffPre                      // a bureau or rank that joins the office after it (兵部, 征东)
 )
 
 // trie is a rune trie whose edges live in one map keyed by node and rune,
@@ -154,6 +155,10 @@ func loadLexicon() *trie {
 		}
 	}
 	for _, w := range lines("offices.txt") {
+		if strings.HasPrefix(w, "+") {
+			t.add(strings.TrimPrefix(w, "+"), fOffPre)
+			continue
+		}
 		f := fOff
 		if len([]rune(w)) == 1 {
 			f = fOffCtx

@@ -178,7 +178,15 @@ func (x *run) listMember(at int, full, forward bool) bool {
 			if !x.fullName(s, e) || !x.nameChars(s+x.surnameLen(x.rs[s:e]), e) || x.wordAt(s) {
 				continue
 			}
-		} else if n > 2 || !x.plainName(s, e) || x.lex.lookup(x.rs[s:e]) != 0 {
+		} else if n > 2 || !x.plainName(s, e) || x.lex.lookup(x.rs[s:e]) != 0 || placeEnd.has(x.rs[e-1]) {
+			continue
+		}
+		// 兖、郓、淄: a list of places with one misread member.
+		if forward {
+			if k := x.startsAt(e + 1); k >= 0 && x.ents[k].typ != tPer && x.at(e) == '、' {
+				continue
+			}
+		} else if k := x.endsAt(s - 1); k >= 0 && x.ents[k].typ != tPer && x.at(s-1) == '、' {
 			continue
 		}
 		name := ""
@@ -188,4 +196,128 @@ func (x *run) listMember(at int, full, forward bool) bool {
 		return x.add(s, e, tPer, name) >= 0
 	}
 	return false
+}
+
+// formulaNames reads bare given names that a formula frames: 以X为OFFICE and
+// X为OFFICE at the head of a clause, 为X所杀, and X弟Y at the head of a
+// clause.
+func (x *run) formulaNames() {
+	rs := x.rs
+	for i := 0; i < len(rs); i++ {
+		if x.cov[i] != 0 || !isHan(rs[i]) {
+			continue
+		}
+		head := x.boundary(i - 1)
+		for g := 2; g >= 1; g-- {
+			e := i + g
+			if e > len(rs) || !x.free(i, e) || !x.nameChars(i, e) || x.lex.lookup(rs[i:e]) != 0 {
+				continue
+			}
+			if g == 1 && noSingle.has(rs[i]) || kinBlock.has(rs[i]) || kinBlock.has(rs[e-1]) {
+				continue
+			}
+			if verbStart.has(rs[i]) || verbStart.has(rs[e-1]) || leadChars.has(rs[i]) || strings.ContainsRune("被家启请荐", rs[e-1]) || strings.ContainsRune("功罪疾事故老病忧计兵众礼义法", rs[i]) {
+				// 复为, 起家为, 寻为: adverbs and verbs, not names.
+				continue
+			}
+			ok := false
+			switch {
+			case x.at(e) == '为' && (x.at(i-1) == '以' || head) && x.officeAfter(e+1):
+				// 以天麟为断事官, 僧辩为扬州刺史
+				ok = true
+			case x.at(i-1) == '为' && x.at(e) == '所' && x.free(i-1, i) && isHan(x.at(e+1)):
+				// 为再荣所并
+				ok = true
+			case head && g <= 2 && x.kinAfter(e):
+				// 运弟勤
+				ok = true
+			case strings.ContainsRune("拜加授擢除诏征召迁以", x.at(i-1)) && x.free(i-1, i) && x.officeAfter(e) && !x.officeAt(i):
+				// 拜崇征虏将军, 诏璧摄监察御史
+				ok = true
+			case g == 2 && x.at(e) == '等' && (x.at(i-1) == '、' || precedePer.has(x.at(i-1))) && !strings.ContainsRune("卿公君尔", rs[i]):
+				// 赵秉文、时戬等
+				ok = true
+			}
+			if ok {
+				name := ""
+				if full, known := x.doc.Names[string(rs[i:e])]; known && full != string(rs[i:e]) {
+					name = full
+				}
+				x.add(i, e, tPer, name)
+				i = e - 1
+				break
+			}
+		}
+	}
+}
+
+// officeAfter reports whether an office or title, possibly after a place,
+// starts at rune i.
+func (x *run) officeAfter(i int) bool {
+	k := x.startsAt(i)
+	for steps := 0; k >= 0 && steps < 2 && (x.ents[k].typ == tLoc || x.ents[k].typ == tGrp); steps++ {
+		k = x.startsAt(x.placeEnd(x.ents[k].e))
+	}
+	return k >= 0 && (x.ents[k].typ == tOff || x.ents[k].typ == tTitle)
+}
+
+// kinAfter reports whether a kinship word and a name closed by a pause or
+// a verb follow rune i (弟勤，).
+func (x *run) kinAfter(i int) bool {
+	for _, w := range []string{"从弟", "长子", "次子", "少子", "弟", "子", "兄"} {
+		if !hasAt(x.rs, i, w) {
+			continue
+		}
+		s := i + len([]rune(w))
+		if k := x.startsAt(s); k >= 0 {
+			return x.ents[k].typ == tPer
+		}
+		for g := 1; g <= 2; g++ {
+			e := s + g
+			if e <= len(x.rs) && x.free(s, e) && x.nameChars(s, e) && !kinBlock.has(x.rs[s]) && (x.boundary(e) || x.at(e) == '嗣') {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// translit are characters the histories of the Liao, Jin and Yuan use to
+// write Khitan, Jurchen and Mongol names (帖木儿, 不花, 荅失八都鲁).
+var translit = set("阿帖木儿不花脱答荅失八都鲁海牙也先孛罗乞忽必烈察罕哈剌撒合斡兀术乌古论粘没蒲查讹里迭赤那颜伯火者亦纳塔速秃铁忙哥拔野咬住普化班睦迩尔克苏兰台灭吉思怯薛额图博勒奴歹只斤拙窝阔拖雷蒙旭黑温迪")
+
+// foreignNames reads a run of three to six transliteration characters
+// (at most one other among them) standing where a name stands as a person.
+func (x *run) foreignNames() {
+	rs := x.rs
+	for i := 0; i < len(rs); i++ {
+		if x.cov[i] != 0 || !translit.has(rs[i]) {
+			continue
+		}
+		e, odd := i, 0
+		for e < len(rs) && e-i < 6 && x.cov[e] == 0 && isHan(rs[e]) {
+			if !translit.has(rs[e]) {
+				if odd > 0 || e == i {
+					break
+				}
+				odd++
+			}
+			e++
+		}
+		for e > i && !translit.has(rs[e-1]) {
+			e--
+		}
+		if e-i < 3 || odd > 0 && e-i < 4 {
+			i = max(i, e-1)
+			continue
+		}
+		prevOK := x.boundary(i-1) || precedePer.has(x.at(i-1)) || x.endsAt(i) >= 0 || x.at(i-1) == '、'
+		next := x.at(e)
+		nextOK := x.boundary(e) || followPer.has(next) || verbAfter.has(next) || bareVerbs.has(next) || next == '、'
+		if prevOK && nextOK && x.lex.lookup(rs[i:e])&(fLoc|fGrp|fOff) == 0 {
+			x.add(i, e, tPer, "")
+		}
+		i = e - 1
+	}
 }

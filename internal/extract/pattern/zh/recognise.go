@@ -16,6 +16,9 @@ const (
 	tOff   = "职官"
 	tTitle = "爵位"
 	tBook  = "文献"
+	// offPre marks a bureau or rank while it waits for its office; it
+	// never leaves recognise.
+	offPre = "offPre"
 )
 
 // ent is a mention while the chunk is being read.
@@ -36,10 +39,13 @@ type run struct {
 	buf   []match
 	rels  []rel
 	kins  []kin
+	inKin []bool // runes inside a kinship word, built when first needed
 	// bigrams counts each pair of runes, built when first needed.
 	bigrams map[[2]rune]int32
 	cls     []clause
 	order   []int // live mentions by position
+	// posths are posthumous names (谥曰忠) waiting for their owner.
+	posths []int
 
 	aliasOwner int
 	subjects   map[string]bool // persons the document's title names
@@ -246,6 +252,8 @@ func kindOf(f uint32) string {
 		return "titleEnd"
 	case f&fStop != 0:
 		return "stop"
+	case f&fOffPre != 0:
+		return offPre
 	}
 	return ""
 }
@@ -286,7 +294,23 @@ func (x *run) scan() {
 				break
 			}
 		}
+		if best.flags&fOffPre != 0 && kind != offPre && x.officeAt(i+best.n) {
+			// 征东大将军: a rank, though 征东 names a place too.
+			kind = offPre
+		}
+		if l := x.rulerAt(i); l > best.n {
+			// 孝闵帝: two posthumous characters and 帝.
+			x.add(i, i+l, tPer, "")
+			i += l
+			continue
+		}
 		pl, pname := x.personAt(i, ms)
+		if kind == "stop" && pl > best.n {
+			// 以文章显: the word is not a surname and a name.
+			if _, known := x.doc.Types[string(rs[i:i+pl])]; !known {
+				pl = 0
+			}
+		}
 		if kind == tPer && best.n >= 2 && pl > best.n {
 			// 文宗性, 高祖许之: a ruler's title is not a surname.
 			if _, known := x.doc.Types[string(rs[i:i+pl])]; !known {
@@ -306,10 +330,20 @@ func (x *run) scan() {
 		}
 		switch kind {
 		case "stop":
+			// Not a name, but 魏王 is still a title.
+			if l := x.stateAt(i, ms); l > 0 {
+				i += l
+				continue
+			}
 			i += best.n
 			continue
 		case tOff:
 			s := i
+			if x.at(i+best.n) == '府' && !x.officeAt(i+best.n+1) {
+				// 元帅府: the office's seat, not an office held.
+				i += best.n + 1
+				continue
+			}
 			if w := string(rs[i : i+best.n]); (w == "百户" || w == "千户" || w == "万户") && numeral.has(x.at(i-1)) {
 				i += best.n
 				continue
@@ -337,9 +371,19 @@ func (x *run) scan() {
 			i += l
 			continue
 		case tPer, tTitle, tGrp:
+			if kind == tPer && best.n == 1 && !((x.boundary(i-1) || precedePer.has(x.at(i-1))) && (x.boundary(i+1) || followPer.has(x.at(i+1)))) {
+				// 尧山 is a place; 尧 alone needs a name's context.
+				break
+			}
 			x.add(i, i+best.n, kind, "")
 			i += best.n
 			continue
+		case offPre:
+			if x.officeAt(i+best.n) || x.lex.lookup(rs[i+best.n:min(len(rs), i+best.n+1)])&fOffPre != 0 || x.offPreAt(i+best.n) {
+				x.add(i, i+best.n, offPre, "")
+				i += best.n
+				continue
+			}
 		}
 		if l := x.shortName(i); l > 0 {
 			i += l
@@ -488,6 +532,21 @@ func (x *run) personAt(i int, ms []match) (int, string) {
 			continue
 		}
 		risky := m.flags&fSurRisky != 0
+		if m.n == 1 && stems.has(x.rs[i]) && branch.has(x.at(i+1)) {
+			// 丁亥, 辛丑: a day of the cycle.
+			continue
+		}
+		if m.n == 1 && strings.ContainsRune("王公侯", x.rs[i]) {
+			// 河间王孝恭: the 王 closes a title.
+			if k := x.endsAt(i); k >= 0 && (x.ents[k].typ == tLoc || x.ents[k].typ == tGrp) {
+				continue
+			}
+		}
+		// 宋平, 齐受禅: a state's name before a verb; 晋公护: a title.
+		state := m.n == 1 && x.lex.lookup(x.rs[i:i+1])&fState != 0
+		if state && strings.ContainsRune("王公侯伯", x.at(i+1)) {
+			continue
+		}
 		oneNext := 0 // what the rune after a one-rune given name scored
 		oneOK := false
 		for g := 1; g <= 2; g++ {
@@ -519,6 +578,12 @@ func (x *run) personAt(i int, ms []match) (int, string) {
 			if g == 2 && placeEnd.has(c) {
 				break
 			}
+			if g == 2 && finalVerb.has(c) && (x.boundary(e) || x.at(e) == '，') {
+				// 子皇仆立。: the name ends before the verb.
+				if _, known := x.doc.Types[string(x.rs[i:e])]; !known {
+					break
+				}
+			}
 			sc, nx := x.nameScore(i, e, m.n, pen)
 			if g == 1 {
 				oneNext = nx
@@ -529,7 +594,7 @@ func (x *run) personAt(i int, ms []match) (int, string) {
 			if soft && (g == 1 || nx < 1 || x.rs[e-2] == '之') {
 				continue
 			}
-			if sc < 2 {
+			if sc < 2 || state && g == 1 && sc < 3 {
 				continue
 			}
 			if g == 1 {
@@ -554,13 +619,16 @@ func (x *run) personAt(i int, ms []match) (int, string) {
 }
 
 var (
+	// finalVerb close a clause after a name (子某立, 某卒); a name seldom
+	// ends in them.
+	finalVerb = set("立卒死薨崩降叛走败亡反嗣还归至免")
 	// softFirst may open a two-character given name though they are
 	// common words; softSecond may close one.
 	softFirst  = set("守至从云国万民臣师承可自")
 	softSecond = set("之臣国民云")
 	// verbish after a one-character given name suggest that the name
 	// ended there (杨矩持节, 李勣亡).
-	verbish = set("持感亡代赴擢免贬削偕会犹抑虑须营议掠奉事朝据留领受发迎拒斩获降叛赐镇移遇与率遣使乃遂击攻破讨杀闻谓至入还奔卒薨死")
+	verbish = set("持感亡代赴擢免贬削偕会犹抑虑须营议掠奉事朝据留领受发迎拒斩获降叛赐镇移遇与率遣使乃遂击攻破讨杀闻谓至入还奔卒薨死常登督后尝素每亦皆俱即既分愈召署")
 )
 
 // wordAt reports whether a known word of two or more runes, other than a
@@ -592,10 +660,17 @@ func (x *run) nameScore(s, e, sl int, risky bool) (int, int) {
 		nx = 2
 	case followPer.has(next) || verbAfter.has(next):
 		nx = 1
+	case appointers.has(prev) && (x.officeAt(e) || x.offPreAt(e)):
+		// 拜韩熙载中书侍郎: an office after the name.
+		nx = 1
 	}
 	sc += nx
 	if risky {
 		sc--
+	}
+	if rare(x.rs[e-1]) {
+		// 王罴, 崔琰: an uncommon character is most often a name.
+		sc++
 	}
 	if _, ok := x.doc.Types[string(x.rs[s:e])]; ok {
 		sc += 3
@@ -746,6 +821,18 @@ func (x *run) placeSuffix(i int) int {
 	return 0
 }
 
+// rulerAt reads two posthumous characters and 帝, 宗 or 祖 at rune i as a
+// ruler (孝闵帝); it returns the length or 0.
+func (x *run) rulerAt(i int) int {
+	if i+2 >= len(x.rs) || !rulerEnds.has(x.rs[i+2]) {
+		return 0
+	}
+	if x.lex.lookup(x.rs[i:i+1])&fPosth == 0 || x.lex.lookup(x.rs[i+1:i+2])&fPosth == 0 {
+		return 0
+	}
+	return 3
+}
+
 // stateAt reads a one-character state in a clear context; a state followed
 // by a posthumous name and 公/王/侯 is a ruler (齐桓公), and a state followed
 // by 王 a title (吴王).
@@ -768,7 +855,7 @@ func (x *run) stateAt(i int, ms []match) int {
 	if f&fState == 0 {
 		return 0
 	}
-	if next == '王' {
+	if next == '王' || next == '公' && x.at(i+2) != '子' && x.at(i+2) != '孙' && x.at(i+2) != '主' {
 		if x.boundary(i+2) || followPer.has(x.at(i+2)) || isHan(x.at(i+2)) {
 			x.add(i, i+2, tTitle, "")
 			return 2
@@ -777,6 +864,11 @@ func (x *run) stateAt(i int, ms []match) int {
 	if x.lex.lookup([]rune{next})&fPosth != 0 && strings.ContainsRune("公王侯伯", x.at(i+2)) {
 		x.add(i, i+3, tPer, "")
 		return 3
+	}
+	if x.lex.lookup([]rune{next})&fPosth != 0 && x.lex.lookup([]rune{x.at(i + 2)})&fPosth != 0 && strings.ContainsRune("公王侯伯", x.at(i+3)) {
+		// 齐献武王
+		x.add(i, i+4, tPer, "")
+		return 4
 	}
 	ok := strings.ContainsRune("伐攻击降归入奔叛事仕灭破救侵聘如适与于於之败袭围诣附", prev) && (x.boundary(i+1) || strings.ContainsRune("军兵师人将使主国地境都民帝室朝战王而", next) || followPer.has(next))
 	ok = ok || strings.ContainsRune("军兵师将使主国帝室朝", next) && !isHan(prev)
@@ -836,26 +928,44 @@ func (x *run) shortName(i int) int {
 }
 
 // mergeOffices joins offices written back to back (太常少卿, 尚书左仆射,
-// 检校司空) into one.
+// 检校司空) and bureaus and ranks with the office after them (兵部郎中,
+// 金紫光禄大夫); a bureau with no office after it is dropped.
 func (x *run) mergeOffices() {
 	for k := range x.ents {
 		en := x.ents[k]
-		if en.s < 0 || en.typ != tOff {
+		if en.s < 0 || en.typ != tOff && en.typ != offPre {
 			continue
 		}
 		for {
 			j := x.startsAt(x.ents[k].e)
-			if j < 0 || x.ents[j].typ != tOff {
+			if j < 0 || x.ents[j].typ != tOff && x.ents[j].typ != offPre || x.ents[k].typ == tOff && x.ents[j].typ == offPre {
 				break
 			}
 			e := x.ents[j].e
+			if x.ents[j].typ == tOff {
+				x.ents[k].typ = tOff
+			}
 			x.drop(j)
 			for i := x.ents[k].e; i < e; i++ {
 				x.cov[i] = int32(k + 1)
 			}
 			x.ents[k].e = e
 		}
+		if x.ents[k].typ == offPre {
+			x.drop(k)
+		}
 	}
+}
+
+// offPreAt reports whether a bureau or rank starts at rune i.
+func (x *run) offPreAt(i int) bool {
+	x.buf = x.lex.walk(x.rs, i, x.buf[:0])
+	for _, m := range x.buf {
+		if m.flags&fOffPre != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // enfeoffWords introduce a noble title.
@@ -912,6 +1022,19 @@ func (x *run) titles() {
 		x.add(s, e, tTitle, "")
 		i = e - 1
 	}
+	// 长乐郡公, 安阳县侯: a commandery or county read as a place takes the
+	// title after it.
+	for k := range x.ents {
+		en := x.ents[k]
+		if en.s < 0 || en.typ != tLoc || !strings.ContainsRune("郡县国", x.rs[en.e-1]) || x.cov[min(en.e, len(x.rs)-1)] != 0 || !strings.ContainsRune("公侯伯子男", x.at(en.e)) {
+			continue
+		}
+		if en.e < len(x.rs) {
+			x.ents[k].e++
+			x.ents[k].typ = tTitle
+			x.cov[en.e] = int32(k + 1)
+		}
+	}
 	// A place or state right before 王 is a prince's title.
 	for k := range x.ents {
 		en := x.ents[k]
@@ -924,17 +1047,69 @@ func (x *run) titles() {
 	}
 }
 
-// bookAt reads a work named without brackets, from the lexicon, where a
-// verb of reading or writing precedes it or 曰/云 follows it.
+// bookAt reads a work named without brackets: one from the lexicon where
+// a verb of reading, writing or citing precedes it or 曰, 云, 作 and the like
+// follow it (案通鑑云, 与旧唐书异), a one-character classic only as 易曰 or
+// in a list after 习 (习诗、书); or a title ending in 赋, 记, 集 … right
+// after 作, 撰, 进 (作捕鱼赋, 撰嵩高山庙记).
 func (x *run) bookAt(i int, ms []match) int {
+	prev := x.at(i - 1)
 	for k := len(ms) - 1; k >= 0; k-- {
 		if ms[k].flags&fBook == 0 {
 			continue
 		}
-		e := i + ms[k].n
-		prev, next := x.at(i-1), x.at(e)
-		if strings.ContainsRune("读习治学通注著撰善好受传引作集按案据明精诵览", prev) || (x.boundary(i-1) || prev == '、') && (next == '曰' || next == '云' || next == '、' && x.lex.lookup([]rune{x.at(e + 1)}) != 0) {
-			return ms[k].n
+		n := ms[k].n
+		e := i + n
+		next := x.at(e)
+		before := strings.ContainsRune(bookBefore, prev)
+		after := strings.ContainsRune(bookAfter, next)
+		if n == 1 {
+			// 易曰, 诗云; 习诗、书
+			if (x.boundary(i-1) || prev == '、') && (next == '曰' || next == '云' || next == '称') || (before || prev == '、') && (next == '、' || x.boundary(e)) && ms[k].flags&fBook != 0 && (prev == '、' || next == '、') {
+				return n
+			}
+			continue
+		}
+		if before || (x.boundary(i-1) || prev == '、' || prev == '与' || prev == '从' || prev == '及') && (after || x.boundary(e)) {
+			return n
+		}
+	}
+	if strings.ContainsRune(titleVerbs, prev) {
+		return x.titledWork(i)
+	}
+	return 0
+}
+
+const (
+	// bookBefore precede a work: reading, writing, citing.
+	bookBefore = "读习治学通注著撰善好受传引作集按案据明精诵览考见"
+	// bookAfter follow a cited work.
+	bookAfter = "曰云作载称异同言记纪所并亦皆"
+	// titleVerbs precede a new work's title.
+	titleVerbs = "作撰著进献上为曰号"
+)
+
+// bookEnd closes the title of a work.
+var bookEnd = set("赋记集志录论传颂铭经疏策解注篇诗图谱说略要")
+
+// titledWork reads a title of two to seven runes ending in a work word
+// at rune i, closed by a pause, a count or 云 (作捕鱼赋。).
+func (x *run) titledWork(i int) int {
+	for n := 7; n >= 2; n-- {
+		e := i + n
+		if e > len(x.rs) || !x.free(i, e) || !bookEnd.has(x.rs[e-1]) {
+			continue
+		}
+		ok := true
+		for j := i; j < e; j++ {
+			if !isHan(x.rs[j]) || strings.ContainsRune("，。之其以为而于於也者所不", x.rs[j]) {
+				ok = false
+				break
+			}
+		}
+		next := x.at(e)
+		if ok && (x.boundary(e) || numeral.has(next) || strings.ContainsRune("、云曰卷", next)) {
+			return n
 		}
 	}
 	return 0

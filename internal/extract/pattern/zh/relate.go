@@ -39,6 +39,10 @@ func (x *run) aliasHead(k int) int {
 	return k
 }
 
+// maxCarry bounds how far back, in runes, a subject carries: beyond it
+// the evidence would be a page, not a passage.
+const maxCarry = 240
+
 // subject finds the doer of a verb at rune t: the nearest person (or group
 // when groups may be) before it in its clause that is not some other verb's
 // object, else the subject the clause has or inherits.
@@ -132,12 +136,45 @@ func (x *run) objects(i int, sen sentence, types string) []int {
 	return out
 }
 
+// roleWords may stand between a verb and the person it takes: his role
+// towards the subject (遣其将康怀英).
+var roleWords = []string{"部将", "大将", "偏将", "裨将", "别将", "骁将", "将", "子", "弟", "兄"}
+
+// personObjects reads the persons a verb at rune t takes when his role, his
+// office or his place stands before his name (遣其将X, 遣中书舍人X).
+func (x *run) personObjects(t int, sen sentence) []int {
+	i := t
+	if x.at(i) == '其' {
+		i++
+	}
+	for _, w := range roleWords {
+		if hasAt(x.rs, i, w) && x.free(i, i+len([]rune(w))) {
+			i += len([]rune(w))
+			break
+		}
+	}
+	for steps := 0; steps < 3; steps++ {
+		k := x.startsAt(i)
+		if k < 0 || x.ents[k].typ != tOff && x.ents[k].typ != tTitle && x.ents[k].typ != tLoc {
+			break
+		}
+		i = x.ents[k].e
+	}
+	if i == t {
+		return nil
+	}
+	return x.objects(i, sen, tPer)
+}
+
 // verb is a trigger word and what it says.
 type verb struct {
 	w string
 	// relation by tail type; empty means none
 	loc, grp, per string
-	perFlip       bool // the person after the verb is the head (事X: X 下级 subject)
+	// loc2 is a second relation a place takes (拔X: took it and so
+	// attacked it).
+	loc2    string
+	perFlip bool // the person after the verb is the head (事X: X 下级 subject)
 }
 
 var verbs = []verb{
@@ -156,13 +193,23 @@ var verbs = []verb{
 	{w: "附", grp: "所属团体", per: "积极态度倾向"},
 	{w: "依", loc: "居", per: "积极态度倾向"},
 	{w: "投", loc: "逃奔", grp: "逃奔", per: "积极态度倾向"},
-	{w: "降", grp: "所属团体"},
+	{w: "降", grp: "所属团体", per: "下级", perFlip: true},
+	{w: "佐", per: "下级", perFlip: true},
+	{w: "辅", per: "下级", perFlip: true},
 	{w: "仕", grp: "所属团体"},
 	{w: "事", grp: "所属团体", per: "下级", perFlip: true},
 	{w: "从", per: "下级", perFlip: true},
 	{w: "随", per: "下级", perFlip: true},
 	{w: "属", per: "下级", perFlip: true},
 	{w: "遣", per: "下级"},
+	{w: "命", per: "下级"},
+	{w: "令", per: "下级"},
+	{w: "使", per: "下级"},
+	{w: "召", per: "下级"},
+	{w: "诏", per: "下级"},
+	{w: "表", per: "积极态度倾向"},
+	{w: "辟", per: "积极态度倾向"},
+	{w: "引", per: "积极态度倾向"},
 	{w: "结", per: "积极态度倾向", grp: "积极态度倾向"},
 	{w: "救", per: "积极态度倾向", grp: "积极态度倾向"},
 	{w: "助", per: "积极态度倾向", grp: "积极态度倾向"},
@@ -171,6 +218,13 @@ var verbs = []verb{
 	{w: "举", per: "积极态度倾向"},
 	// Going and staying.
 	{w: "还至", loc: "访"},
+	{w: "趋", loc: "访"},
+	{w: "趣", loc: "访"},
+	{w: "向", loc: "访"},
+	{w: "会", loc: "访"},
+	{w: "营", loc: "辖"},
+	{w: "壁", loc: "辖"},
+	{w: "移镇", loc: "辖"},
 	{w: "至", loc: "访"},
 	{w: "如", loc: "访"},
 	{w: "往", loc: "访"},
@@ -186,6 +240,7 @@ var verbs = []verb{
 	{w: "过", loc: "访"},
 	{w: "渡", loc: "访"},
 	{w: "居", loc: "居"},
+	{w: "在", loc: "居"},
 	{w: "寓", loc: "居"},
 	{w: "家于", loc: "居"},
 	{w: "家", loc: "居"},
@@ -204,14 +259,23 @@ var verbs = []verb{
 	{w: "保", loc: "辖"},
 	// Taking and attacking.
 	{w: "据", loc: "占"},
-	{w: "取", loc: "占"},
-	{w: "陷", loc: "占"},
-	{w: "拔", loc: "占"},
-	{w: "克", loc: "占"},
+	{w: "取", loc: "占", loc2: "攻"},
+	{w: "陷", loc: "占", loc2: "攻"},
+	{w: "拔", loc: "占", loc2: "攻"},
+	{w: "克", loc: "占", loc2: "攻"},
 	{w: "下", loc: "占"},
+	{w: "平", loc: "占", loc2: "攻"},
 	{w: "定", loc: "占"},
 	{w: "略", loc: "占"},
 	{w: "得", loc: "占"},
+	{w: "战", loc: "攻", grp: "消极态度倾向", per: "消极态度倾向"},
+	{w: "犯", loc: "攻", grp: "攻"},
+	{w: "搏", grp: "消极态度倾向", per: "消极态度倾向"},
+	{w: "俘", per: "消极态度倾向"},
+	{w: "拘", per: "消极态度倾向"},
+	{w: "囚", per: "消极态度倾向"},
+	{w: "幽", per: "消极态度倾向"},
+	{w: "诬", per: "消极态度倾向"},
 	{w: "攻", loc: "攻", grp: "攻", per: "消极态度倾向"},
 	{w: "伐", loc: "攻", grp: "攻", per: "消极态度倾向"},
 	{w: "击", loc: "攻", grp: "攻", per: "消极态度倾向"},
@@ -262,12 +326,6 @@ var verbIndex = func() map[rune][]verb {
 	return m
 }()
 
-// appointVerbs end right before an office a person was given.
-var appointVerbs = []string{"累迁", "官至", "位至", "进位", "追赠", "复为", "还为", "出为", "入为", "召为", "征为", "拜为", "迁为", "转为", "徙为", "除为", "以为", "拜", "迁", "为", "领", "守", "行", "除", "转", "徙", "补", "授", "加", "假", "署", "兼", "历", "赠", "试", "录", "知", "判", "摄", "充", "任", "征", "召", "进"}
-
-// appointers put the person after them into an office (以X为Y).
-var appointers = set("以表荐举拜命用署请奏召征迁擢辟补除授立封")
-
 // enfeoffVerbs end right before a noble title.
 var enfeoffVerbs = []string{"进封", "徙封", "改封", "更封", "追封", "袭封", "转封", "封", "袭", "嗣", "爵", "为"}
 
@@ -285,10 +343,22 @@ func (x *run) relate(ss []sentence) {
 			x.appointment(k, sen)
 		case tTitle:
 			x.enfeoff(k, sen)
+			x.appointment(k, sen)
 		}
 	}
 	x.kinship(ss)
+	x.posthumous(ss)
 	x.verbsIn(ss)
+	x.locatives(ss)
+	x.passives(ss)
+	x.battles(ss)
+	x.pronouns()
+	x.reigns()
+	x.allegiance()
+	x.reignNames(ss)
+	x.marriages(ss)
+	x.shortForms()
+	x.rulerAddress(ss)
 	x.deaths(ss)
 }
 
@@ -314,56 +384,6 @@ func (x *run) endsWith(i int, words []string) string {
 	return ""
 }
 
-func (x *run) appointment(o int, sen sentence) {
-	en := x.ents[o]
-	p := en.s
-	place := -1
-	if k := x.endsAt(p); k >= 0 && x.ents[k].typ == tLoc {
-		place = k
-		p = x.ents[k].s
-	}
-	head := -1
-	// Apposition: 宰相元载、杜鸿渐.
-	for _, k := range x.objects(en.e, sen, tPer) {
-		x.rels = append(x.rels, rel{h: x.aliasHead(k), t: o, r: "任官"})
-		head = k
-	}
-	if head >= 0 {
-		return
-	}
-	w := x.endsWith(p, appointVerbs)
-	switch {
-	case w != "":
-		q := p - len([]rune(w))
-		if k := x.endsAt(q); k >= 0 && x.ents[k].typ == tPer {
-			// X为Y, or 以X为Y.
-			head = k
-		} else if h := x.lastAppointee(sen, p); h >= 0 {
-			// 表权为讨虏将军，领会稽太守: the same man goes on.
-			head = h
-		} else {
-			head = x.subject(q, sen, false)
-		}
-	case x.at(p-1) == '、' || x.at(p-1) == '，':
-		// One office of a list: the holder of the office before it.
-		if k := x.endsAt(p - 1); k >= 0 && (x.ents[k].typ == tOff || x.ents[k].typ == tLoc) {
-			for _, r := range x.rels {
-				if r.t == k && (r.r == "任官" || r.r == "辖") {
-					head = r.h
-				}
-			}
-		}
-	}
-	if head < 0 || x.ents[head].typ != tPer || x.isRuler(head) {
-		return
-	}
-	head = x.aliasHead(head)
-	x.rels = append(x.rels, rel{h: head, t: o, r: "任官"})
-	if place >= 0 {
-		x.rels = append(x.rels, rel{h: head, t: place, r: "辖"})
-	}
-}
-
 func (x *run) enfeoff(o int, sen sentence) {
 	en := x.ents[o]
 	w := x.endsWith(en.s, enfeoffVerbs)
@@ -374,8 +394,9 @@ func (x *run) enfeoff(o int, sen sentence) {
 	head := -1
 	if w == "为" {
 		// 封X为Y侯
+		// 封X为Y侯, 立子霖为河东王, X为Y侯: the man right before 为.
 		k := x.endsAt(q)
-		if k < 0 || x.ents[k].typ != tPer || x.endsWith(x.ents[k].s, enfeoffVerbs) == "" {
+		if k < 0 || x.ents[k].typ != tPer {
 			return
 		}
 		head = k
@@ -388,97 +409,18 @@ func (x *run) enfeoff(o int, sen sentence) {
 	x.rels = append(x.rels, rel{h: x.aliasHead(head), t: o, r: "封爵"})
 }
 
-// kinship turns kinship words into relations with the person they belong
-// to: the one right before (X子Y, X之子Y) or the sentence's subject.
-func (x *run) kinship(ss []sentence) {
-	for _, kn := range x.kins {
-		sen := sentOf(ss, kn.s)
-		if sen.s < 0 {
-			continue
-		}
-		q := kn.s
-		if x.at(q-1) == '之' || x.at(q-1) == '其' {
-			q--
-		}
-		anchor := x.endsAt(q)
-		if anchor >= 0 && x.ents[anchor].typ != tPer {
-			anchor = -1
-		}
-		if anchor < 0 {
-			anchor = x.subject(q, sen, false)
-		}
-		if ci := x.clauseAt(q); anchor == kn.name || anchor < 0 && ci >= 0 && x.cls[ci].s == q {
-			// 父祐, 子禅嗣 open a clause: the kin of the subject before.
-			anchor = -1
-			if ci >= 0 && x.cls[ci].s == q {
-				anchor = x.cls[ci].prev
-			}
-		}
-		if anchor < 0 || anchor == kn.name || x.ents[anchor].typ != tPer {
-			continue
-		}
-		anchor = x.aliasHead(anchor)
-		name := kn.name
-		switch kn.word {
-		case "父", "母":
-			x.rels = append(x.rels, rel{h: name, t: anchor, r: "子女"})
-		case "祖父", "祖":
-			x.rels = append(x.rels, rel{h: name, t: anchor, r: "孙"})
-		case "子", "长子", "次子", "少子", "中子", "幼子", "嫡子", "庶子", "太子", "世子", "公子", "女":
-			x.rels = append(x.rels, rel{h: anchor, t: name, r: "子女"})
-			if c := x.at(x.ents[name].e); c == '嗣' || c == '立' {
-				x.rels = append(x.rels, rel{h: anchor, t: name, r: "更代"})
-			}
-		case "弟", "兄", "姊", "妹", "女弟", "母弟":
-			x.rels = append(x.rels, rel{h: anchor, t: name, r: "同胞"})
-		case "妻", "夫人":
-			x.rels = append(x.rels, rel{h: anchor, t: name, r: "婚恋"})
-		case "孙":
-			x.rels = append(x.rels, rel{h: anchor, t: name, r: "孙"})
-		default:
-			x.rels = append(x.rels, rel{h: anchor, t: name, r: "同族"})
-		}
-	}
-	// X之子也, X之孙也: the sentence's first person descends from X.
-	for _, sen := range ss {
-		for i := sen.s; i+2 < sen.e; i++ {
-			if x.rs[i] != '之' || x.cov[i] != 0 {
-				continue
-			}
-			w, r, flip := "", "", false
-			for _, c := range []struct{ w, r string }{{"子也", "子女"}, {"孙也", "孙"}, {"弟也", "同胞"}, {"兄也", "同胞"}, {"族子也", "同族"}, {"族孙也", "同族"}, {"从子也", "同族"}, {"从孙也", "同族"}, {"从弟也", "同胞"}, {"曾孙也", "同族"}, {"玄孙也", "同族"}, {"后也", "同族"}} {
-				if hasAt(x.rs, i+1, c.w) {
-					w, r = c.w, c.r
-				}
-			}
-			if w == "" {
-				continue
-			}
-			_ = flip
-			elder := x.endsAt(i)
-			if elder < 0 || x.ents[elder].typ != tPer {
-				continue
-			}
-			first := -1
-			for _, k := range x.order {
-				if x.ents[k].s >= sen.s && x.ents[k].typ == tPer {
-					first = k
-					break
-				}
-			}
-			if first < 0 || first == elder || x.ents[first].s >= x.ents[elder].s {
-				continue
-			}
-			x.rels = append(x.rels, rel{h: elder, t: x.aliasHead(first), r: r})
-		}
-	}
-}
+// verbTail may follow an attack verb before its object (攻陷, 击破).
+var verbTail = set("陷拔破克取下降围击灭平败走")
+
+// coAgent lists the persons before a verb whom the subject went with or
+// followed (从X攻Y, 与X击Y): they did it too.
+var coAgent = set("从随与及偕同率")
 
 // verbsIn reads the verbs of movement, allegiance and war.
 func (x *run) verbsIn(ss []sentence) {
 	for _, sen := range ss {
 		for i := sen.s; i < sen.e; i++ {
-			if x.cov[i] != 0 {
+			if x.cov[i] != 0 || x.kinAt(i) {
 				continue
 			}
 			vs := verbIndex[x.rs[i]]
@@ -493,40 +435,137 @@ func (x *run) verbsIn(ss []sentence) {
 				if !x.free(i, e) {
 					continue
 				}
+				attack := v.loc == "攻" || v.per == "消极态度倾向"
 				t := e
-				if c := x.at(t); (c == '于' || c == '於') && v.loc != "" {
+				if attack && verbTail.has(x.at(t)) && x.cov[t] == 0 {
+					t++
+				}
+				if c := x.at(t); (c == '于' || c == '於') && v.loc != "" && v.w != "战" {
 					t++
 				}
 				objs := x.objects(t, sen, tPer+tLoc+tGrp)
+				if len(objs) == 0 && v.per != "" {
+					objs = x.personObjects(t, sen)
+				}
 				if len(objs) == 0 {
 					break
 				}
-				head := x.subject(i, sen, v.grp != "" || v.loc == "攻" || v.per == "消极态度倾向")
-				if head < 0 {
-					break
+				head := x.subject(i, sen, v.grp != "" || attack)
+				heads := []int{head}
+				if !v.perFlip {
+					heads = append(heads, x.coAgents(i, sen)...)
+					heads = append(heads, x.listMates(head)...)
 				}
-				for _, o := range objs {
-					r := ""
-					switch x.ents[o].typ {
-					case tLoc:
-						r = v.loc
-					case tGrp:
-						r = v.grp
-					case tPer:
-						r = v.per
-					}
-					if r == "" || o == head {
+				for _, h := range heads {
+					if h < 0 {
 						continue
 					}
-					o = x.aliasHead(o)
-					if v.perFlip && x.ents[o].typ == tPer {
-						x.rels = append(x.rels, rel{h: o, t: head, r: r})
-					} else {
-						x.rels = append(x.rels, rel{h: head, t: o, r: r})
+					for _, o := range objs {
+						r := ""
+						switch x.ents[o].typ {
+						case tLoc:
+							r = v.loc
+						case tGrp:
+							r = v.grp
+						case tPer:
+							r = v.per
+						}
+						if r == "" || o == h {
+							continue
+						}
+						o = x.aliasHead(o)
+						if v.perFlip && x.ents[o].typ == tPer {
+							x.rels = append(x.rels, rel{h: o, t: h, r: r})
+						} else {
+							x.rels = append(x.rels, rel{h: h, t: o, r: r})
+						}
+						if v.loc2 != "" && x.ents[o].typ == tLoc {
+							x.rels = append(x.rels, rel{h: h, t: o, r: v.loc2})
+						}
 					}
 				}
 				i = e - 1
 				break
+			}
+		}
+	}
+}
+
+// coAgents returns the persons named in the clause before rune i right
+// after 从, 与 and the like, when only adverbs or pauses of a list stand
+// between them and the verb.
+func (x *run) coAgents(i int, sen sentence) []int {
+	ci := x.clauseAt(i)
+	if ci < 0 {
+		return nil
+	}
+	lo := max(x.cls[ci].s, sen.s)
+	var out []int
+	j := i
+	for j > lo && leadChars.has(x.at(j-1)) && x.cov[j-1] == 0 {
+		j--
+	}
+	for j > lo {
+		k := x.endsAt(j)
+		if k < 0 || x.ents[k].typ != tPer {
+			break
+		}
+		out = append(out, k)
+		j = x.ents[k].s
+		if x.at(j-1) == '、' {
+			j--
+			continue
+		}
+		if coAgent.has(x.at(j - 1)) {
+			return out
+		}
+		break
+	}
+	return nil
+}
+
+// battles reads 与X战 (the subject fought X) and 与X谋, 与X合兵 (the
+// subject sided with X).
+func (x *run) battles(ss []sentence) {
+	for _, sen := range ss {
+		for i := sen.s; i < sen.e; i++ {
+			if x.rs[i] != '与' || x.cov[i] != 0 {
+				continue
+			}
+			objs := x.objects(i+1, sen, tPer+tGrp)
+			if len(objs) == 0 {
+				continue
+			}
+			j := x.ents[objs[len(objs)-1]].e
+			if x.at(j) == '等' {
+				j++
+			}
+			r := ""
+			for _, w := range []string{"合战", "大战", "交战", "连战", "战", "相攻", "相拒", "争"} {
+				if hasAt(x.rs, j, w) {
+					r = "消极态度倾向"
+					break
+				}
+			}
+			if r == "" {
+				for _, w := range []string{"合兵", "连兵", "连师", "并力", "共谋", "同谋", "谋", "共", "同", "俱", "偕", "连和", "结"} {
+					if hasAt(x.rs, j, w) {
+						r = "积极态度倾向"
+						break
+					}
+				}
+			}
+			if r == "" {
+				continue
+			}
+			head := x.subject(i, sen, true)
+			if head < 0 {
+				continue
+			}
+			for _, o := range objs {
+				if o != head {
+					x.rels = append(x.rels, rel{h: head, t: x.aliasHead(o), r: r})
+				}
 			}
 		}
 	}
@@ -616,7 +655,7 @@ func (x *run) isRuler(k int) bool {
 		return false
 	}
 	last := x.rs[en.e-1]
-	if last == '帝' || last == '宗' || last == '祖' {
+	if last == '帝' || last == '宗' || last == '祖' || last == '皇' {
 		return true
 	}
 	switch string(x.rs[en.s:en.e]) {
@@ -636,4 +675,306 @@ func (x *run) lastAppointee(sen sentence, p int) int {
 		}
 	}
 	return h
+}
+
+// rulerWords are what a ruler does to a subject: speak to, ask, reward.
+var rulerWords = []string{"谓", "问", "顾", "赐", "嘉", "谕", "宠", "任", "委", "擢", "用", "幸"}
+
+// rulerAddress reads a ruler speaking to, rewarding or trusting a man as
+// the man serving under him (太宗谓文本曰).
+func (x *run) rulerAddress(ss []sentence) {
+	for _, k := range x.order {
+		en := x.ents[k]
+		if en.typ != tPer || !x.isRuler(k) {
+			continue
+		}
+		sen := sentOf(ss, en.s)
+		i := en.e
+		for i < sen.e && strings.ContainsRune("深甚亦又复乃遂因大素尤", x.at(i)) {
+			i++
+		}
+		for _, w := range rulerWords {
+			if !hasAt(x.rs, i, w) {
+				continue
+			}
+			for _, o := range x.objects(i+len([]rune(w)), sen, tPer) {
+				if o != k {
+					x.rels = append(x.rels, rel{h: k, t: x.aliasHead(o), r: "下级"})
+				}
+			}
+			break
+		}
+	}
+}
+
+// posthumous gives each posthumous name (谥曰忠) to the subject of its
+// clause as another of his names.
+func (x *run) posthumous(ss []sentence) {
+	for _, t := range x.posths {
+		en := x.ents[t]
+		if en.s < 0 {
+			continue
+		}
+		sen := sentOf(ss, en.s)
+		h := x.subject(en.s, sen, false)
+		if h < 0 || h == t {
+			continue
+		}
+		x.rels = append(x.rels, rel{h: x.aliasHead(h), t: t, r: "别称", alias: "谥号"})
+	}
+}
+
+// noLocative are the verbs before 于 whose place is not where the subject
+// went: death, burial and birth are read elsewhere.
+var noLocative = set("卒薨崩死殁葬生终")
+
+// locatives reads 于 and a place after a verb phrase (败瑾于石佛山, 会于云州):
+// the subject was there, and so was the man he fought there.
+func (x *run) locatives(ss []sentence) {
+	for i := 1; i+1 < len(x.rs); i++ {
+		if x.rs[i] != '于' && x.rs[i] != '於' || x.cov[i] != 0 {
+			continue
+		}
+		o := x.startsAt(i + 1)
+		if o < 0 || x.ents[o].typ != tLoc {
+			continue
+		}
+		prev := x.at(i - 1)
+		if noLocative.has(prev) || !isHan(prev) {
+			continue
+		}
+		if vs := verbIndex[prev]; vs != nil && x.cov[i-1] == 0 {
+			// 屯于, 至于: the verb itself read it.
+			handled := false
+			for _, v := range vs {
+				if v.loc != "" && len([]rune(v.w)) == 1 {
+					handled = true
+				}
+			}
+			if handled {
+				continue
+			}
+		}
+		sen := sentOf(ss, i)
+		r := "访"
+		if h := x.subject(i, sen, false); h >= 0 && h != o {
+			x.rels = append(x.rels, rel{h: x.aliasHead(h), t: o, r: r})
+		}
+		// 讨李存孝于邢州: the man fought was there too.
+		if k := x.endsAt(i); k >= 0 && x.ents[k].typ == tPer {
+			x.rels = append(x.rels, rel{h: x.aliasHead(k), t: o, r: r})
+		}
+	}
+}
+
+// listMates returns the persons listed with 、 before mention k (钦陵、赞婆攻
+// 临洮: 钦陵 too).
+func (x *run) listMates(k int) []int {
+	if k < 0 {
+		return nil
+	}
+	var out []int
+	for s := x.ents[k].s; x.at(s-1) == '、'; {
+		j := x.endsAt(s - 1)
+		if j < 0 || x.ents[j].typ != x.ents[k].typ {
+			break
+		}
+		out = append(out, j)
+		s = x.ents[j].s
+	}
+	return out
+}
+
+// passiveVerbs after 为X所 say that X harmed the subject (为李罕之所败).
+var passiveVerbs = set("败杀害擒执获破逐斩诛沮围攻袭虏俘囚并拒谮劾")
+
+// passives reads 为X所败: X did it to the subject of the clause.
+func (x *run) passives(ss []sentence) {
+	for _, k := range x.order {
+		en := x.ents[k]
+		if en.typ != tPer && en.typ != tGrp || x.at(en.s-1) != '为' || x.at(en.e) != '所' || !passiveVerbs.has(x.at(en.e+1)) {
+			continue
+		}
+		sen := sentOf(ss, en.s)
+		h := x.subject(en.s-1, sen, true)
+		if h < 0 || h == k {
+			continue
+		}
+		x.rels = append(x.rels, rel{h: x.aliasHead(k), t: x.aliasHead(h), r: "消极态度倾向"})
+	}
+}
+
+// pronounVerbs take 之 for the man the clauses before were about: favour
+// (周文帝遇之甚厚) or war (友宁引兵击之).
+var pronounVerbs = map[string]string{
+	"遇": "积极态度倾向", "嘉": "积极态度倾向", "宠": "积极态度倾向", "爱": "积极态度倾向", "重": "积极态度倾向",
+	"礼": "积极态度倾向", "厚": "积极态度倾向", "信": "积极态度倾向", "荐": "积极态度倾向", "举": "积极态度倾向",
+	"救": "积极态度倾向", "援": "积极态度倾向", "纳": "积极态度倾向", "赦": "积极态度倾向", "奇": "积极态度倾向",
+	"击": "消极态度倾向", "攻": "消极态度倾向", "讨": "消极态度倾向", "败": "消极态度倾向", "破": "消极态度倾向",
+	"杀": "消极态度倾向", "斩": "消极态度倾向", "诛": "消极态度倾向", "擒": "消极态度倾向", "执": "消极态度倾向",
+	"拒": "消极态度倾向", "袭": "消极态度倾向", "追": "消极态度倾向", "害": "消极态度倾向", "谮": "消极态度倾向",
+}
+
+// pronouns reads a verb with 之 in a clause that names its own subject as
+// done to the man the text was about before (父光，…周文帝遇之甚厚).
+func (x *run) pronouns() {
+	for _, c := range x.cls {
+		if !c.named || c.speech || c.prev < 0 || c.prev == c.subj || x.ents[c.prev].typ != tPer || x.ents[c.subj].typ != tPer {
+			continue
+		}
+		for i := x.ents[c.subj].e; i+1 < c.e; i++ {
+			if x.rs[i+1] != '之' || x.cov[i] != 0 {
+				continue
+			}
+			r, ok := pronounVerbs[string(x.rs[i])]
+			if !ok {
+				continue
+			}
+			x.rels = append(x.rels, rel{h: c.subj, t: c.prev, r: r})
+			break
+		}
+	}
+}
+
+// reigns reads 显祖时，起家为侍御中散: whoever the text is about served
+// under the ruler named with 时 or 世.
+func (x *run) reigns() {
+	for _, c := range x.cls {
+		if c.speech {
+			continue
+		}
+		k := x.startsAt(c.s)
+		if k < 0 || x.ents[k].typ != tPer || !x.isRuler(k) {
+			continue
+		}
+		e := x.ents[k].e
+		if !(x.at(e) == '时' || x.at(e) == '世') {
+			continue
+		}
+		h := c.prev
+		if c.named && c.subj != k {
+			h = c.subj
+		}
+		if h < 0 || h == k || x.ents[h].typ != tPer || x.isRuler(h) {
+			continue
+		}
+		x.rels = append(x.rels, rel{h: k, t: h, r: "下级"})
+	}
+}
+
+// servantWords stand between a state and a man who served it (陈将吴明彻).
+var servantWords = []string{"将", "臣", "相", "人", "大夫", "使", "主"}
+
+// allegiance reads a state followed by 将, 臣 and a name: the man belonged
+// to that state; after a man's name, the general served him (备将关羽).
+func (x *run) allegiance() {
+	for _, k := range x.order {
+		en := x.ents[k]
+		if en.typ == tPer {
+			for _, w := range []string{"部将", "裨将", "别将", "大将", "将"} {
+				if !hasAt(x.rs, en.e, w) || !x.free(en.e, en.e+len([]rune(w))) {
+					continue
+				}
+				if p := x.startsAt(en.e + len([]rune(w))); p >= 0 && x.ents[p].typ == tPer {
+					x.rels = append(x.rels, rel{h: x.aliasHead(k), t: x.aliasHead(p), r: "下级"})
+				}
+				break
+			}
+			continue
+		}
+		if en.typ != tGrp {
+			continue
+		}
+		for _, w := range servantWords {
+			if !hasAt(x.rs, en.e, w) || !x.free(en.e, en.e+len([]rune(w))) {
+				continue
+			}
+			p := x.startsAt(en.e + len([]rune(w)))
+			if p >= 0 && x.ents[p].typ == tPer {
+				x.rels = append(x.rels, rel{h: x.aliasHead(p), t: k, r: "所属团体"})
+			}
+			break
+		}
+	}
+}
+
+// reignNames reads 是为X and 号为X after an accession (子辛立，是为帝辛): X is
+// another name of the one who acceded.
+func (x *run) reignNames(ss []sentence) {
+	for _, k := range x.order {
+		en := x.ents[k]
+		if en.typ != tPer || !(hasAt(x.rs, en.s-2, "是为") || hasAt(x.rs, en.s-2, "号为") || hasAt(x.rs, en.s-2, "谓之")) {
+			continue
+		}
+		sen := sentOf(ss, en.s)
+		h := -1
+		// The one who acceded in the clause before: 子辛立.
+		for _, j := range x.order {
+			o := x.ents[j]
+			if o.typ == tPer && o.e <= en.s-2 && o.s >= sen.s && j != k {
+				h = j
+			}
+		}
+		if h < 0 {
+			if ci := x.clauseAt(en.s); ci >= 0 {
+				h = x.cls[ci].prev
+			}
+		}
+		if h >= 0 && h != k && x.ents[h].typ == tPer {
+			x.rels = append(x.rels, rel{h: x.aliasHead(h), t: k, r: "别称", alias: "号"})
+		}
+	}
+}
+
+// spouseWords follow 纳X为 when X became a wife or consort.
+var spouseWords = []string{"夫人", "皇后", "贵人", "昭仪", "妻", "妃", "后", "姬", "妾"}
+
+// marriages reads 娶X and 纳X为夫人: the subject married X.
+func (x *run) marriages(ss []sentence) {
+	for _, k := range x.order {
+		en := x.ents[k]
+		if en.typ != tPer || en.s < 1 {
+			continue
+		}
+		prev := x.at(en.s - 1)
+		ok := prev == '娶' || prev == '聘'
+		if !ok && (prev == '纳' || prev == '立') && x.at(en.e) == '为' {
+			for _, w := range spouseWords {
+				if hasAt(x.rs, en.e+1, w) {
+					ok = true
+					break
+				}
+			}
+		}
+		if !ok {
+			continue
+		}
+		sen := sentOf(ss, en.s)
+		if h := x.subject(en.s-1, sen, false); h >= 0 && h != k && !x.isRuler(k) {
+			x.rels = append(x.rels, rel{h: x.aliasHead(h), t: x.aliasHead(k), r: "婚恋"})
+		}
+	}
+}
+
+// shortForms ties the first short mention of a person (晟) to his full name
+// written earlier in the text (孙晟): another name he goes by.
+func (x *run) shortForms() {
+	seen := map[string]bool{}
+	for _, k := range x.order {
+		en := x.ents[k]
+		if en.typ != tPer || en.name == "" || seen[en.name] || en.e-en.s > 2 {
+			continue
+		}
+		seen[en.name] = true
+		for _, j := range x.order {
+			f := x.ents[j]
+			if f.s >= en.s {
+				break
+			}
+			if f.typ == tPer && f.name == "" && string(x.rs[f.s:f.e]) == en.name {
+				x.rels = append(x.rels, rel{h: j, t: k, r: "别称", alias: "名"})
+				break
+			}
+		}
+	}
 }

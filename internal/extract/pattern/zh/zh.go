@@ -26,7 +26,7 @@ func New() *Extractor { return &Extractor{} }
 func (*Extractor) Name() string { return "pattern" }
 
 // Version implements extract.Extractor; it changes with the output.
-func (*Extractor) Version() string { return "zh-1" }
+func (*Extractor) Version() string { return "zh-2" }
 
 // Extract implements extract.Extractor.
 func (*Extractor) Extract(ctx context.Context, in extract.Input) (extract.Result, error) {
@@ -101,11 +101,17 @@ func (x *run) result(in extract.Input, ss []sentence) extract.Result {
 			continue
 		}
 		seen[kk] = true
-		if h.canonical(x.rs) == t.canonical(x.rs) && r.r != "别称" {
+		if h.canonical(x.rs) == t.canonical(x.rs) && (r.r != "别称" || string(x.rs[t.s:t.e]) == h.canonical(x.rs)) {
 			continue
 		}
+		tail := x.entity(r.t)
+		if r.r == "别称" {
+			// An alias is the name as written (晟 for 孙晟), not the
+			// person it resolves to.
+			tail.Name = ""
+		}
 		res.Triples = append(res.Triples, extract.Triple{
-			Head: x.entity(r.h), Relation: r.r, Tail: x.entity(r.t),
+			Head: x.entity(r.h), Relation: r.r, Tail: tail,
 			Evidence: kg.Span{Start: sen.s, End: sen.e}, AliasKind: r.alias,
 		})
 	}

@@ -1,0 +1,360 @@
+package zh
+
+import "strings"
+
+// Kinship: a kinship word before a name (子靖, 父祐, 长子谭), a list of
+// children (二子：琦、琮; 生丕、植), a genealogy (X之子也), and the person the
+// kin belongs to: the one right before the word, or the subject of the
+// text when the word opens a clause.
+
+// kinWords introduce a relative's name, longest first.
+var kinWords = []string{"同母弟", "长子", "次子", "少子", "中子", "幼子", "嫡子", "庶子", "长男", "次男", "少男", "长女", "次女", "从子", "兄子", "弟子", "族子", "从弟", "从兄", "从父", "叔父", "伯父", "季父", "从孙", "族孙", "女弟", "母弟", "少弟", "季弟", "长兄", "太子", "世子", "公子", "夫人", "曾祖", "祖父", "次曰", "长曰", "少曰", "父", "母", "子", "弟", "兄", "妻", "女", "孙", "姊", "妹", "祖"}
+
+// kinKind says how a kinship word relates the kin to the person it
+// belongs to.
+func kinKind(w string) string {
+	switch w {
+	case "父", "母":
+		return "parent"
+	case "祖父", "祖":
+		return "grandparent"
+	case "子", "长子", "次子", "少子", "中子", "幼子", "嫡子", "庶子", "太子", "世子", "公子", "女", "长男", "次男", "少男", "长女", "次女", "次曰", "长曰", "少曰":
+		return "child"
+	case "弟", "兄", "姊", "妹", "女弟", "母弟", "同母弟", "少弟", "季弟", "长兄":
+		return "sibling"
+	case "妻", "夫人":
+		return "spouse"
+	case "孙":
+		return "grandchild"
+	}
+	return "clan"
+}
+
+var kinBlock = set("父母子弟兄妻女孙姊妹老幼少长嗣息侄甥婿舅姑夫")
+
+// kinPrev may stand before a one-character kinship word that introduces a
+// name (之子X, 与弟X, 遣子X).
+const kinPrev = "之其生有为曰与及以遣封立杀诛并"
+
+func (x *run) kinNames() {
+	rs := x.rs
+	for i := 0; i < len(rs); i++ {
+		if x.cov[i] != 0 {
+			continue
+		}
+		word := ""
+		for _, w := range kinWords {
+			if hasAt(rs, i, w) {
+				word = w
+				break
+			}
+		}
+		if word == "" {
+			continue
+		}
+		wl := len([]rune(word))
+		if word == "弟子" {
+			i += wl - 1
+			continue
+		}
+		e0 := i + wl
+		if !x.free(i, e0) {
+			continue
+		}
+		if wl == 1 || strings.HasSuffix(word, "曰") {
+			prev := x.at(i - 1)
+			if !(x.boundary(i-1) || strings.ContainsRune(kinPrev, prev) || x.endsAt(i) >= 0) {
+				continue
+			}
+		}
+		// The name: a mention already there (and the names listed after
+		// it), or one or two free characters.
+		if k := x.startsAt(e0); k >= 0 {
+			for k >= 0 && x.ents[k].typ == tPer {
+				x.kins = append(x.kins, kin{word: word, s: i, e: e0, name: k})
+				if x.at(x.ents[k].e) != '、' {
+					break
+				}
+				k = x.startsAt(x.ents[k].e + 1)
+			}
+			continue
+		}
+		if kinBlock.has(x.at(e0)) {
+			continue
+		}
+		for g := 1; g <= 2; g++ {
+			e := e0 + g
+			if !x.free(e0, e) || !x.nameChars(e0, e) {
+				break
+			}
+			if g == 1 && noSingle.has(rs[e0]) {
+				continue
+			}
+			if x.boundary(e) || followPer.has(x.at(e)) || (g == 1 && x.at(e) == '嗣') {
+				name := ""
+				if full, ok := x.doc.Names[string(rs[e0:e])]; ok && full != string(rs[e0:e]) {
+					name = full
+				}
+				if k := x.add(e0, e, tPer, name); k >= 0 {
+					x.kins = append(x.kins, kin{word: word, s: i, e: e0, name: k})
+				}
+				i = e - 1
+				break
+			}
+		}
+	}
+	x.childLists()
+}
+
+// childLists reads 二子：琦、琮 and 有子三人，A、B、C: a number of sons and
+// their names.
+func (x *run) childLists() {
+	rs := x.rs
+	for i := 1; i+1 < len(rs); i++ {
+		if rs[i] != '子' && rs[i] != '男' || x.cov[i] != 0 || !numeral.has(rs[i-1]) {
+			continue
+		}
+		j := i + 1
+		if x.at(j) == '人' {
+			j++
+		}
+		if x.at(j) != '：' && x.at(j) != '，' && x.at(j) != ':' {
+			continue
+		}
+		j++
+		for n := 0; n < 10 && j < len(rs); n++ {
+			k := x.startsAt(j)
+			if k < 0 {
+				// A bare one- or two-rune name closed by a pause.
+				for g := 2; g >= 1; g-- {
+					e := j + g
+					if e <= len(rs) && x.free(j, e) && x.nameChars(j, e) && (x.boundary(e) || x.at(e) == '、') {
+						k = x.add(j, e, tPer, "")
+						break
+					}
+				}
+			}
+			if k < 0 || x.ents[k].typ != tPer {
+				break
+			}
+			x.kins = append(x.kins, kin{word: "子", s: i, e: i + 1, name: k})
+			j = x.ents[k].e
+			if x.at(j) != '、' {
+				break
+			}
+			j++
+		}
+	}
+}
+
+// kinAt reports whether rune i lies in a kinship word that introduces a
+// name.
+func (x *run) kinAt(i int) bool {
+	if x.inKin == nil {
+		x.inKin = make([]bool, len(x.rs))
+		for _, kn := range x.kins {
+			for j := kn.s; j < kn.e && j < len(x.rs); j++ {
+				x.inKin[j] = true
+			}
+		}
+	}
+	return i >= 0 && i < len(x.inKin) && x.inKin[i]
+}
+
+// kinship turns kinship words into relations with the person they belong
+// to: the one right before (X子Y, X之子Y) or the subject.
+func (x *run) kinship(ss []sentence) {
+	children := map[int][]int{} // anchor → children read in a row
+	lastAnchor := -1
+	for _, kn := range x.kins {
+		sen := sentOf(ss, kn.s)
+		if sen.s < 0 {
+			continue
+		}
+		q := kn.s
+		if x.at(q-1) == '之' || x.at(q-1) == '其' {
+			q--
+		}
+		if numeral.has(x.at(q - 1)) {
+			// 刘表二子, 生二子
+			q--
+			for q > 0 && (x.at(q-1) == '有' || x.at(q-1) == '生') {
+				q--
+			}
+		}
+		anchor := x.endsAt(q)
+		if anchor >= 0 && x.ents[anchor].typ != tPer {
+			anchor = -1
+		}
+		if anchor < 0 {
+			anchor = x.subject(q, sen, false)
+		}
+		if ci := x.clauseAt(q); ci >= 0 && x.cls[ci].s == q && x.endsAt(q) < 0 {
+			// 父祐, 子禅嗣 open a clause: the kin of the subject of the
+			// text, not of the last kin named.
+			anchor = x.cls[ci].owner
+		}
+		if kn.word == "次曰" || kn.word == "长曰" || kn.word == "少曰" {
+			if lastAnchor >= 0 {
+				anchor = lastAnchor
+			}
+		}
+		if anchor < 0 || anchor == kn.name || x.ents[anchor].typ != tPer {
+			continue
+		}
+		anchor = x.aliasHead(anchor)
+		name := kn.name
+		switch kinKind(kn.word) {
+		case "parent":
+			x.rels = append(x.rels, rel{h: name, t: anchor, r: "子女"})
+		case "grandparent":
+			x.rels = append(x.rels, rel{h: name, t: anchor, r: "孙"})
+		case "child":
+			x.rels = append(x.rels, rel{h: anchor, t: name, r: "子女"})
+			if c := x.at(x.ents[name].e); c == '嗣' || c == '立' || hasAt(x.rs, x.ents[name].e, "袭爵") {
+				x.rels = append(x.rels, rel{h: anchor, t: name, r: "更代"})
+			}
+			children[anchor] = append(children[anchor], name)
+			lastAnchor = anchor
+		case "sibling":
+			x.rels = append(x.rels, rel{h: anchor, t: name, r: "同胞"})
+		case "spouse":
+			x.rels = append(x.rels, rel{h: anchor, t: name, r: "婚恋"})
+		case "grandchild":
+			x.rels = append(x.rels, rel{h: anchor, t: name, r: "孙"})
+		default:
+			x.rels = append(x.rels, rel{h: anchor, t: name, r: "同族"})
+		}
+	}
+	x.births(ss, children)
+	x.genealogy(ss)
+	// Children named together are siblings.
+	for _, cs := range children {
+		if len(cs) > 6 {
+			continue
+		}
+		for a := 0; a < len(cs); a++ {
+			for b := a + 1; b < len(cs); b++ {
+				if x.ents[cs[a]].canonical(x.rs) != x.ents[cs[b]].canonical(x.rs) && x.near(cs[a], cs[b], ss) {
+					x.rels = append(x.rels, rel{h: cs[a], t: cs[b], r: "同胞"})
+				}
+			}
+		}
+	}
+}
+
+// near reports whether two mentions lie in the same or adjacent sentences.
+func (x *run) near(a, b int, ss []sentence) bool {
+	sa, sb := sentOf(ss, x.ents[a].s), sentOf(ss, x.ents[b].s)
+	if sa == sb {
+		return true
+	}
+	if sa.s > sb.s {
+		sa, sb = sb, sa
+	}
+	return sb.s-sa.e <= 1
+}
+
+// motherWords stand between a father and 生 when his consort bore the
+// child (昭祖威顺皇后生景祖).
+var motherWords = []string{"皇后", "夫人", "后", "妃", "氏", "姬"}
+
+// births reads X生Y(、Z) and X某皇后生Y: Y is X's child.
+func (x *run) births(ss []sentence, children map[int][]int) {
+	for i := 1; i < len(x.rs); i++ {
+		if x.rs[i] != '生' || x.cov[i] != 0 {
+			continue
+		}
+		sen := sentOf(ss, i)
+		// The parent.
+		p := i
+		for _, w := range motherWords {
+			n := len([]rune(w))
+			if p-n >= 0 && hasAt(x.rs, p-n, w) {
+				p -= n
+				// one or two characters of her name or rank
+				for steps := 0; steps < 3 && p > 0 && x.cov[p-1] == 0 && isHan(x.rs[p-1]); steps++ {
+					p--
+				}
+				break
+			}
+		}
+		parent := -1
+		for q := p; q <= i && parent < 0; q++ {
+			if k := x.endsAt(q); k >= 0 && x.ents[k].typ == tPer {
+				parent = k
+			}
+		}
+		if parent < 0 {
+			continue
+		}
+		// The children: 生子X, 生X、Y, 生X及Y.
+		j := i + 1
+		if strings.ContainsRune("子男女", x.at(j)) {
+			j++
+		}
+		objs := x.objects(j, sen, tPer)
+		if len(objs) == 0 {
+			continue
+		}
+		if x.at(x.ents[objs[len(objs)-1]].e) == '及' {
+			objs = append(objs, x.objects(x.ents[objs[len(objs)-1]].e+1, sen, tPer)...)
+		}
+		parent = x.aliasHead(parent)
+		for _, o := range objs {
+			if o != parent {
+				x.rels = append(x.rels, rel{h: parent, t: o, r: "子女"})
+				children[parent] = append(children[parent], o)
+			}
+		}
+	}
+}
+
+// genealogyWords follow X之 or X in 某，X之子也 and say what the subject
+// of the sentence is to X.
+var genealogyWords = []struct{ w, r string }{
+	{"长子", "子女"}, {"次子", "子女"}, {"少子", "子女"}, {"幼子", "子女"}, {"庶子", "子女"}, {"嫡子", "子女"}, {"子", "子女"}, {"女", "子女"},
+	{"曾孙", "同族"}, {"玄孙", "同族"}, {"孙", "孙"}, {"弟", "同胞"}, {"兄", "同胞"}, {"从子", "同族"}, {"从孙", "同族"}, {"族子", "同族"}, {"族孙", "同族"}, {"从弟", "同族"}, {"后", "同族"},
+}
+
+// genealogy reads 某，X之子也 and 某，X子也: the sentence's first person is
+// X's son (or grandson, brother …).
+func (x *run) genealogy(ss []sentence) {
+	firstPer := map[int]int{} // sentence start → its first person
+	for _, f := range x.order {
+		if x.ents[f].typ != tPer {
+			continue
+		}
+		sen := sentOf(ss, x.ents[f].s)
+		if _, ok := firstPer[sen.s]; !ok && sen.s >= 0 {
+			firstPer[sen.s] = f
+		}
+	}
+	for _, k := range x.order {
+		elder := x.ents[k]
+		if elder.typ != tPer {
+			continue
+		}
+		j := elder.e
+		if x.at(j) == '之' {
+			j++
+		}
+		r := ""
+		for _, g := range genealogyWords {
+			n := len([]rune(g.w))
+			if hasAt(x.rs, j, g.w) && x.at(j+n) == '也' {
+				r = g.r
+				break
+			}
+		}
+		if r == "" {
+			continue
+		}
+		sen := sentOf(ss, elder.s)
+		first, ok := firstPer[sen.s]
+		if !ok || first == k || x.ents[first].s >= elder.s {
+			continue
+		}
+		x.rels = append(x.rels, rel{h: k, t: x.aliasHead(first), r: r})
+	}
+}

@@ -1,0 +1,239 @@
+package zh
+
+import "strings"
+
+// Offices: who held them. An office is one of a chain of offices and
+// titles joined by 、 (拜使持节、中军大将军、大都督); the holder is named
+// after the chain (太师、大冢宰、晋公护), before its verb (刘备为豫州牧, 以X为,
+// 拜X), by the clause before (召逊，拜偏将军), or is the subject the clause
+// inherits (子敦，辅国将军).
+
+// appointVerbs end right before an office a person was given.
+var appointVerbs = []string{"累官至", "累迁至", "累迁", "累官", "累转", "官至", "位至", "仕至", "卒于", "终于", "进位", "进阶", "进拜", "追赠", "复为", "还为", "出为", "入为", "召为", "征为", "拜为", "迁为", "转为", "徙为", "除为", "以为", "擢为", "起为", "袭为", "改授", "拜", "迁", "为", "领", "守", "行", "除", "转", "徙", "补", "授", "加", "假", "署", "兼", "历", "赠", "试", "录", "知", "判", "摄", "充", "任", "征", "召", "进", "陞", "升", "擢", "改", "调", "终", "袭", "位", "官"}
+
+// appointers put the person right after them into the office that follows
+// (拜友宁建武军节度使, 以X为Y, 表X为Y).
+var appointers = set("以表荐举拜命用署请奏召征迁擢辟补除授加赠封进起引")
+
+// summoners call a man whom the next clause appoints (召逊，拜偏将军).
+var summoners = set("召征辟引擢用起")
+
+// officeChain returns the first and last mention of the chain of offices
+// and titles, joined by 、, that holds mention o.
+func (x *run) officeChain(o int) (int, int) {
+	first, last := o, o
+	for {
+		p := x.ents[first].s
+		p = x.placeStart(p)
+		if x.at(p-1) == '、' {
+			p--
+		}
+		k := x.endsAt(p)
+		if k < 0 || x.ents[k].typ != tOff && x.ents[k].typ != tTitle {
+			break
+		}
+		first = k
+	}
+	for {
+		e := x.ents[last].e
+		if x.at(e) == '、' {
+			e++
+		}
+		k := x.startsAt(e)
+		for steps := 0; k >= 0 && steps < 2 && (x.ents[k].typ == tLoc || x.ents[k].typ == tGrp); steps++ {
+			k = x.startsAt(x.placeEnd(x.ents[k].e))
+		}
+		if k < 0 || x.ents[k].typ != tOff && x.ents[k].typ != tTitle {
+			break
+		}
+		last = k
+	}
+	return first, last
+}
+
+// appointment gives office or title o to its holder, and the place before
+// an office (雍州刺史) to him as a place he governed.
+func (x *run) appointment(o int, sen sentence) {
+	first, last := x.officeChain(o)
+	en := x.ents[o]
+	r := "任官"
+	if en.typ == tTitle {
+		r = "封爵"
+	}
+	place := -1
+	if en.typ == tOff {
+		if k := x.endsAt(x.placeGap(en.s)); k >= 0 && x.ents[k].typ == tLoc {
+			place = k
+		}
+	}
+	give := func(h int) {
+		h = x.aliasHead(h)
+		x.rels = append(x.rels, rel{h: h, t: o, r: r})
+		if place >= 0 {
+			x.rels = append(x.rels, rel{h: h, t: place, r: "辖"})
+		}
+	}
+	// Apposition: 宰相元载、杜鸿渐; 太师、大冢宰、晋公护.
+	if objs := x.objects(x.ents[last].e, sen, tPer); len(objs) > 0 {
+		for _, k := range objs {
+			give(k)
+		}
+		return
+	}
+	if en.typ == tTitle && first == o && last == o {
+		// A title alone is given by 封 and its kin, read by enfeoff.
+		return
+	}
+	head := x.holder(first, sen)
+	if head < 0 || x.ents[head].typ != tPer || x.isRuler(head) {
+		return
+	}
+	give(head)
+	// 以X为Y, 拜X Y: whoever appointed him was his superior.
+	if p := x.ents[head].s; appointers.has(x.at(p-1)) && x.ents[head].e <= x.ents[first].s {
+		if a := x.subject(p-1, sen, false); a >= 0 && a != head && x.ents[a].typ == tPer {
+			x.rels = append(x.rels, rel{h: x.aliasHead(a), t: x.aliasHead(head), r: "下级"})
+		}
+	}
+}
+
+// placeGap returns where the place that governs an office would end: the
+// office's start, or before 行省 and the like that stand between them
+// (湖广行省平章政事).
+func (x *run) placeGap(s int) int {
+	for _, w := range []string{"行中书省", "行省", "行台", "道", "路"} {
+		n := len([]rune(w))
+		if s-n >= 0 && hasAt(x.rs, s-n, w) && x.free(s-n, s) {
+			return s - n
+		}
+	}
+	return s
+}
+
+// placeStart returns where a place (and its 行省) before rune s starts, or
+// s when there is none.
+func (x *run) placeStart(s int) int {
+	g := x.placeGap(s)
+	if k := x.endsAt(g); k >= 0 && x.ents[k].typ == tLoc {
+		return x.ents[k].s
+	}
+	return s
+}
+
+// placeEnd skips 行省 and the like after a place that ends at rune e.
+func (x *run) placeEnd(e int) int {
+	for _, w := range []string{"行中书省", "行省", "行台", "道", "路"} {
+		if hasAt(x.rs, e, w) && x.free(e, e+len([]rune(w))) {
+			return e + len([]rune(w))
+		}
+	}
+	return e
+}
+
+// holder finds who was given the chain of offices that starts with
+// mention first.
+func (x *run) holder(first int, sen sentence) int {
+	p := x.ents[first].s
+	// A place, a state or a time before the office: 梁太尉, 雍州别驾.
+	for steps := 0; steps < 2; steps++ {
+		k := x.endsAt(p)
+		if k < 0 || x.ents[k].typ != tLoc && x.ents[k].typ != tGrp {
+			break
+		}
+		p = x.ents[k].s
+	}
+	// 拜友宁建武军节度使, 加武皇守太师: the person named between the
+	// verb and the office.
+	if k := x.endsAt(p); k >= 0 && x.ents[k].typ == tPer {
+		if appointers.has(x.at(x.ents[k].s-1)) || x.boundary(x.ents[k].s-1) {
+			return k
+		}
+		// 平卢军节度使韩建守司徒: the man named after his office.
+		if j := x.endsAt(x.ents[k].s); j >= 0 && (x.ents[j].typ == tOff || x.ents[j].typ == tTitle) {
+			return k
+		}
+	}
+	w := x.endsWith(p, appointVerbs)
+	if w != "" {
+		q := p - len([]rune(w))
+		if k := x.endsAt(q); k >= 0 && x.ents[k].typ == tPer {
+			if w == "以为" {
+				// 太祖以为军校: the ruler made the man the text is
+				// about an officer.
+				if ci := x.clauseAt(q); ci >= 0 && x.cls[ci].prev >= 0 && x.cls[ci].prev != k {
+					h := x.cls[ci].prev
+					if x.ents[h].typ == tPer {
+						x.rels = append(x.rels, rel{h: x.aliasHead(k), t: x.aliasHead(h), r: "下级"})
+						return h
+					}
+				}
+				return -1
+			}
+			// X为Y, or 以X为Y.
+			return k
+		}
+		if h := x.lastAppointee(sen, p); h >= 0 {
+			// 表权为讨虏将军，领会稽太守: the same man goes on.
+			return h
+		}
+		if h := x.summoned(q); h >= 0 {
+			return h
+		}
+		return x.subject(q, sen, false)
+	}
+	ci := x.clauseAt(p)
+	if ci < 0 {
+		return -1
+	}
+	if c := x.cls[ci]; c.s == p && !c.named && x.at(p-1) != '、' {
+		// 子敦，辅国将军、西部都将: a clause of offices only.
+		end := x.ents[first].e
+		_, last := x.officeChain(first)
+		end = x.ents[last].e
+		if end == c.e || strings.ContainsRune("。；", x.at(end)) {
+			return c.prev
+		}
+	}
+	if x.at(p-1) == '、' || x.at(p-1) == '，' {
+		// One office of a list: the holder of the office before it.
+		if k := x.endsAt(p - 1); k >= 0 && (x.ents[k].typ == tOff || x.ents[k].typ == tLoc) {
+			h := -1
+			for _, r := range x.rels {
+				if r.t == k && (r.r == "任官" || r.r == "辖") {
+					h = r.h
+				}
+			}
+			return h
+		}
+	}
+	return -1
+}
+
+// summoned returns the man the clause before the one holding rune q
+// summoned (召逊，拜偏将军), when this clause names nobody.
+func (x *run) summoned(q int) int {
+	ci := x.clauseAt(q)
+	if ci <= 0 {
+		return -1
+	}
+	c := x.cls[ci]
+	for _, k := range x.order {
+		if x.ents[k].typ == tPer && x.ents[k].s >= c.s && x.ents[k].e <= q {
+			return -1
+		}
+	}
+	pc := x.cls[ci-1]
+	if pc.e+1 != c.s || x.at(pc.e) != '，' {
+		return -1
+	}
+	for _, k := range x.order {
+		en := x.ents[k]
+		if en.typ != tPer || en.s < pc.s || en.e > pc.e {
+			continue
+		}
+		if summoners.has(x.at(en.s-1)) && (en.e == pc.e || x.entAt(en.e) < 0) {
+			return k
+		}
+	}
+	return -1
+}
