@@ -275,3 +275,28 @@ func TestIndexDetectsEncodingsAndFindsTraditionalNames(t *testing.T) {
 		t.Fatalf("evidence should quote the traditional original:\n%s", out)
 	}
 }
+
+func TestFlagsOverrideSettings(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("諸葛亮，字孔明。"), 0o644)
+	ws := filepath.Join(t.TempDir(), "ws")
+	mustRun(t, "-w", ws, "init")
+	os.WriteFile(filepath.Join(ws, "annals.yaml"), []byte("normalize:\n  t2s: true\n"), 0o644)
+	mustRun(t, "-w", ws, "-q", "index", "--t2s", "off", root)
+	if _, err := run(t, "-w", ws, "entity", "诸葛亮"); err == nil {
+		t.Fatal("with --t2s off the name should stay traditional")
+	}
+	// Back to the setting (on): the ingest step's version changed, so the
+	// document is normalised and extracted again.
+	var rep struct {
+		Index struct{ Updated int } `json:"index"`
+	}
+	json.Unmarshal([]byte(mustRun(t, "-w", ws, "--json", "index", root)), &rep)
+	if rep.Index.Updated != 1 {
+		t.Fatalf("turning t2s back on should update the document: %+v", rep)
+	}
+	mustRun(t, "-w", ws, "entity", "諸葛亮")
+	if _, err := run(t, "-w", ws, "index", "--t2s", "maybe", root); err == nil {
+		t.Fatal("--t2s maybe should be refused")
+	}
+}

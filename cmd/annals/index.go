@@ -16,7 +16,9 @@ import (
 )
 
 func (a *app) indexCmd() *cobra.Command {
-	return &cobra.Command{
+	var workers int
+	var t2s string
+	cmd := &cobra.Command{
 		Use:   "index PATH…",
 		Short: "Read files and folders into the graph (unchanged files are skipped)",
 		Long: `Reads .txt, .md, .jsonl/.json files and folders of them. Encodings UTF-8,
@@ -30,6 +32,18 @@ replaces the facts of changed ones; an interrupted run resumes.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, paths []string) error {
 			return a.withWorkspace(cmd, false, func(ws *annals.Workspace) error {
+				if cmd.Flags().Changed("workers") {
+					ws.Config.Workers = workers
+				}
+				switch t2s {
+				case "":
+				case "on":
+					ws.Config.Normalize.T2S = true
+				case "off":
+					ws.Config.Normalize.T2S = false
+				default:
+					return fmt.Errorf("--t2s %q: want on or off", t2s)
+				}
 				rep, err := a.runIndex(cmd, ws, paths)
 				if err != nil {
 					return err
@@ -38,6 +52,9 @@ replaces the facts of changed ones; an interrupted run resumes.`,
 			})
 		},
 	}
+	cmd.Flags().IntVar(&workers, "workers", 0, "documents processed at once (default: workers in annals.yaml, else one per CPU)")
+	cmd.Flags().StringVar(&t2s, "t2s", "", "traditional→simplified for Chinese: on or off (default: normalize.t2s in annals.yaml, on)")
+	return cmd
 }
 
 // runIndex indexes with a progress bar on a terminal and warnings on stderr.

@@ -102,14 +102,21 @@ What next:
 func (a *app) printEntityBrief(v *annals.EntityView) {
 	a.printf("%s [%s], %d mentions", v.Name, v.Type, v.Mentions)
 	var names []string
+	seen := map[string]bool{}
 	for _, al := range v.Aliases {
-		names = append(names, al.Name+"("+al.Kind+")")
+		if n := al.Name + "(" + al.Kind + ")"; !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
 	}
 	if len(names) > 0 {
 		a.printf("; also %s", strings.Join(names, "、"))
 	}
 	a.printf("\n")
 	for _, r := range v.Relations {
+		if r.Type == "别称" || r.Type == "alias_of" {
+			continue // listed above as names
+		}
 		a.printf("  (%s, %s, %s)\n", r.Head, r.Type, r.Tail)
 		if len(r.Evidence) > 0 {
 			e := r.Evidence[0]

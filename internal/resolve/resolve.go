@@ -79,7 +79,8 @@ func Resolve(names []store.NameRef, aliases []store.AliasFact) store.Resolution 
 			}
 			pending[mk] = append(pending[mk], kg.Alias{Name: a.Alias, Kind: a.Kind, Source: a.Source})
 			ak := key{al, t}
-			if _, exists := byKey[ak]; exists && len(claims[al]) == 1 && !shortForm(a, main, al) {
+			refs, exists := byKey[ak]
+			if exists && len(claims[al]) == 1 && (!shortForm(a, main, al) || unmentioned(refs)) {
 				uf.union(mk, ak)
 			}
 		}
@@ -111,9 +112,21 @@ func Resolve(names []store.NameRef, aliases []store.AliasFact) store.Resolution 
 // shortForm reports whether a text alias is the given name cut from the
 // full name (孙晟 → 晟). Such a name means that person only inside the
 // document that says so; merging it corpus-wide would hand every other 晟 to
-// him. It stays listed as an alias.
+// him, so it merges only a name nothing else mentions. It stays listed as an
+// alias either way.
 func shortForm(a store.AliasFact, main, alias string) bool {
 	return a.Kind != "dictionary" && len([]rune(alias)) < len([]rune(main)) && strings.HasSuffix(main, alias)
+}
+
+// unmentioned reports whether no mention uses a name: only the sentence that
+// gave it as an alias refers to it, so merging it touches nothing else.
+func unmentioned(refs []store.NameRef) bool {
+	for _, r := range refs {
+		if r.Mentions > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // mainTypes picks the entity types an alias fact applies to: the types the

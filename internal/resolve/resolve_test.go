@@ -125,4 +125,10 @@ func TestShortFormsDoNotMergeAcrossTheCorpus(t *testing.T) {
 	if e := find(r, "孙晟"); e == nil || len(e.Aliases) != 1 || e.Aliases[0].Name != "晟" {
 		t.Fatalf("the short form should still be listed: %+v", e)
 	}
+	// A short form that only its alias sentence uses is safe to merge.
+	ns = names(store.NameRef{Name: "孙晟", Mentions: 3}, store.NameRef{Name: "晟", Mentions: 0})
+	r = Resolve(ns, []store.AliasFact{{Main: "孙晟", Alias: "晟", Kind: "名", Source: "text:a@3"}})
+	if len(r.Entities) != 1 {
+		t.Fatalf("an unmentioned short form should merge: %+v", r.Entities)
+	}
 }
