@@ -1,0 +1,109 @@
+// Package llm talks to OpenAI-compatible chat and embedding endpoints
+// (DeepSeek, Qwen behind vLLM, Ollama, a llama.cpp server, OpenAI). It adds
+// what a corpus-sized job needs: a persistent response cache so that
+// re-indexing makes no calls, a concurrency limit, bounded retries with
+// backoff, token accounting per pipeline step with an estimated cost, and a
+// token budget that stops cleanly.
+//
+// The LLM is optional: nothing in annals calls New unless an endpoint is
+// configured or an LLM step is named explicitly.
+package llm
+
+import (
+	"context"
+	"errors"
+)
+
+// Message is one chat message.
+type Message struct {
+	Role    string `json:"role"` // system, user, assistant
+	Content string `json:"content"`
+}
+
+// JSONSchema asks for structured output. Servers that do not support it get
+// the schema described in the prompt instead, and the reply is parsed
+// tolerantly.
+type JSONSchema struct {
+	Name   string         `json:"name"`
+	Schema map[string]any `json:"schema"`
+}
+
+// Request is one chat call.
+type Request struct {
+	// Step names the pipeline step the call serves ("extract", "score" …),
+	// for usage accounting. It is not part of the cache key.
+	Step        string      `json:"-"`
+	Messages    []Message   `json:"messages"`
+	Temperature float64     `json:"temperature"`
+	MaxTokens   int         `json:"max_tokens,omitempty"`
+	Schema      *JSONSchema `json:"schema,omitempty"`
+}
+
+// Usage counts tokens.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	// Estimated is set when the server reported no usage and the figures
+	// come from the offline tokenizer.
+	Estimated bool `json:"estimated,omitempty"`
+}
+
+// Add sums usages.
+func (u Usage) Add(o Usage) Usage {
+	return Usage{PromptTokens: u.PromptTokens + o.PromptTokens, CompletionTokens: u.CompletionTokens + o.CompletionTokens, Estimated: u.Estimated || o.Estimated}
+}
+
+// Response is a chat reply.
+type Response struct {
+	Content string `json:"content"`
+	Usage   Usage  `json:"usage"`
+	Cached  bool   `json:"cached"` // answered from the cache: no call made
+}
+
+// Client is a chat and embedding endpoint.
+type Client interface {
+	Chat(ctx context.Context, req Request) (*Response, error)
+	// Embed returns one vector per text.
+	Embed(ctx context.Context, step string, texts []string) ([][]float32, Usage, error)
+	// Model names the chat model (part of every cache key).
+	Model() string
+}
+
+// Cache keeps responses between runs. Keys are opaque strings made from the
+// model, the prompt and the parameters.
+type Cache interface {
+	Get(ctx context.Context, key string) ([]byte, bool, error)
+	Put(ctx context.Context, key string, value []byte) error
+}
+
+// Errors callers act on.
+var (
+	// ErrBudget is returned, before the call is made, when a call would
+	// take the run past its token budget.
+	ErrBudget = errors.New("LLM token budget reached")
+	// ErrNotConfigured means no endpoint is set.
+	ErrNotConfigured = errors.New("no LLM endpoint configured (set ANNALS_LLM_BASE_URL or llm.base_url in annals.yaml)")
+)
+
+// Config says which endpoint to use and how.
+type Config struct {
+	BaseURL     string
+	Model       string
+	APIKey      string
+	EmbedModel  string // default: the chat model
+	Concurrency int    // calls in flight at once; default 8
+	MaxRetries  int    // default 5
+	TimeoutSec  int    // per call; default 120
+	// Prices are per million tokens, by model name; a model not listed
+	// costs nothing in the estimate.
+	Prices map[string]Price
+	// MaxTokens is the budget for prompt + completion tokens of the run;
+	// 0 means none.
+	MaxTokens int
+}
+
+// Price is the cost of a million tokens.
+type Price struct {
+	Prompt     float64 `yaml:"prompt" json:"prompt"`
+	Completion float64 `yaml:"completion" json:"completion"`
+}
