@@ -79,6 +79,9 @@ type Triple struct {
 	// (字, 号, 小名 …); empty for other relations.
 	AliasKind string
 	Score     *float64 // 0–10 when a judge scored it, else nil
+	// Aside marks a triple that a judge scored under the threshold: stored
+	// and listable, but kept out of the graph.
+	Aside bool
 }
 
 // Result is what an extractor found.

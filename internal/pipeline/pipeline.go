@@ -22,6 +22,7 @@ import (
 	"github.com/annals-project/annals/internal/corpus"
 	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/llm"
 	"github.com/annals-project/annals/internal/resolve"
 	"github.com/annals-project/annals/internal/schema"
 	"github.com/annals-project/annals/internal/store"
@@ -60,6 +61,10 @@ type Options struct {
 	// BatchDocs and BatchChars bound a write transaction.
 	BatchDocs  int
 	BatchChars int
+	// Parallel extracts up to this many chunks of one document at once.
+	// Above 1 the chunks get no shared DocContext: meant for extractors
+	// that wait on a remote model rather than on the CPU.
+	Parallel int
 }
 
 // Progress is the state of a run after one more document.
@@ -81,6 +86,9 @@ type Report struct {
 	Characters int64         `json:"characters"`
 	Aligned    bool          `json:"aligned"` // entity alignment re-ran
 	Elapsed    time.Duration `json:"elapsed_ns"`
+	// Stopped says why the run ended before reading everything (the token
+	// budget); what was finished is kept and the next run goes on.
+	Stopped string `json:"stopped,omitempty"`
 }
 
 type job struct {
@@ -127,8 +135,12 @@ func Index(ctx context.Context, st store.Store, paths []string, opts Options) (*
 	p := &pipe{opts: opts, schemas: schemas}
 	rep := &Report{}
 
+	// ctx carries the writes; work, the reading and extracting, which a
+	// budget stop cuts short while finished documents are still written.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	work, cancelWalk := context.WithCancel(ctx)
+	defer cancelWalk()
 	jobs := make(chan job, opts.Workers*2)
 	results := make(chan result, opts.Workers*2)
 
@@ -140,7 +152,7 @@ func Index(ctx context.Context, st store.Store, paths []string, opts Options) (*
 		defer close(jobs)
 		seq := 0
 		for _, root := range paths {
-			warnings, err := corpus.Walk(ctx, root, func(d corpus.Doc) error {
+			warnings, err := corpus.Walk(work, root, func(d corpus.Doc) error {
 				sum := sha256.Sum256([]byte(d.Text))
 				j := job{doc: d, hash: hex.EncodeToString(sum[:]), seq: seq}
 				seq++
@@ -167,8 +179,8 @@ func Index(ctx context.Context, st store.Store, paths []string, opts Options) (*
 				select {
 				case jobs <- j:
 					return nil
-				case <-ctx.Done():
-					return ctx.Err()
+				case <-work.Done():
+					return work.Err()
 				}
 			})
 			for _, w := range warnings {
@@ -180,7 +192,9 @@ func Index(ctx context.Context, st store.Store, paths []string, opts Options) (*
 				}
 			}
 			if err != nil {
-				walkErr = fmt.Errorf("read %s: %w", root, err)
+				if work.Err() == nil || ctx.Err() != nil {
+					walkErr = fmt.Errorf("read %s: %w", root, err)
+				}
 				return
 			}
 		}
@@ -193,7 +207,7 @@ func Index(ctx context.Context, st store.Store, paths []string, opts Options) (*
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				r := p.process(ctx, j)
+				r := p.process(work, j)
 				select {
 				case results <- r:
 				case <-ctx.Done():
@@ -225,6 +239,19 @@ func Index(ctx context.Context, st store.Store, paths []string, opts Options) (*
 	for r := range results {
 		if writeErr != nil {
 			continue // drain
+		}
+		if r.err != nil && errors.Is(r.err, llm.ErrBudget) {
+			// Out of tokens: stop reading, keep every finished document.
+			if rep.Stopped == "" {
+				mu.Lock()
+				rep.Stopped = r.err.Error()
+				mu.Unlock()
+				cancelWalk()
+			}
+			continue
+		}
+		if r.err != nil && rep.Stopped != "" && errors.Is(r.err, context.Canceled) {
+			continue // cut short by the stop above
 		}
 		if r.err != nil {
 			msg := fmt.Sprintf("%s: skipped: %v", r.key, r.err)
@@ -305,7 +332,11 @@ func Align(ctx context.Context, st store.Store, force bool) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := st.ApplyResolution(ctx, resolve.Resolve(names, aliases)); err != nil {
+	merges, err := st.Merges(ctx)
+	if err != nil {
+		return false, err
+	}
+	if err := st.ApplyResolution(ctx, resolve.Resolve(names, aliases, merges...)); err != nil {
 		return false, err
 	}
 	return true, st.SetMeta(ctx, "resolve_version", resolve.Version)
@@ -363,7 +394,7 @@ func (p *pipe) process(ctx context.Context, j job) (r result) {
 			r.err = fmt.Errorf("internal error while indexing: %v", e)
 		}
 	}()
-	a, err := analyse(ctx, d, p.opts.T2S, p.opts.Chunk, p.opts.Extractor, p.schemas)
+	a, err := analyse(ctx, d, p.opts.T2S, p.opts.Chunk, p.opts.Extractor, p.schemas, p.opts.Parallel)
 	if err != nil {
 		r.err = err
 		return r
@@ -400,7 +431,7 @@ type analysis struct {
 // analyse detects the language, normalises, chunks and extracts one
 // document. The extractor works on normalised text; offsets are mapped back
 // to the original before they leave.
-func analyse(ctx context.Context, d corpus.Doc, t2s bool, co corpus.ChunkOptions, ex extract.Extractor, sc *schemas) (*analysis, error) {
+func analyse(ctx context.Context, d corpus.Doc, t2s bool, co corpus.ChunkOptions, ex extract.Extractor, sc *schemas, parallel int) (*analysis, error) {
 	lang := Language(d.Text)
 	norm, offmap := d.Text, []int32(nil)
 	if t2s && text.IsChinese(lang) {
@@ -414,21 +445,63 @@ func analyse(ctx context.Context, d corpus.Doc, t2s bool, co corpus.ChunkOptions
 	toOrig := func(off int) int { return text.OrigOffset(offmap, off) }
 	a.chunks = corpus.Chunk(norm, d.Format, lang, co)
 	sch := sc.forLang(lang)
-	dc := extract.NewDocContext(d.Key, d.Title, d.Section)
-	a.facts = make([]store.ChunkFacts, 0, len(a.chunks))
+	results, err := extractChunks(ctx, a.chunks, lang, sch, ex, extract.NewDocContext(d.Key, d.Title, d.Section), parallel)
+	if err != nil {
+		return nil, err
+	}
+	a.facts = make([]store.ChunkFacts, len(a.chunks))
 	for i := range a.chunks {
 		c := &a.chunks[i]
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		res, err := ex.Extract(ctx, extract.Input{Text: c.Text, Lang: lang, Schema: sch, Doc: dc})
-		if err != nil {
-			return nil, fmt.Errorf("extract chunk %d: %w", c.Seq, err)
-		}
-		a.facts = append(a.facts, store.ChunkFacts{Seq: c.Seq, Result: toDocument(res, c, orig, toOrig)})
+		a.facts[i] = store.ChunkFacts{Seq: c.Seq, Result: toDocument(results[i], c, orig, toOrig)}
 		c.Start, c.End = toOrig(c.Start), toOrig(c.End)
 	}
 	return a, nil
+}
+
+// extractChunks runs the extractor over a document's chunks: in order with
+// a shared DocContext, or, with parallel > 1, several at once without one.
+func extractChunks(ctx context.Context, chunks []kg.Chunk, lang string, sch *schema.Schema, ex extract.Extractor, dc *extract.DocContext, parallel int) ([]extract.Result, error) {
+	out := make([]extract.Result, len(chunks))
+	if parallel <= 1 || len(chunks) <= 1 {
+		for i := range chunks {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			res, err := ex.Extract(ctx, extract.Input{Text: chunks[i].Text, Lang: lang, Schema: sch, Doc: dc})
+			if err != nil {
+				return nil, fmt.Errorf("extract chunk %d: %w", chunks[i].Seq, err)
+			}
+			out[i] = res
+		}
+		return out, nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	var once sync.Once
+	var firstErr error
+	sem := make(chan struct{}, parallel)
+	for i := range chunks {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i int) {
+			defer func() { <-sem; wg.Done() }()
+			if ctx.Err() != nil {
+				return
+			}
+			res, err := ex.Extract(ctx, extract.Input{Text: chunks[i].Text, Lang: lang, Schema: sch})
+			if err != nil {
+				once.Do(func() { firstErr = fmt.Errorf("extract chunk %d: %w", chunks[i].Seq, err); cancel() })
+				return
+			}
+			out[i] = res
+		}(i)
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return out, ctx.Err()
 }
 
 // Language is the language of a document: text.DetectLanguage, except
@@ -477,7 +550,7 @@ func ExtractText(ctx context.Context, s string, opts ExtractOptions) (extract.Re
 		return extract.Result{}, "", err
 	}
 	d := corpus.Doc{Key: "-", Title: opts.Title, Format: "txt", Text: s}
-	a, err := analyse(ctx, d, opts.T2S, opts.Chunk, opts.Extractor, sc)
+	a, err := analyse(ctx, d, opts.T2S, opts.Chunk, opts.Extractor, sc, 1)
 	if err != nil {
 		return extract.Result{}, "", err
 	}

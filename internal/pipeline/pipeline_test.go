@@ -2,14 +2,18 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/annals-project/annals/internal/corpus"
 	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/llm"
 	"github.com/annals-project/annals/internal/store"
 	"github.com/annals-project/annals/internal/store/sqlite"
 )
@@ -27,6 +31,10 @@ func (f *fakeExtractor) Version() string { return f.version }
 
 func (f *fakeExtractor) Extract(_ context.Context, in extract.Input) (extract.Result, error) {
 	f.calls++
+	return f.extract(in)
+}
+
+func (f *fakeExtractor) extract(in extract.Input) (extract.Result, error) {
 	rs := []rune(in.Text)
 	var res extract.Result
 	at := map[int]extract.Entity{}
@@ -244,5 +252,78 @@ func TestExtractTextOffsetsPointIntoOriginal(t *testing.T) {
 	}
 	if res.Entities[0].Text != "諸葛亮" || res.Entities[0].Canonical() != "诸葛亮" {
 		t.Fatalf("surface should be original, name simplified: %+v", res.Entities[0])
+	}
+}
+
+// budgetExtractor extracts like fakeExtractor until its budget of calls is
+// spent, then answers as an LLM client out of tokens does.
+type budgetExtractor struct {
+	fakeExtractor
+	mu    sync.Mutex
+	left  int
+	inUse int
+	most  int
+}
+
+func (b *budgetExtractor) Extract(ctx context.Context, in extract.Input) (extract.Result, error) {
+	b.mu.Lock()
+	if b.left <= 0 {
+		b.mu.Unlock()
+		return extract.Result{}, fmt.Errorf("extract: %w", llm.ErrBudget)
+	}
+	b.left--
+	b.inUse++
+	if b.inUse > b.most {
+		b.most = b.inUse
+	}
+	b.mu.Unlock()
+	time.Sleep(2 * time.Millisecond) // let calls overlap
+	res, err := b.fakeExtractor.extract(in)
+	b.mu.Lock()
+	b.inUse--
+	b.mu.Unlock()
+	return res, err
+}
+
+func TestBudgetStopKeepsFinishedDocuments(t *testing.T) {
+	ctx, db, root, _, opts := setup(t)
+	for i := 0; i < 10; i++ {
+		write(t, root, fmt.Sprintf("d%02d.txt", i), "刘备子刘禅。")
+	}
+	ex := &budgetExtractor{fakeExtractor: fakeExtractor{names: []string{"刘备", "刘禅"}, version: "1"}, left: 4}
+	opts.Extractor, opts.Workers, opts.BatchDocs = ex, 1, 2
+	rep, err := Index(ctx, db, []string{root}, opts)
+	if err != nil {
+		t.Fatalf("a budget stop is not a failure: %v", err)
+	}
+	if rep.Stopped == "" || rep.Added != 4 || len(rep.Skipped) != 0 {
+		t.Fatalf("want a clean stop after 4 documents: %+v", rep)
+	}
+	st, _ := db.Stats(ctx)
+	if st.Documents != 4 || st.Relations != 1 {
+		t.Fatalf("finished documents must be kept and aligned: %+v", st)
+	}
+	ex.left = 100
+	rep, err = Index(ctx, db, []string{root}, opts)
+	if err != nil || rep.Added != 6 || rep.Unchanged != 4 {
+		t.Fatalf("the next run goes on where the budget stopped: %+v %v", rep, err)
+	}
+}
+
+func TestParallelChunksGiveTheSameFacts(t *testing.T) {
+	ctx, db, root, _, opts := setup(t)
+	var b strings.Builder
+	for i := 0; i < 30; i++ {
+		b.WriteString("刘备子刘禅。诸葛亮子诸葛瞻。")
+	}
+	write(t, root, "a.txt", b.String())
+	ex := &budgetExtractor{fakeExtractor: fakeExtractor{names: []string{"刘备", "刘禅", "诸葛亮", "诸葛瞻"}, version: "1"}, left: 1 << 20}
+	opts.Extractor, opts.Parallel = ex, 8
+	if _, err := Index(ctx, db, []string{root}, opts); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := db.Stats(ctx)
+	if st.Evidence != 60 || ex.most < 2 {
+		t.Fatalf("parallel extraction: %d evidence (want 60), at most %d calls at once", st.Evidence, ex.most)
 	}
 }

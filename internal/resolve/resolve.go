@@ -5,6 +5,7 @@
 package resolve
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"unicode"
@@ -38,7 +39,10 @@ type key struct{ name, typ string }
 // Resolve groups names into entities. Names of different types never merge.
 // An alias that two different main names claim is ambiguous and merges
 // nothing (two people may share a 字), but stays listed as an alias of both.
-func Resolve(names []store.NameRef, aliases []store.AliasFact) store.Resolution {
+//
+// Merges (decided by an LLM or a person, and not undone) join their names
+// too; each merged name is listed as an alias with the merge as its source.
+func Resolve(names []store.NameRef, aliases []store.AliasFact, merges ...store.Merge) store.Resolution {
 	uf := newUnionFind()
 	byKey := map[key][]store.NameRef{}
 	typesOf := map[string][]string{} // normalised name → types it occurs with
@@ -83,6 +87,28 @@ func Resolve(names []store.NameRef, aliases []store.AliasFact) store.Resolution 
 			if exists && len(claims[al]) == 1 && (!shortForm(a, main, al) || unmentioned(refs)) {
 				uf.union(mk, ak)
 			}
+		}
+	}
+
+	for _, m := range merges {
+		if m.UndoneAt != "" {
+			continue
+		}
+		ck := key{Normalize(m.Canonical), m.Type}
+		if _, ok := byKey[ck]; !ok {
+			continue
+		}
+		if isMain[ck] < 2 {
+			isMain[ck] = 2
+		}
+		src := fmt.Sprintf("merge:%d", m.ID)
+		for _, n := range m.Names {
+			nk := key{Normalize(n), m.Type}
+			if _, ok := byKey[nk]; !ok || nk == ck {
+				continue
+			}
+			uf.union(ck, nk)
+			pending[ck] = append(pending[ck], kg.Alias{Name: n, Kind: "merge", Source: src})
 		}
 	}
 

@@ -132,3 +132,16 @@ func TestShortFormsDoNotMergeAcrossTheCorpus(t *testing.T) {
 		t.Fatalf("an unmentioned short form should merge: %+v", r.Entities)
 	}
 }
+
+func TestMergesJoinAndUndo(t *testing.T) {
+	ns := names(store.NameRef{Name: "曹孟德", Mentions: 1}, store.NameRef{Name: "曹操", Mentions: 5}, store.NameRef{Name: "魏武", Mentions: 2})
+	m := store.Merge{ID: 7, Type: "人物", Canonical: "曹操", Names: []string{"曹孟德", "魏武"}, Source: "llm:m"}
+	r := Resolve(ns, nil, m)
+	if len(r.Entities) != 1 || r.Entities[0].Name != "曹操" || len(r.Entities[0].Aliases) != 2 || r.Entities[0].Aliases[0].Source != "merge:7" {
+		t.Fatalf("merge: %+v", r.Entities)
+	}
+	m.UndoneAt = "now"
+	if r := Resolve(ns, nil, m); len(r.Entities) != 3 {
+		t.Fatalf("an undone merge must separate the names again: %+v", r.Entities)
+	}
+}

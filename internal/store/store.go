@@ -100,6 +100,21 @@ type Store interface {
 	AddDictionaryAliases(ctx context.Context, source string, facts []AliasFact) (int, error)
 	ApplyResolution(ctx context.Context, r Resolution) error
 
+	// Merges decided by an LLM or a person; undoable.
+	AddMerge(ctx context.Context, m Merge) (int64, error)
+	Merges(ctx context.Context) ([]Merge, error)
+	UndoMerge(ctx context.Context, id int64) error
+
+	// LLM bookkeeping: usage per run and step, workspace state blobs
+	// (schema growth), learned extraction regexes.
+	RecordUsage(ctx context.Context, rows []UsageRow) error
+	Usage(ctx context.Context) ([]UsageRow, error)
+	ScoreHistogram(ctx context.Context) (map[int]int, int, error)
+	State(ctx context.Context, name string) ([]byte, error)
+	SetState(ctx context.Context, name string, value []byte) error
+	Patterns(ctx context.Context) ([][]byte, error)
+	SavePattern(ctx context.Context, key string, value []byte) error
+
 	// Reading the graph.
 	FindEntities(ctx context.Context, name string) ([]kg.Entity, error)
 	Entity(ctx context.Context, id int64) (*kg.Entity, error)
@@ -130,4 +145,29 @@ type ResolvedEntity struct {
 	Type    string
 	NameIDs []int64    // extracted names that refer to it
 	Aliases []kg.Alias // other names, with kind and source
+}
+
+// UsageRow is the LLM token usage of one step with one model.
+type UsageRow struct {
+	Command          string  `json:"command,omitempty"`
+	Step             string  `json:"step"`
+	Model            string  `json:"model"`
+	Calls            int     `json:"calls"`
+	Cached           int     `json:"cached"`
+	PromptTokens     int     `json:"prompt_tokens"`
+	CompletionTokens int     `json:"completion_tokens"`
+	Estimated        bool    `json:"estimated"`
+	Cost             float64 `json:"cost"`
+}
+
+// Merge says that some names are one entity, as an LLM or a person decided.
+type Merge struct {
+	ID        int64    `json:"id"`
+	Type      string   `json:"type"` // entity type
+	Canonical string   `json:"canonical"`
+	Names     []string `json:"names"`
+	Reason    string   `json:"reason"`
+	Source    string   `json:"source"` // llm:MODEL or user
+	CreatedAt string   `json:"created_at"`
+	UndoneAt  string   `json:"undone_at,omitempty"`
 }

@@ -106,8 +106,8 @@ func (w *docWriter) prepare(ctx context.Context) error {
 	w.selName = prep("SELECT id FROM names WHERE name = ? AND type = ?")
 	w.insMen = prep("INSERT OR IGNORE INTO mentions(doc_id, chunk_id, name_id, start, end, surface) VALUES(?, ?, ?, ?, ?, ?)")
 	w.insEvi = prep(`INSERT OR IGNORE INTO evidence(doc_id, chunk_id, rtype, head_name, tail_name, head_start, head_end,
-		tail_start, tail_end, start, end, extractor, score, alias_kind, sentence, sentence_norm)
-		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+		tail_start, tail_end, start, end, extractor, score, alias_kind, sentence, sentence_norm, kept)
+		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	w.insChunk = prep("INSERT INTO chunks(doc_id, seq, section, start, end, overlap, text) VALUES(?, ?, ?, ?, ?, ?, ?)")
 	if err != nil {
 		return fmt.Errorf("prepare writes: %w", err)
@@ -223,7 +223,7 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 			}
 			orig, norm := sentences.at(t.Evidence)
 			if _, err := w.insEvi.ExecContext(ctx, id, cid, t.Relation, hid, tid, t.Head.Start, t.Head.End,
-				t.Tail.Start, t.Tail.End, t.Evidence.Start, t.Evidence.End, d.Extractor, score, t.AliasKind, orig, norm); err != nil {
+				t.Tail.Start, t.Tail.End, t.Evidence.Start, t.Evidence.End, d.Extractor, score, t.AliasKind, orig, norm, !t.Aside); err != nil {
 				return fmt.Errorf("store evidence: %w", err)
 			}
 		}

@@ -128,5 +128,61 @@ CREATE TABLE alias_dict (
 	source TEXT NOT NULL,
 	UNIQUE (main, alias)
 );
+`,	// 2: LLM support: response cache, token usage, facts set aside by
+	// process supervision, schema growth, learned regexes, vectors and
+	// reversible entity merges.
+	`
+CREATE TABLE llm_cache (
+	key        TEXT PRIMARY KEY,
+	value      BLOB NOT NULL,
+	created_at TEXT NOT NULL
+);
+CREATE TABLE llm_usage (
+	id                INTEGER PRIMARY KEY,
+	run_at            TEXT NOT NULL,
+	command           TEXT NOT NULL,
+	step              TEXT NOT NULL,
+	model             TEXT NOT NULL,
+	calls             INTEGER NOT NULL,
+	cached            INTEGER NOT NULL,
+	prompt_tokens     INTEGER NOT NULL,
+	completion_tokens INTEGER NOT NULL,
+	estimated         INTEGER NOT NULL,
+	cost              REAL NOT NULL
+);
+-- kept = 0: a judge scored the fact under the threshold; it is kept aside,
+-- out of the graph, and can be listed.
+ALTER TABLE evidence ADD COLUMN kept INTEGER NOT NULL DEFAULT 1;
+CREATE TABLE state (
+	name  TEXT PRIMARY KEY,   -- schema_growth, …
+	value BLOB NOT NULL
+);
+CREATE TABLE regex_patterns (
+	key        TEXT PRIMARY KEY,
+	value      BLOB NOT NULL,
+	created_at TEXT NOT NULL
+);
+CREATE TABLE chunk_vectors (
+	chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+	model    TEXT NOT NULL,
+	vec      BLOB NOT NULL
+);
+CREATE TABLE entity_vectors (
+	entity_id INTEGER PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE,
+	model     TEXT NOT NULL,
+	vec       BLOB NOT NULL
+);
+-- merges decided by an LLM or a person: these names are one entity.
+CREATE TABLE merges (
+	id         INTEGER PRIMARY KEY,
+	type       TEXT NOT NULL,
+	canonical  TEXT NOT NULL,
+	names      TEXT NOT NULL,     -- JSON list of names
+	reason     TEXT NOT NULL,
+	source     TEXT NOT NULL,     -- llm:MODEL, user
+	created_at TEXT NOT NULL,
+	undone_at  TEXT
+);
 `,
 }
+

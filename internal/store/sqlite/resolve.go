@@ -170,12 +170,12 @@ func (s *DB) ApplyResolution(ctx context.Context, r store.Resolution) error {
 		`INSERT INTO relations(head_id, type, tail_id, status, score, extractor, created_at)
 			SELECT h.entity_id, e.rtype, t.entity_id, 'extracted', MAX(e.score), MIN(e.extractor), '` + now() + `'
 			FROM evidence e JOIN names h ON h.id = e.head_name JOIN names t ON t.id = e.tail_name
-			WHERE h.entity_id IS NOT NULL AND t.entity_id IS NOT NULL AND h.entity_id != t.entity_id
+			WHERE h.entity_id IS NOT NULL AND t.entity_id IS NOT NULL AND h.entity_id != t.entity_id AND e.kept = 1
 			GROUP BY h.entity_id, e.rtype, t.entity_id
 			ON CONFLICT(head_id, type, tail_id, status) DO UPDATE SET score = excluded.score, extractor = excluded.extractor`,
 		`UPDATE evidence SET relation_id = (SELECT r.id FROM relations r, names h, names t
 			WHERE h.id = evidence.head_name AND t.id = evidence.tail_name AND r.head_id = h.entity_id
-			AND r.tail_id = t.entity_id AND r.type = evidence.rtype AND r.status = 'extracted')`,
+			AND r.tail_id = t.entity_id AND r.type = evidence.rtype AND r.status = 'extracted' AND evidence.kept = 1)`,
 		`DELETE FROM relations WHERE status = 'extracted'
 			AND id NOT IN (SELECT relation_id FROM evidence WHERE relation_id IS NOT NULL)`,
 		"DELETE FROM keep_entities",
