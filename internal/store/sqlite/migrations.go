@@ -128,7 +128,8 @@ CREATE TABLE alias_dict (
 	source TEXT NOT NULL,
 	UNIQUE (main, alias)
 );
-`, // 2: LLM support: response cache, token usage, facts set aside by
+`,
+	// 2: LLM support: response cache, token usage, facts set aside by
 	// process supervision, schema growth, learned regexes, vectors and
 	// reversible entity merges.
 	`
