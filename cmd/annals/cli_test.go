@@ -300,3 +300,53 @@ func TestFlagsOverrideSettings(t *testing.T) {
 		t.Fatal("--t2s maybe should be refused")
 	}
 }
+
+func TestMergeAndUndo(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("曹操，字孟德，沛国谯人也。魏武拜丞相。"), 0o644)
+	ws := filepath.Join(t.TempDir(), "ws")
+	mustRun(t, "-w", ws, "-q", "index", root)
+	if _, err := run(t, "-w", ws, "merge", "曹操", "无此人"); err == nil {
+		t.Fatal("merging an unknown name must fail")
+	}
+	out := mustRun(t, "-w", ws, "merge", "曹操", "魏武", "--reason", "posthumous style")
+	if !strings.Contains(out, "merge 1: 曹操 ← 魏武") {
+		t.Fatalf("merge: %s", out)
+	}
+	var v struct {
+		Name    string
+		Aliases []struct{ Name, Kind, Source string }
+	}
+	json.Unmarshal([]byte(mustRun(t, "-w", ws, "--json", "entity", "魏武")), &v)
+	if v.Name != "曹操" {
+		t.Fatalf("魏武 should now be 曹操: %+v", v)
+	}
+	var fromMerge bool
+	for _, a := range v.Aliases {
+		fromMerge = fromMerge || (a.Name == "魏武" && a.Source == "merge:1")
+	}
+	if !fromMerge {
+		t.Fatalf("the alias should name its merge: %+v", v.Aliases)
+	}
+	if out := mustRun(t, "-w", ws, "merge"); !strings.Contains(out, "posthumous style") {
+		t.Fatalf("merge list: %s", out)
+	}
+	mustRun(t, "-w", ws, "merge", "--undo", "1")
+	json.Unmarshal([]byte(mustRun(t, "-w", ws, "--json", "entity", "魏武")), &v)
+	if v.Name != "魏武" {
+		t.Fatalf("after undo 魏武 is its own entity again: %+v", v)
+	}
+	if _, err := run(t, "-w", ws, "merge", "--undo", "1"); err == nil {
+		t.Fatal("undoing twice must fail")
+	}
+}
+
+func TestSchemaShowsDirections(t *testing.T) {
+	out := mustRun(t, "schema")
+	if !strings.Contains(out, "子女") || !strings.Contains(out, "人物 → 职官") {
+		t.Fatalf("schema:\n%s", out)
+	}
+	if out := mustRun(t, "schema", "--lang", "en"); !strings.Contains(out, "parent_of") {
+		t.Fatalf("schema --lang en:\n%s", out)
+	}
+}

@@ -95,7 +95,20 @@ func (a *app) statsCmd() *cobra.Command {
 					return err
 				}
 				if a.json {
-					return a.printJSON(st)
+					usage, err := ws.Usage(cmd.Context())
+					if err != nil {
+						return err
+					}
+					hist, aside, err := ws.ScoreHistogram(cmd.Context())
+					if err != nil {
+						return err
+					}
+					return a.printJSON(struct {
+						*annals.Stats
+						LLMUsage       []annals.UsageRow `json:"llm_usage"`
+						ScoreHistogram map[int]int       `json:"score_histogram"`
+						KeptAside      int               `json:"kept_aside"`
+					}{st, usage, hist, aside})
 				}
 				a.printf("workspace %s: %d documents, %s characters\n", ws.Dir, st.Documents, thousands(int64(st.Characters)))
 				if len(st.Languages) > 0 {
@@ -105,7 +118,7 @@ func (a *app) statsCmd() *cobra.Command {
 				if len(st.Status) > 0 {
 					a.printf("  relations by status: %s\n", countList(st.Status))
 				}
-				return nil
+				return a.printLLMStats(cmd, ws)
 			})
 		},
 	}
@@ -280,4 +293,51 @@ comment. Names are merged at once, and every merge remembers the file and line.`
 		},
 	})
 	return cmd
+}
+
+// printLLMStats shows token usage and cost per step, and the histogram of
+// process-supervision scores, when an LLM has been used.
+func (a *app) printLLMStats(cmd *cobra.Command, ws *annals.Workspace) error {
+	usage, err := ws.Usage(cmd.Context())
+	if err != nil {
+		return err
+	}
+	if len(usage) > 0 {
+		a.printf("LLM usage (all runs):\n")
+		a.printUsage(usage)
+	}
+	hist, aside, err := ws.ScoreHistogram(cmd.Context())
+	if err != nil {
+		return err
+	}
+	if len(hist) > 0 {
+		a.printf("extraction scores (0–10), facts kept aside under the threshold: %d\n", aside)
+		for s := 0; s <= 10; s++ {
+			if n := hist[s]; n > 0 {
+				a.printf("  %2d %7d %s\n", s, n, strings.Repeat("█", barLen(n, hist)))
+			}
+		}
+	}
+	return nil
+}
+
+func (a *app) printUsage(rows []annals.UsageRow) {
+	for _, u := range rows {
+		est := ""
+		if u.Estimated {
+			est = " (estimated)"
+		}
+		a.printf("  %-8s %-18s %6d calls (%d cached)  %9d prompt + %8d completion tokens%s  ≈ $%.4f\n",
+			u.Step, u.Model, u.Calls, u.Cached, u.PromptTokens, u.CompletionTokens, est, u.Cost)
+	}
+}
+
+func barLen(n int, hist map[int]int) int {
+	most := 1
+	for _, v := range hist {
+		if v > most {
+			most = v
+		}
+	}
+	return 1 + 39*n/most
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/annals-project/annals/internal/llm"
 )
 
 // Config is everything a workspace can be told.
@@ -20,8 +22,29 @@ type Config struct {
 	Normalize Normalize `yaml:"normalize" json:"normalize"`
 	Chunk     Chunk     `yaml:"chunk" json:"chunk"`
 	// Workers is how many documents are processed at once; 0 means one per CPU.
-	Workers int `yaml:"workers" json:"workers"`
-	LLM     LLM `yaml:"llm" json:"llm"`
+	Workers int     `yaml:"workers" json:"workers"`
+	Extract Extract `yaml:"extract" json:"extract"`
+	LLM     LLM     `yaml:"llm" json:"llm"`
+}
+
+// Extract chooses and tunes extraction.
+type Extract struct {
+	// Extractor is pattern, llm, ekg or regex; empty means llm when an
+	// endpoint is configured, else pattern.
+	Extractor string `yaml:"extractor" json:"extractor"`
+	// Judge scores LLM extractions (process supervision, 0–10) and keeps
+	// those under Threshold aside.
+	Judge     bool    `yaml:"judge" json:"judge"`
+	Threshold float64 `yaml:"threshold" json:"threshold"`
+	Growth    Growth  `yaml:"growth" json:"growth"`
+}
+
+// Growth lets the schema grow: a type the LLM proposes joins once it reaches
+// confidence Mu in at least MinChunks chunks.
+type Growth struct {
+	Enabled   bool    `yaml:"enabled" json:"enabled"`
+	Mu        float64 `yaml:"mu" json:"mu"`
+	MinChunks int     `yaml:"min_chunks" json:"min_chunks"`
 }
 
 // Normalize controls text normalisation.
@@ -37,16 +60,27 @@ type Chunk struct {
 	Overlap  int `yaml:"overlap" json:"overlap"`
 }
 
-// LLM names an OpenAI-compatible endpoint. Unused unless BaseURL is set.
+// LLM names an OpenAI-compatible endpoint. Unused unless BaseURL is set
+// or an LLM step is asked for by name.
 type LLM struct {
-	BaseURL string `yaml:"base_url" json:"base_url"`
-	Model   string `yaml:"model" json:"model"`
-	APIKey  string `yaml:"api_key" json:"-"`
+	BaseURL     string               `yaml:"base_url" json:"base_url"`
+	Model       string               `yaml:"model" json:"model"`
+	APIKey      string               `yaml:"api_key" json:"-"`
+	EmbedModel  string               `yaml:"embed_model" json:"embed_model"`
+	Concurrency int                  `yaml:"concurrency" json:"concurrency"`
+	MaxRetries  int                  `yaml:"max_retries" json:"max_retries"`
+	TimeoutSec  int                  `yaml:"timeout_sec" json:"timeout_sec"`
+	Prices      map[string]llm.Price `yaml:"prices" json:"prices,omitempty"`
 }
 
 // Default is the configuration with nothing set.
 func Default() Config {
-	return Config{Normalize: Normalize{T2S: true}, Chunk: Chunk{MaxChars: 600, Overlap: 100}}
+	return Config{
+		Normalize: Normalize{T2S: true},
+		Chunk:     Chunk{MaxChars: 600, Overlap: 100},
+		Extract:   Extract{Judge: true, Threshold: 8, Growth: Growth{Mu: 0.8, MinChunks: 3}},
+		LLM:       LLM{Concurrency: 8, MaxRetries: 5, TimeoutSec: 120},
+	}
 }
 
 // FileName is the configuration file inside a workspace.
@@ -70,6 +104,45 @@ func Load(path string) (Config, error) {
 		return c, err
 	}
 	return c, c.Validate()
+}
+
+// Endpoint is the LLM configuration to use, or llm.ErrNotConfigured. With
+// explicit (an LLM step was asked for by name), OPENAI_BASE_URL may supply a
+// missing endpoint; OPENAI_API_KEY only ever fills in a missing key once an
+// endpoint is chosen, so a key set for another program never starts paid
+// calls by surprise.
+func (c Config) Endpoint(explicit bool, maxTokens int) (llm.Config, error) {
+	l := c.LLM
+	if l.BaseURL == "" && explicit {
+		l.BaseURL = os.Getenv("OPENAI_BASE_URL")
+	}
+	if l.BaseURL == "" {
+		return llm.Config{}, llm.ErrNotConfigured
+	}
+	if l.APIKey == "" {
+		l.APIKey = os.Getenv("OPENAI_API_KEY")
+	}
+	if l.Model == "" {
+		return llm.Config{}, fmt.Errorf("an LLM endpoint is set (%s) but no model: set ANNALS_LLM_MODEL or llm.model in annals.yaml", l.BaseURL)
+	}
+	prices := llm.DefaultPrices()
+	for k, v := range l.Prices {
+		prices[k] = v
+	}
+	return llm.Config{BaseURL: l.BaseURL, Model: l.Model, APIKey: l.APIKey, EmbedModel: l.EmbedModel,
+		Concurrency: l.Concurrency, MaxRetries: l.MaxRetries, TimeoutSec: l.TimeoutSec, Prices: prices, MaxTokens: maxTokens}, nil
+}
+
+// ExtractorName is the extractor to use: the setting, else llm when an
+// endpoint is configured, else pattern.
+func (c Config) ExtractorName() string {
+	if c.Extract.Extractor != "" {
+		return c.Extract.Extractor
+	}
+	if c.LLM.BaseURL != "" {
+		return "llm"
+	}
+	return "pattern"
 }
 
 func (c *Config) applyEnv(getenv func(string) string) error {
@@ -104,15 +177,12 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 			return err
 		}
 	}
+	str("ANNALS_EXTRACTOR", &c.Extract.Extractor)
 	str("ANNALS_LLM_BASE_URL", &c.LLM.BaseURL)
 	str("ANNALS_LLM_MODEL", &c.LLM.Model)
 	str("ANNALS_LLM_API_KEY", &c.LLM.APIKey)
-	// OPENAI_* only fill in what is missing, and only once an endpoint is
-	// chosen: a key set for another program never starts paid calls here.
-	if c.LLM.BaseURL != "" && c.LLM.APIKey == "" {
-		c.LLM.APIKey = getenv("OPENAI_API_KEY")
-	}
-	return nil
+	str("ANNALS_LLM_EMBED_MODEL", &c.LLM.EmbedModel)
+	return num("ANNALS_LLM_CONCURRENCY", &c.LLM.Concurrency)
 }
 
 // Validate checks ranges.
@@ -125,6 +195,20 @@ func (c Config) Validate() error {
 	}
 	if c.Workers < 0 {
 		return fmt.Errorf("workers = %d: want 0 (one per CPU) or more", c.Workers)
+	}
+	switch c.Extract.Extractor {
+	case "", "pattern", "llm", "ekg", "regex":
+	default:
+		return fmt.Errorf("extract.extractor = %q: want pattern, llm, ekg or regex", c.Extract.Extractor)
+	}
+	if c.Extract.Threshold < 0 || c.Extract.Threshold > 10 {
+		return fmt.Errorf("extract.threshold = %v: want 0 to 10", c.Extract.Threshold)
+	}
+	if c.Extract.Growth.Mu <= 0 || c.Extract.Growth.Mu > 1 || c.Extract.Growth.MinChunks < 1 {
+		return fmt.Errorf("extract.growth: mu %v must be in (0,1] and min_chunks %d at least 1", c.Extract.Growth.Mu, c.Extract.Growth.MinChunks)
+	}
+	if c.LLM.Concurrency < 1 {
+		return fmt.Errorf("llm.concurrency = %d: want at least 1", c.LLM.Concurrency)
 	}
 	return nil
 }
@@ -153,12 +237,39 @@ chunk:
 # Documents processed at once; 0: one per CPU. Env: ANNALS_WORKERS.
 workers: 0
 
-# An OpenAI-compatible endpoint makes extraction and answers better. Unused
-# unless base_url is set. Env: ANNALS_LLM_BASE_URL, ANNALS_LLM_MODEL,
-# ANNALS_LLM_API_KEY (OPENAI_API_KEY only fills in a missing key).
+extract:
+  # pattern (offline rules), llm, ekg (entities only, relations at query
+  # time) or regex (LLM-written regexes). Empty: llm when an endpoint is set
+  # below, else pattern. Env: ANNALS_EXTRACTOR.
+  extractor: ""
+  # With an LLM: a judge scores each extraction 0–10 (process supervision);
+  # facts under the threshold are kept aside, out of the graph.
+  judge: true
+  threshold: 8
+  # Let the LLM propose new types; one joins the schema once it reaches
+  # confidence mu in at least min_chunks chunks.
+  growth:
+    enabled: false
+    mu: 0.8
+    min_chunks: 3
+
+# An OpenAI-compatible endpoint (DeepSeek, Qwen behind vLLM, Ollama, a
+# llama.cpp server, OpenAI). Unused unless base_url is set or an LLM step is
+# named. Env: ANNALS_LLM_BASE_URL, ANNALS_LLM_MODEL, ANNALS_LLM_API_KEY,
+# ANNALS_LLM_EMBED_MODEL, ANNALS_LLM_CONCURRENCY. OPENAI_API_KEY only fills
+# in a missing key; OPENAI_BASE_URL only a missing endpoint for a step named
+# explicitly (--extractor llm).
 llm:
   base_url: ""
   model: ""
   api_key: ""
+  embed_model: ""
+  concurrency: 8
+  max_retries: 5
+  timeout_sec: 120
+  # Prices per million tokens, to estimate cost (built-in estimates for
+  # common models; add or override here):
+  # prices:
+  #   deepseek-chat: {prompt: 0.27, completion: 1.10}
 `, "\n")
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"os"
+	"reflect"
 	"path/filepath"
 	"testing"
 )
@@ -30,7 +31,7 @@ func TestTemplateParsesToDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c != Default() {
+	if !reflect.DeepEqual(c, Default()) {
 		t.Fatalf("template %+v differs from defaults %+v", c, Default())
 	}
 }
@@ -48,15 +49,31 @@ func TestBadValuesAreClearErrors(t *testing.T) {
 	}
 }
 
-func TestOpenAIKeyOnlyFillsInWithEndpoint(t *testing.T) {
+func TestOpenAIVariablesOnlyFillIn(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-other")
+	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
 	c, _ := Load(filepath.Join(t.TempDir(), "none.yaml"))
-	if c.LLM.APIKey != "" || c.LLM.BaseURL != "" {
-		t.Fatalf("OPENAI_API_KEY alone must not configure annals: %+v", c.LLM)
+	if _, err := c.Endpoint(false, 0); err == nil || c.ExtractorName() != "pattern" {
+		t.Fatalf("OPENAI_* alone must not start LLM use: %v %s", err, c.ExtractorName())
 	}
-	t.Setenv("ANNALS_LLM_BASE_URL", "http://127.0.0.1:9/v1")
+	ep, err := c.Endpoint(true, 0)
+	if err == nil || ep.BaseURL != "" {
+		// explicit use takes the endpoint from OPENAI_BASE_URL but still needs a model
+		if err == nil {
+			t.Fatalf("no model: want an error, got %+v", ep)
+		}
+	}
+	t.Setenv("ANNALS_LLM_MODEL", "m")
 	c, _ = Load(filepath.Join(t.TempDir(), "none.yaml"))
-	if c.LLM.APIKey != "sk-other" {
-		t.Fatalf("with an endpoint, OPENAI_API_KEY should fill in the key: %+v", c.LLM)
+	ep, err = c.Endpoint(true, 500)
+	if err != nil || ep.BaseURL != "http://127.0.0.1:9/v1" || ep.APIKey != "sk-other" || ep.MaxTokens != 500 || ep.Concurrency != 8 {
+		t.Fatalf("explicit use fills in endpoint and key: %+v %v", ep, err)
+	}
+	t.Setenv("ANNALS_LLM_BASE_URL", "http://127.0.0.1:8/v1")
+	t.Setenv("ANNALS_LLM_API_KEY", "sk-mine")
+	c, _ = Load(filepath.Join(t.TempDir(), "none.yaml"))
+	ep, _ = c.Endpoint(false, 0)
+	if ep.BaseURL != "http://127.0.0.1:8/v1" || ep.APIKey != "sk-mine" || c.ExtractorName() != "llm" {
+		t.Fatalf("ANNALS_* win over OPENAI_*: %+v", ep)
 	}
 }

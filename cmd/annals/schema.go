@@ -1,0 +1,67 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/annals-project/annals/internal/schema"
+)
+
+func (a *app) schemaCmd() *cobra.Command {
+	var lang string
+	cmd := &cobra.Command{
+		Use:   "schema",
+		Short: "Show the schema: entity types, relation types with their directions, and what grew",
+		Long: `Shows the schema that --schema, the workspace's settings or the language choose
+(zh-history for Chinese, general otherwise), and, in a workspace where the LLM
+proposed new types, which joined the schema and from which evidence.`,
+		Example: "  annals schema\n  annals schema --lang en\n  annals --schema my-schema.yaml schema --json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			name := a.schema
+			if name == "" {
+				name = schema.ForLanguage(lang)
+			}
+			s, err := schema.Load(name)
+			if err != nil {
+				return err
+			}
+			if a.json {
+				return a.printJSON(s)
+			}
+			a.printSchema(s)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&lang, "lang", "lzh", "language that chooses the default schema (lzh, zh, en, vi)")
+	return cmd
+}
+
+func (a *app) printSchema(s *schema.Schema) {
+	a.printf("schema %s: %s\n\nentity types:\n", s.Name, s.Description)
+	for _, e := range s.EntityTypes {
+		a.printf("  %-10s %s\n", e.Name, e.Description)
+	}
+	a.printf("\nrelation types (head → tail):\n")
+	for _, r := range s.RelationTypes {
+		dom, rng := strings.Join(r.Domain, "|"), strings.Join(r.Range, "|")
+		if dom == "" {
+			dom = "any"
+		}
+		if rng == "" {
+			rng = "any"
+		}
+		sym := ""
+		if r.Symmetric {
+			sym = " (symmetric)"
+		}
+		a.printf("  %-12s %s → %s%s  %s\n", r.Name, dom, rng, sym, r.Description)
+	}
+	if len(s.AttributeTypes) > 0 {
+		a.printf("\nattribute types:\n")
+		for _, t := range s.AttributeTypes {
+			a.printf("  %-10s %s\n", t.Name, t.Description)
+		}
+	}
+}
