@@ -57,3 +57,15 @@ func TestGeneralAcceptsAnyForRelatedTo(t *testing.T) {
 		t.Fatal("ForLanguage defaults wrong")
 	}
 }
+
+func TestDescriptionsAreWhole(t *testing.T) {
+	s := MustLoad(ZhHistory)
+	for _, e := range s.EntityTypes {
+		if e.Name == "社会集团" && e.Description != "a state, dynasty, clan, army or other group" {
+			t.Fatalf("社会集团 description cut: %q", e.Description)
+		}
+	}
+	if r := s.Relation("积极态度倾向"); r.Description != "head favoured, allied with or honoured tail" {
+		t.Fatalf("积极态度倾向 description cut: %q", r.Description)
+	}
+}
