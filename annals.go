@@ -19,7 +19,6 @@ import (
 	"github.com/annals-project/annals/internal/config"
 	"github.com/annals-project/annals/internal/corpus"
 	"github.com/annals-project/annals/internal/extract"
-	"github.com/annals-project/annals/internal/extract/pattern"
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/pipeline"
 	"github.com/annals-project/annals/internal/store"
@@ -94,6 +93,11 @@ type IndexOptions struct {
 	// each batch's transaction before it commits (crash tests kill there).
 	AfterCommit  func(batch int)
 	BeforeCommit func()
+	// Extractor is pattern, llm, ekg or regex; "" takes the settings'.
+	Extractor string
+	// MaxTokens is the run's LLM token budget; 0 means none. The run stops
+	// cleanly before a call would pass it, keeping what it finished.
+	MaxTokens int
 }
 
 // Index reads files and folders into the graph. Unchanged documents are a
@@ -112,18 +116,40 @@ func (w *Workspace) Index(ctx context.Context, paths []string, opts IndexOptions
 		return nil, err
 	}
 	defer l.Unlock()
+	ex, run, err := w.newExtractor(ctx, opts.Extractor, opts.MaxTokens)
+	if err != nil {
+		return nil, err
+	}
 	w.db.SetBeforeCommit(opts.BeforeCommit)
 	defer w.db.SetBeforeCommit(nil)
-	return pipeline.Index(ctx, w.db, paths, pipeline.Options{
+	po := pipeline.Options{
 		Schema:      w.Config.Schema,
 		T2S:         w.Config.Normalize.T2S,
 		Chunk:       chunkOptions(w.Config),
 		Workers:     w.Config.Workers,
-		Extractor:   pattern.New(),
+		Extractor:   ex,
 		Progress:    opts.Progress,
 		Warn:        opts.Warn,
 		AfterCommit: opts.AfterCommit,
-	})
+	}
+	if run != nil {
+		// Calls wait on the network, not the CPU: keep as many in flight as
+		// the endpoint allows, across documents and within them.
+		po.Workers = run.cfg.Concurrency
+		po.Parallel = run.cfg.Concurrency
+		if run.growth != nil {
+			po.Extend = run.growth.Apply
+		}
+	}
+	rep, err := pipeline.Index(ctx, w.db, paths, po)
+	usage, ferr := w.finish(ctx, run, "index")
+	if rep != nil {
+		rep.Usage = usage
+	}
+	if err == nil {
+		err = ferr
+	}
+	return rep, err
 }
 
 // Stats counts what the workspace holds.

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/annals-project/annals/internal/config"
-	"github.com/annals-project/annals/internal/extract/pattern"
 	"github.com/annals-project/annals/internal/pipeline"
 )
 
@@ -14,15 +13,36 @@ type ExtractOptions struct {
 	// NoT2S keeps traditional characters as they are.
 	NoT2S bool
 	Title string // a chapter title helps resolve short names
+	// Extractor is pattern, llm, ekg or regex; "" chooses from the
+	// settings (Config, else the environment).
+	Extractor string
+	// Config supplies the LLM endpoint and extraction settings; nil reads
+	// them from the environment.
+	Config *Config
+	// PromptDir holds prompt templates that replace the built-in ones.
+	PromptDir string
 }
 
 // Extract reads entities and relations from a text without a workspace, as
 // indexing would. Offsets are code points into s. It also returns the
 // language it detected.
 func Extract(ctx context.Context, s string, opts ExtractOptions) (ExtractResult, string, error) {
-	d := config.Default()
-	return pipeline.ExtractText(ctx, s, pipeline.ExtractOptions{
-		Schema: opts.Schema, T2S: !opts.NoT2S, Title: opts.Title, Extractor: pattern.New(),
-		Chunk: chunkOptions(d),
-	})
+	var conf Config
+	if opts.Config != nil {
+		conf = *opts.Config
+	} else {
+		var err error
+		if conf, err = config.Load(""); err != nil {
+			return ExtractResult{}, "", err
+		}
+	}
+	ex, run, err := buildExtractor(ctx, conf, opts.PromptDir, nil, opts.Extractor, 0)
+	if err != nil {
+		return ExtractResult{}, "", err
+	}
+	po := pipeline.ExtractOptions{Schema: opts.Schema, T2S: !opts.NoT2S, Title: opts.Title, Extractor: ex, Chunk: chunkOptions(conf)}
+	if run != nil {
+		po.Parallel = run.cfg.Concurrency
+	}
+	return pipeline.ExtractText(ctx, s, po)
 }

@@ -18,6 +18,7 @@ import (
 func (a *app) indexCmd() *cobra.Command {
 	var workers int
 	var t2s string
+	var opts annals.IndexOptions
 	cmd := &cobra.Command{
 		Use:   "index PATH…",
 		Short: "Read files and folders into the graph (unchanged files are skipped)",
@@ -44,7 +45,7 @@ replaces the facts of changed ones; an interrupted run resumes.`,
 				default:
 					return fmt.Errorf("--t2s %q: want on or off", t2s)
 				}
-				rep, err := a.runIndex(cmd, ws, paths)
+				rep, err := a.runIndex(cmd, ws, paths, opts)
 				if err != nil {
 					return err
 				}
@@ -53,12 +54,14 @@ replaces the facts of changed ones; an interrupted run resumes.`,
 		},
 	}
 	cmd.Flags().IntVar(&workers, "workers", 0, "documents processed at once (default: workers in annals.yaml, else one per CPU)")
+	cmd.Flags().StringVar(&opts.Extractor, "extractor", "", "pattern, llm, ekg or regex (default: extract.extractor in annals.yaml; llm when an endpoint is set, else pattern)")
+	cmd.Flags().IntVar(&opts.MaxTokens, "max-tokens", 0, "LLM token budget for this run; stops cleanly, keeping finished documents (0: none)")
 	cmd.Flags().StringVar(&t2s, "t2s", "", "traditional→simplified for Chinese: on or off (default: normalize.t2s in annals.yaml, on)")
 	return cmd
 }
 
 // runIndex indexes with a progress bar on a terminal and warnings on stderr.
-func (a *app) runIndex(cmd *cobra.Command, ws *annals.Workspace, paths []string) (*annals.IndexReport, error) {
+func (a *app) runIndex(cmd *cobra.Command, ws *annals.Workspace, paths []string, opts annals.IndexOptions) (*annals.IndexReport, error) {
 	var bar *progressbar.ProgressBar
 	if a.interactive() {
 		bar = progressbar.NewOptions(-1,
@@ -73,19 +76,17 @@ func (a *app) runIndex(cmd *cobra.Command, ws *annals.Workspace, paths []string)
 		)
 		defer bar.Finish()
 	}
-	opts := annals.IndexOptions{
-		Waiting: a.waiting,
-		Warn: func(msg string) {
-			if bar != nil {
-				bar.Clear()
-			}
-			a.warnf("warning: %s\n", msg)
-		},
-		Progress: func(p annals.Progress) {
-			if bar != nil {
-				bar.Set(p.Documents)
-			}
-		},
+	opts.Waiting = a.waiting
+	opts.Warn = func(msg string) {
+		if bar != nil {
+			bar.Clear()
+		}
+		a.warnf("warning: %s\n", msg)
+	}
+	opts.Progress = func(p annals.Progress) {
+		if bar != nil {
+			bar.Set(p.Documents)
+		}
 	}
 	installFaults(&opts)
 	return ws.Index(cmd.Context(), paths, opts)
@@ -135,6 +136,13 @@ func (a *app) printIndexReport(cmd *cobra.Command, ws *annals.Workspace, rep *an
 		rep.Documents, thousands(rep.Characters), rep.Elapsed.Round(time.Millisecond), rep.Added, rep.Changed, rep.Updated, rep.Unchanged)
 	if n := len(rep.Skipped); n > 0 {
 		a.printf("skipped %d file(s); see the warnings above\n", n)
+	}
+	if rep.Stopped != "" {
+		a.printf("stopped early: %s; finished documents are kept, and the next run goes on from there\n", rep.Stopped)
+	}
+	if len(rep.Usage) > 0 {
+		a.printf("LLM usage of this run:\n")
+		a.printUsage(rep.Usage)
 	}
 	a.printStats(st)
 	return nil

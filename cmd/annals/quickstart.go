@@ -49,7 +49,7 @@ facts and the sentences they come from. No network, no key, no service.`,
 			if err != nil {
 				return err
 			}
-			rep, err := a.runIndex(cmd, ws, []string{corpusDir})
+			rep, err := a.runIndex(cmd, ws, []string{corpusDir}, annals.IndexOptions{Extractor: annals.ExtractorPattern})
 			if err != nil {
 				return err
 			}

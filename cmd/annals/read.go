@@ -17,7 +17,7 @@ import (
 const maxExtractBytes = 64 << 20
 
 func (a *app) extractCmd() *cobra.Command {
-	var title string
+	var title, extractor string
 	var noT2S bool
 	cmd := &cobra.Command{
 		Use:   "extract [FILE]",
@@ -50,10 +50,11 @@ With --json it prints one JSON object per line: {"kind":"entity",…} and
 			if err != nil {
 				return fmt.Errorf("read %s: %w", name, err)
 			}
-			return a.extract(cmd.Context(), s, annals.ExtractOptions{Schema: a.schema, NoT2S: noT2S, Title: title})
+			return a.extract(cmd.Context(), s, annals.ExtractOptions{Schema: a.schema, NoT2S: noT2S, Title: title, Extractor: extractor})
 		},
 	}
 	cmd.Flags().StringVar(&title, "title", "", "chapter title, to resolve short names (诸葛亮传: 亮 → 诸葛亮)")
+	cmd.Flags().StringVar(&extractor, "extractor", "", "pattern, llm, ekg or regex (default: llm when ANNALS_LLM_BASE_URL is set, else pattern)")
 	cmd.Flags().BoolVar(&noT2S, "no-t2s", false, "keep traditional characters (no conversion to simplified)")
 	return cmd
 }

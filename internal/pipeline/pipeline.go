@@ -61,6 +61,8 @@ type Options struct {
 	// BatchDocs and BatchChars bound a write transaction.
 	BatchDocs  int
 	BatchChars int
+	// Extend, when set, widens the schema for the run (schema growth).
+	Extend func(*schema.Schema) *schema.Schema
 	// Parallel extracts up to this many chunks of one document at once.
 	// Above 1 the chunks get no shared DocContext: meant for extractors
 	// that wait on a remote model rather than on the CPU.
@@ -89,6 +91,8 @@ type Report struct {
 	// Stopped says why the run ended before reading everything (the token
 	// budget); what was finished is kept and the next run goes on.
 	Stopped string `json:"stopped,omitempty"`
+	// Usage is the LLM token usage of the run, per step.
+	Usage []store.UsageRow `json:"llm_usage,omitempty"`
 }
 
 type job struct {
@@ -128,6 +132,7 @@ func Index(ctx context.Context, st store.Store, paths []string, opts Options) (*
 	if err != nil {
 		return nil, err
 	}
+	schemas.extend = opts.Extend
 	states, err := st.DocStates(ctx)
 	if err != nil {
 		return nil, err
@@ -537,6 +542,7 @@ type ExtractOptions struct {
 	Chunk     corpus.ChunkOptions
 	Extractor extract.Extractor
 	Title     string // helps resolve short names (诸葛亮传 → 亮 is 诸葛亮)
+	Parallel  int    // chunks extracted at once (for LLM extractors)
 }
 
 // ExtractText extracts from a text on its own, as indexing would, with
@@ -550,7 +556,7 @@ func ExtractText(ctx context.Context, s string, opts ExtractOptions) (extract.Re
 		return extract.Result{}, "", err
 	}
 	d := corpus.Doc{Key: "-", Title: opts.Title, Format: "txt", Text: s}
-	a, err := analyse(ctx, d, opts.T2S, opts.Chunk, opts.Extractor, sc, 1)
+	a, err := analyse(ctx, d, opts.T2S, opts.Chunk, opts.Extractor, sc, opts.Parallel)
 	if err != nil {
 		return extract.Result{}, "", err
 	}
@@ -635,9 +641,10 @@ func toDocument(res extract.Result, c *kg.Chunk, orig []rune, toOrig func(int) i
 
 // schemas resolves the schema for each language once.
 type schemas struct {
-	fixed *schema.Schema
-	mu    sync.Mutex
-	byLn  map[string]*schema.Schema
+	extend func(*schema.Schema) *schema.Schema
+	fixed  *schema.Schema
+	mu     sync.Mutex
+	byLn   map[string]*schema.Schema
 }
 
 func newSchemas(nameOrPath string) (*schemas, error) {
@@ -653,20 +660,28 @@ func newSchemas(nameOrPath string) (*schemas, error) {
 }
 
 func (s *schemas) forLang(lang string) *schema.Schema {
-	if s.fixed != nil {
-		return s.fixed
-	}
 	name := schema.ForLanguage(lang)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if sc, ok := s.byLn[name]; ok {
 		return sc
 	}
-	sc := schema.MustLoad(name)
+	sc := s.fixed
+	if sc == nil {
+		sc = schema.MustLoad(name)
+	}
+	if s.extend != nil {
+		sc = s.extend(sc)
+	}
 	s.byLn[name] = sc
 	return sc
 }
 
+// name is the schema's name as step versions record it; a grown schema
+// counts as the same, so that growth does not re-run finished documents.
 func (s *schemas) name(lang string) string {
-	return s.forLang(lang).Name
+	if s.fixed != nil {
+		return s.fixed.Name
+	}
+	return schema.ForLanguage(lang)
 }

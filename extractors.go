@@ -1,0 +1,230 @@
+package annals
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/annals-project/annals/internal/extract"
+	"github.com/annals-project/annals/internal/extract/ekg"
+	llmextract "github.com/annals-project/annals/internal/extract/llm"
+	"github.com/annals-project/annals/internal/extract/pattern"
+	"github.com/annals-project/annals/internal/extract/regex"
+	"github.com/annals-project/annals/internal/llm"
+	"github.com/annals-project/annals/internal/schema"
+	"github.com/annals-project/annals/internal/store"
+	"github.com/annals-project/annals/internal/store/sqlite"
+)
+
+// Extractors annals offers.
+const (
+	ExtractorPattern = "pattern" // offline rules and gazetteers
+	ExtractorLLM     = "llm"     // five-step chain of thought, bounded by the schema
+	ExtractorEKG     = "ekg"     // entities only; relations found at query time
+	ExtractorRegex   = "regex"   // regexes an LLM writes per writing pattern
+)
+
+// growthState names the stored state of schema growth.
+const growthState = "schema_growth"
+
+// llmRun is what a run that may call an LLM carries: the client, the meter
+// that counts its tokens, and the schema growth it feeds.
+type llmRun struct {
+	client llm.Client
+	meter  *llm.Meter
+	cfg    llm.Config
+	growth *schema.Growth
+}
+
+// usage turns the meter's figures into rows to store and print.
+func (r *llmRun) usage(command string) []store.UsageRow {
+	if r == nil || r.meter == nil {
+		return nil
+	}
+	var rows []store.UsageRow
+	price := r.cfg.Prices[r.cfg.Model]
+	for step, u := range r.meter.ByStep() {
+		rows = append(rows, store.UsageRow{
+			Command: command, Step: step, Model: r.cfg.Model, Calls: u.Calls, Cached: u.CachedCalls,
+			PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, Estimated: u.Estimated,
+			Cost: (float64(u.PromptTokens)*price.Prompt + float64(u.CompletionTokens)*price.Completion) / 1e6,
+		})
+	}
+	return rows
+}
+
+// newExtractor builds the extractor a workspace run uses.
+func (w *Workspace) newExtractor(ctx context.Context, name string, maxTokens int) (extract.Extractor, *llmRun, error) {
+	return buildExtractor(ctx, w.Config, filepath.Join(w.Dir, "prompts"), w.db, name, maxTokens)
+}
+
+// buildExtractor builds the named extractor (or the one the settings choose
+// when name is ""). An LLM is used only when an endpoint is configured, or
+// when an LLM extractor is named and OPENAI_BASE_URL supplies one. Without a
+// workspace (db nil) responses are cached in memory only, and learned
+// patterns and schema growth last for the call.
+func buildExtractor(ctx context.Context, conf Config, promptDir string, db *sqlite.DB, name string, maxTokens int) (extract.Extractor, *llmRun, error) {
+	explicit := name != "" || conf.Extract.Extractor != ""
+	if name == "" {
+		name = conf.ExtractorName()
+	}
+	var run *llmRun
+	connect := func(required bool) error {
+		cfg, err := conf.Endpoint(explicit, maxTokens)
+		if errors.Is(err, llm.ErrNotConfigured) && !required {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("extractor %s: %w", name, err)
+		}
+		meter := llm.NewMeter(maxTokens)
+		var cache llm.Cache = llm.NewMemoryCache()
+		if db != nil {
+			cache = db.Cache()
+		}
+		c, err := llm.New(cfg, cache, meter)
+		if err != nil {
+			return err
+		}
+		run = &llmRun{client: c, meter: meter, cfg: cfg}
+		return nil
+	}
+	switch name {
+	case ExtractorPattern:
+		return pattern.New(), nil, nil
+	case ExtractorLLM:
+		if err := connect(true); err != nil {
+			return nil, nil, err
+		}
+		ex, err := llmExtractor(ctx, conf, promptDir, db, run)
+		return ex, run, err
+	case ExtractorEKG:
+		if err := connect(false); err != nil {
+			return nil, nil, err
+		}
+		var c llm.Client
+		if run != nil {
+			c = run.client
+		}
+		return ekg.New(pattern.New(), c), run, nil
+	case ExtractorRegex:
+		if err := connect(false); err != nil {
+			return nil, nil, err
+		}
+		var c llm.Client
+		var fallback extract.Extractor = pattern.New()
+		if run != nil {
+			c = run.client
+			ex, err := llmExtractor(ctx, conf, promptDir, db, run)
+			if err != nil {
+				return nil, nil, err
+			}
+			fallback = ex
+		}
+		var ps regex.Store
+		if db != nil {
+			ps = patternStore{db}
+		}
+		// Supplement: narrative text mixes formulae the regexes read with
+		// prose only the fallback reads.
+		return regex.New(c, fallback, regex.Options{Store: ps, Supplement: true}), run, nil
+	}
+	return nil, nil, fmt.Errorf("unknown extractor %q: want pattern, llm, ekg or regex", name)
+}
+
+// llmExtractor is the chain-of-thought extractor with the prompt overrides
+// and schema growth.
+func llmExtractor(ctx context.Context, conf Config, promptDir string, db *sqlite.DB, run *llmRun) (extract.Extractor, error) {
+	g := conf.Extract.Growth
+	opts := llmextract.Options{PromptDir: promptDir, AllowGrowth: g.Enabled}
+	if g.Enabled {
+		growth, err := loadGrowth(ctx, conf, db)
+		if err != nil {
+			return nil, err
+		}
+		run.growth, opts.Growth = growth, growth
+	}
+	ex := llmextract.New(run.client, opts)
+	if err := ex.Check(); err != nil {
+		return nil, err
+	}
+	return ex, nil
+}
+
+// loadGrowth reads the workspace's schema growth state (none without one).
+func loadGrowth(ctx context.Context, conf Config, db *sqlite.DB) (*schema.Growth, error) {
+	g := conf.Extract.Growth
+	growth := schema.NewGrowth(schema.GrowthOptions{Threshold: g.Mu, MinChunks: g.MinChunks})
+	if db == nil {
+		return growth, nil
+	}
+	data, err := db.State(ctx, growthState)
+	if err != nil || data == nil {
+		return growth, err
+	}
+	if err := json.Unmarshal(data, growth); err != nil {
+		return nil, fmt.Errorf("read schema growth state: %w", err)
+	}
+	return growth, nil
+}
+
+// finish stores what an LLM run leaves behind: its usage and the state of
+// schema growth.
+func (w *Workspace) finish(ctx context.Context, run *llmRun, command string) ([]store.UsageRow, error) {
+	if run == nil {
+		return nil, nil
+	}
+	rows := run.usage(command)
+	if len(rows) > 0 {
+		if err := w.db.RecordUsage(ctx, rows); err != nil {
+			return rows, err
+		}
+	}
+	if run.growth != nil {
+		data, err := json.Marshal(run.growth)
+		if err != nil {
+			return rows, err
+		}
+		if err := w.db.SetState(ctx, growthState, data); err != nil {
+			return rows, err
+		}
+	}
+	return rows, nil
+}
+
+// patternStore keeps the regex extractor's learned patterns in the
+// workspace database.
+type patternStore struct {
+	db interface {
+		Patterns(context.Context) ([][]byte, error)
+		SavePattern(context.Context, string, []byte) error
+	}
+}
+
+func (s patternStore) Load(ctx context.Context) ([]regex.Pattern, error) {
+	blobs, err := s.db.Patterns(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]regex.Pattern, 0, len(blobs))
+	for _, b := range blobs {
+		var p regex.Pattern
+		if json.Unmarshal(b, &p) == nil {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+func (s patternStore) Save(ctx context.Context, p regex.Pattern) error {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256([]byte(p.Schema + "\x00" + p.Lang + "\x00" + p.Regex))
+	return s.db.SavePattern(ctx, hex.EncodeToString(sum[:]), b)
+}

@@ -1,0 +1,314 @@
+// Package llmextract is the LLM-backed extractor: seed 000's five-step chain
+// of thought (translate, recognise entities, analyse relations, build the
+// relation framework, emit triples) in one call per chunk, bounded by the
+// active schema (Youtu-GraphRAG §3.1). Nothing the model says is stored
+// unless the chunk and the schema bear it out: every entity is found in
+// the text and every triple respects the schema's domain and range.
+package llmextract
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/annals-project/annals/internal/extract"
+	"github.com/annals-project/annals/internal/llm"
+	"github.com/annals-project/annals/internal/schema"
+)
+
+// Defaults of Options.
+const DefaultMaxTokens = 1500
+
+// Step is the usage-accounting name of the extraction calls.
+const Step = "extract"
+
+// Options tune the extractor.
+type Options struct {
+	// PromptDir holds templates that replace the built-in ones of the same
+	// name (see PromptFile); usually the workspace's prompts folder.
+	PromptDir   string
+	Temperature float64
+	MaxTokens   int // per call; 0 means DefaultMaxTokens
+	// AllowGrowth asks the model to propose types the schema lacks; they
+	// go to Growth, which decides when one joins the schema.
+	AllowGrowth bool
+	Growth      *schema.Growth
+	Stats       *Stats // may be nil
+}
+
+// Extractor reads entities and relations with an LLM.
+type Extractor struct {
+	c       llm.Client
+	opts    Options
+	prompts map[string]*prompt
+	err     error // from loading the prompts; every Extract returns it
+}
+
+var _ extract.Extractor = (*Extractor)(nil)
+
+// New returns an extractor that calls c. A broken prompt override does not
+// fail here but in Check and every Extract, so that the caller can report
+// it where it reports other errors.
+func New(c llm.Client, opts Options) *Extractor {
+	if opts.MaxTokens <= 0 {
+		opts.MaxTokens = DefaultMaxTokens
+	}
+	ps, err := loadPrompts(opts.PromptDir)
+	return &Extractor{c: c, opts: opts, prompts: ps, err: err}
+}
+
+// Check reports a prompt override that cannot be used.
+func (x *Extractor) Check() error { return x.err }
+
+// Name is the extractor's name in stored facts.
+func (x *Extractor) Name() string { return "llm" }
+
+// Version changes with any prompt template, the model, or the handling of
+// replies.
+func (x *Extractor) Version() string {
+	h := sha256.New()
+	for _, l := range promptLangs {
+		if p := x.prompts[l]; p != nil {
+			h.Write([]byte(p.hash))
+		}
+	}
+	return x.version(hex.EncodeToString(h.Sum(nil)))
+}
+
+// VersionFor is the version for one language, so that editing one
+// language's prompt re-runs extraction only on that language.
+func (x *Extractor) VersionFor(lang string) string {
+	l := promptLang(lang)
+	hash := ""
+	if p := x.prompts[l]; p != nil {
+		hash = p.hash
+	}
+	return l + "-" + x.version(hash)
+}
+
+func (x *Extractor) version(hash string) string {
+	sum := sha256.Sum256([]byte(logicVersion + "\x00" + hash + fmt.Sprintf("\x00%v", x.opts.AllowGrowth)))
+	model := "none"
+	if x.c != nil {
+		model = x.c.Model()
+	}
+	return hex.EncodeToString(sum[:])[:10] + "+" + model
+}
+
+// Output is everything one chunk's reply yielded, for callers that score
+// or inspect the chain of thought as well as the facts.
+type Output struct {
+	Result      extract.Result
+	Translation string     // step 1, empty where the prompt skips it
+	Analysis    string     // step 3
+	Framework   [][]string // step 4, as the model wrote it
+	Proposals   []schema.Proposal
+	Usage       llm.Usage
+	Cached      bool
+	// Read says how the reply was read: json, recovered, truncated,
+	// tuples; empty when it was unusable and Failure says why.
+	Read    string
+	Failure string
+}
+
+// Extract implements extract.Extractor.
+func (x *Extractor) Extract(ctx context.Context, in extract.Input) (extract.Result, error) {
+	out, err := x.Run(ctx, in)
+	return out.Result, err
+}
+
+// Run extracts from one chunk and returns the whole chain of thought. Only
+// a failed call (after the client's retries), a spent budget, a cancelled
+// context or a broken prompt override is an error; a reply that cannot be
+// used gives an empty Output with Failure set.
+func (x *Extractor) Run(ctx context.Context, in extract.Input) (Output, error) {
+	var out Output
+	if x.err != nil {
+		return out, x.err
+	}
+	if x.c == nil {
+		return out, llm.ErrNotConfigured
+	}
+	if err := ctx.Err(); err != nil {
+		return out, err
+	}
+	st := x.opts.Stats
+	st.add(func(c *Counts) { c.Chunks++ })
+	if strings.TrimSpace(in.Text) == "" {
+		return out, nil
+	}
+	sch := in.Schema
+	if sch == nil {
+		sch = schema.MustLoad(schema.ForLanguage(in.Lang))
+	}
+	ch := newChunk(in.Text, in.Lang)
+	growth := x.opts.AllowGrowth
+	data := promptData{
+		Lang:        in.Lang,
+		Text:        in.Text,
+		EntityTypes: sch.EntityTypeNames(),
+		Groups:      groups(sch),
+		Growth:      growth,
+	}
+	for _, a := range sch.AttributeTypes {
+		data.Attributes = append(data.Attributes, a.Name)
+	}
+	data.ByDomain = byDomain(data.Groups)
+	if in.Doc != nil {
+		data.Hints = hints(in.Doc.Names, func(s string) bool { return len(ch.find(s)) > 0 })
+	}
+	system, user, err := x.prompts[promptLang(in.Lang)].render(data)
+	if err != nil {
+		return out, err
+	}
+	resp, err := x.c.Chat(ctx, llm.Request{
+		Step:        Step,
+		Messages:    []llm.Message{{Role: "system", Content: system}, {Role: "user", Content: user}},
+		Temperature: x.opts.Temperature,
+		MaxTokens:   x.opts.MaxTokens,
+		Schema:      replySchema(sch, growth),
+	})
+	if err != nil {
+		st.add(func(c *Counts) { c.Errors++ })
+		if errors.Is(err, llm.ErrBudget) || ctx.Err() != nil {
+			return out, err
+		}
+		return out, fmt.Errorf("llm extract: %w", err)
+	}
+	if resp == nil {
+		resp = &llm.Response{}
+	}
+	out.Usage, out.Cached = resp.Usage, resp.Cached
+	st.add(func(c *Counts) {
+		if resp.Cached {
+			c.Cached++
+		} else {
+			c.Calls++
+		}
+		c.Usage = c.Usage.Add(resp.Usage)
+	})
+
+	v := &validator{c: ch, s: sch, doc: in.Doc, dropped: map[string]int{}}
+	r, how, perr := parseReply(resp.Content)
+	if perr != nil {
+		out.Failure = failureReason(perr)
+		st.add(func(c *Counts) { c.Failures[out.Failure]++ })
+		return out, nil
+	}
+	out.Read = how
+	out.Translation, out.Analysis = r.Translation, r.Analysis
+	out.Framework = r.Framework
+	out.Result = v.run(r)
+	if growth {
+		out.Proposals = v.proposals(r.NewTypes, chunkID(in))
+		if g := x.opts.Growth; g != nil {
+			for _, p := range out.Proposals {
+				g.Propose(p)
+			}
+		}
+	}
+	st.add(func(c *Counts) {
+		if how != readJSON {
+			c.Read[how]++
+		}
+		for k, n := range v.dropped {
+			c.Dropped[k] += n
+		}
+		c.Entities += len(out.Result.Entities)
+		c.Triples += len(out.Result.Triples)
+		c.Proposals += len(out.Proposals)
+	})
+	return out, nil
+}
+
+// Failure reasons, as counted in Counts.Failures.
+const (
+	FailEmpty    = "reply_empty"
+	FailUnusable = "reply_unusable"
+)
+
+func failureReason(err error) string {
+	if errors.Is(err, errEmptyReply) {
+		return FailEmpty
+	}
+	return FailUnusable
+}
+
+// chunkID tells chunks apart for schema growth, which counts distinct
+// chunks: the same text in the same document is one chunk.
+func chunkID(in extract.Input) string {
+	sum := sha256.Sum256([]byte(in.Text))
+	id := hex.EncodeToString(sum[:8])
+	if in.Doc != nil && in.Doc.Key != "" {
+		return in.Doc.Key + "#" + id
+	}
+	return id
+}
+
+// Stats counts what the extractor did; safe for concurrent use. The zero
+// value is ready.
+type Stats struct {
+	mu sync.Mutex
+	c  Counts
+}
+
+// Counts is a snapshot of Stats.
+type Counts struct {
+	Chunks    int // chunks given to Extract
+	Calls     int // calls answered by the endpoint
+	Cached    int // calls answered from the cache
+	Errors    int // calls that failed (returned as errors)
+	Entities  int // entity mentions kept
+	Triples   int // triples kept
+	Proposals int // schema proposals passed on
+	// Read counts replies that needed repair, by how they were read
+	// (recovered, truncated, tuples).
+	Read map[string]int
+	// Failures counts replies that gave nothing, by reason.
+	Failures map[string]int
+	// Dropped counts items that failed validation, by reason.
+	Dropped map[string]int
+	Usage   llm.Usage
+}
+
+func (s *Stats) add(f func(*Counts)) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.c.Dropped == nil {
+		s.c.Read, s.c.Failures, s.c.Dropped = map[string]int{}, map[string]int{}, map[string]int{}
+	}
+	f(&s.c)
+}
+
+// Counts returns a copy of the counters.
+func (s *Stats) Counts() Counts {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.c
+	c.Read, c.Failures, c.Dropped = copyMap(s.c.Read), copyMap(s.c.Failures), copyMap(s.c.Dropped)
+	return c
+}
+
+func copyMap(m map[string]int) map[string]int {
+	out := make(map[string]int, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// Failed is the number of replies that gave nothing.
+func (c Counts) Failed() int {
+	n := 0
+	for _, v := range c.Failures {
+		n += v
+	}
+	return n
+}
