@@ -14,6 +14,7 @@ import (
 	llmextract "github.com/annals-project/annals/internal/extract/llm"
 	"github.com/annals-project/annals/internal/extract/pattern"
 	"github.com/annals-project/annals/internal/extract/regex"
+	"github.com/annals-project/annals/internal/extract/score"
 	"github.com/annals-project/annals/internal/llm"
 	"github.com/annals-project/annals/internal/schema"
 	"github.com/annals-project/annals/internal/store"
@@ -129,9 +130,10 @@ func buildExtractor(ctx context.Context, conf Config, promptDir string, db *sqli
 		if db != nil {
 			ps = patternStore{db}
 		}
-		// Supplement: narrative text mixes formulae the regexes read with
-		// prose only the fallback reads.
-		return regex.New(c, fallback, regex.Options{Store: ps, Supplement: true}), run, nil
+		// Narrative text mixes formulae the regexes read with prose only the
+		// fallback reads: supplement with the offline rules, which cost
+		// nothing, but call the LLM only where no regex works.
+		return regex.New(c, fallback, regex.Options{Store: ps, Supplement: run == nil}), run, nil
 	}
 	return nil, nil, fmt.Errorf("unknown extractor %q: want pattern, llm, ekg or regex", name)
 }
@@ -152,7 +154,14 @@ func llmExtractor(ctx context.Context, conf Config, promptDir string, db *sqlite
 	if err := ex.Check(); err != nil {
 		return nil, err
 	}
-	return ex, nil
+	if !conf.Extract.Judge {
+		return ex, nil
+	}
+	judge := score.NewJudge(run.client, score.Options{PromptDir: promptDir})
+	if err := judge.Check(); err != nil {
+		return nil, err
+	}
+	return &supervised{ex: ex, judge: judge, threshold: conf.Extract.Threshold}, nil
 }
 
 // loadGrowth reads the workspace's schema growth state (none without one).

@@ -144,7 +144,7 @@ func (c *client) Chat(ctx context.Context, req Request) (*Response, error) {
 	if maxTok <= 0 {
 		maxTok = defaultMaxTokens
 	}
-	resv, err := c.meter.Reserve(EstimateMessages(req.Messages) + maxTok)
+	resv, err := c.meter.Reserve(ctx, EstimateMessages(req.Messages)+maxTok)
 	if err != nil {
 		return nil, fmt.Errorf("llm: %s call to %s not made: %w", stepName(req.Step), c.cfg.Model, err)
 	}
@@ -393,7 +393,7 @@ func (c *client) embedBatch(ctx context.Context, step string, batch []string) ([
 	for _, t := range batch {
 		est += EstimateTokens(t)
 	}
-	resv, err := c.meter.Reserve(est)
+	resv, err := c.meter.Reserve(ctx, est)
 	if err != nil {
 		return nil, Usage{}, fmt.Errorf("llm: %s embedding call to %s not made: %w", stepName(step), c.cfg.EmbedModel, err)
 	}

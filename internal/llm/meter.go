@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"context"
 	"fmt"
 	"sync"
 )
@@ -50,12 +51,15 @@ type Meter struct {
 	used     int
 	reserved int
 	steps    map[string]StepUsage
+	// settled is closed (and replaced) whenever a reservation settles, to
+	// wake calls waiting for budget held by calls in flight.
+	settled chan struct{}
 }
 
 // NewMeter makes a meter with a budget of maxTokens prompt + completion
 // tokens; 0 means no budget.
 func NewMeter(maxTokens int) *Meter {
-	return &Meter{max: maxTokens, steps: map[string]StepUsage{}}
+	return &Meter{max: maxTokens, steps: map[string]StepUsage{}, settled: make(chan struct{})}
 }
 
 // SetBudget changes the budget; 0 removes it. Tokens already billed count
@@ -77,22 +81,43 @@ type Reservation struct {
 }
 
 // Reserve sets aside tokens of the budget for a call. The error wraps
-// ErrBudget when the budget cannot cover it; no call should be made then.
-func (m *Meter) Reserve(tokens int) (*Reservation, error) {
+// ErrBudget when the tokens already billed leave too little for it; no call
+// should be made then. When only calls in flight hold the budget, Reserve
+// waits for them to settle (they usually cost far less than they reserve),
+// until ctx ends.
+func (m *Meter) Reserve(ctx context.Context, tokens int) (*Reservation, error) {
 	if m == nil {
 		return &Reservation{}, nil
 	}
 	if tokens < 0 {
 		tokens = 0
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.max > 0 && m.used+m.reserved+tokens > m.max {
-		return nil, fmt.Errorf("%w: %d of %d tokens used, %d reserved by calls in flight, this call may need %d",
-			ErrBudget, m.used, m.max, m.reserved, tokens)
+	for {
+		m.mu.Lock()
+		if m.max > 0 && m.used+tokens > m.max {
+			used := m.used
+			m.mu.Unlock()
+			return nil, fmt.Errorf("%w: %d of %d tokens used, this call may need %d", ErrBudget, used, m.max, tokens)
+		}
+		if m.max == 0 || m.used+m.reserved+tokens <= m.max {
+			m.reserved += tokens
+			m.mu.Unlock()
+			return &Reservation{m: m, tokens: tokens}, nil
+		}
+		wait := m.settled
+		m.mu.Unlock()
+		select {
+		case <-wait:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for token budget held by calls in flight: %w", ctx.Err())
+		}
 	}
-	m.reserved += tokens
-	return &Reservation{m: m, tokens: tokens}, nil
+}
+
+// wake tells waiting reservations that budget was settled; m.mu is held.
+func (m *Meter) wake() {
+	close(m.settled)
+	m.settled = make(chan struct{})
 }
 
 // Commit replaces the reservation with the call's real usage, in one step
@@ -106,6 +131,7 @@ func (r *Reservation) Commit(step string, u Usage) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.reserved -= r.tokens
+	m.wake()
 	m.recordLocked(step, StepUsage{
 		Calls:            1,
 		PromptTokens:     u.PromptTokens,
@@ -122,6 +148,7 @@ func (r *Reservation) Release() {
 	r.done = true
 	r.m.mu.Lock()
 	r.m.reserved -= r.tokens
+	r.m.wake()
 	r.m.mu.Unlock()
 }
 

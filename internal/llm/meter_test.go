@@ -1,10 +1,12 @@
 package llm_test
 
 import (
+	"context"
 	"errors"
 	"math"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/annals-project/annals/internal/llm"
 )
@@ -37,7 +39,7 @@ func TestEstimateTokens(t *testing.T) {
 
 func TestMeterAccounting(t *testing.T) {
 	m := llm.NewMeter(0)
-	r, err := m.Reserve(1000)
+	r, err := m.Reserve(context.Background(), 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,16 +78,35 @@ func TestMeterAccounting(t *testing.T) {
 }
 
 func TestMeterBudget(t *testing.T) {
+	ctx := context.Background()
 	m := llm.NewMeter(100)
-	a, err := m.Reserve(60)
+	a, err := m.Reserve(ctx, 60)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.Reserve(41); !errors.Is(err, llm.ErrBudget) {
-		t.Fatalf("over-reservation: err = %v", err)
+	if _, err := m.Reserve(ctx, 101); !errors.Is(err, llm.ErrBudget) {
+		t.Fatalf("a call larger than the budget: err = %v", err)
 	}
+	// 41 more fits once the call in flight settles: it waits, and gives up
+	// with its context.
+	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	if _, err := m.Reserve(short, 41); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a reservation held by a call in flight should wait: err = %v", err)
+	}
+	cancel()
+	got := make(chan error, 1)
+	go func() {
+		r, err := m.Reserve(ctx, 41)
+		if err == nil {
+			r.Release()
+		}
+		got <- err
+	}()
 	a.Commit("x", llm.Usage{PromptTokens: 20, CompletionTokens: 10})
-	b, err := m.Reserve(70)
+	if err := <-got; err != nil {
+		t.Fatalf("the waiting reservation should go through once the other settles: %v", err)
+	}
+	b, err := m.Reserve(ctx, 70)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +125,7 @@ func TestMeterBudget(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r, err := m.Reserve(30)
+			r, err := m.Reserve(ctx, 30)
 			if err != nil {
 				return
 			}
@@ -121,7 +142,7 @@ func TestMeterBudget(t *testing.T) {
 
 	// A nil meter has no budget and records nothing.
 	var nm *llm.Meter
-	r, err := nm.Reserve(1 << 30)
+	r, err := nm.Reserve(ctx, 1<<30)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,271 @@
+package annals_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/annals-project/annals"
+	"github.com/annals-project/annals/internal/demo"
+	"github.com/annals-project/annals/internal/llm"
+	"github.com/annals-project/annals/internal/llm/llmtest"
+)
+
+var (
+	people    = []string{"刘备", "刘禅", "诸葛亮", "诸葛瞻", "关羽", "关平"}
+	numbered  = regexp.MustCompile(`^(\d+)\. .*`)
+	childOf   = regexp.MustCompile(`(刘备|诸葛亮|关羽)子(刘禅|诸葛瞻|关平)`)
+	regexPlea = "You write regular expressions"
+)
+
+// fakeModel answers extraction and judging requests the way a careful
+// model would on texts of the form "A子B。": entities, a 子女 triple, and a
+// judge that approves triples whose child is named in the text and finds
+// "unsupported" any other.
+func fakeModel(req llmtest.ChatRequest) llmtest.Reply {
+	sys, user := req.Messages[0].Content, req.Messages[len(req.Messages)-1].Content
+	usage := &llm.Usage{PromptTokens: llm.EstimateMessages(req.Messages), CompletionTokens: 60}
+	if strings.HasPrefix(sys, regexPlea) {
+		return llmtest.Reply{Content: `{"regex":"(?P<h>刘备|诸葛亮|关羽)子(?P<t>刘禅|诸葛瞻|关平)","groups":{"h":"人物","t":"人物"},"relations":[{"head":"h","relation":"子女","tail":"t"}]}`, Usage: usage}
+	}
+	if strings.HasPrefix(sys, "You grade") {
+		var verdicts []string
+		for _, line := range strings.Split(user, "\n") {
+			if m := numbered.FindStringSubmatch(line); m != nil {
+				v := "ok"
+				if strings.Contains(line, "关平") {
+					v = "unsupported"
+				}
+				verdicts = append(verdicts, fmt.Sprintf(`{"i":%s,"verdict":"%s","why":""}`, m[1], v))
+			}
+		}
+		return llmtest.Reply{Content: `{"scores":[2,2,2,2,2],"triples":[` + strings.Join(verdicts, ",") + `]}`, Usage: usage}
+	}
+	text := user[strings.LastIndex(user, "：")+len("："):]
+	var ents, triples []string
+	for _, p := range people {
+		if strings.Contains(text, p) {
+			ents = append(ents, fmt.Sprintf(`{"text":%q,"type":"人物"}`, p))
+		}
+	}
+	for _, m := range childOf.FindAllStringSubmatch(text, -1) {
+		triples = append(triples, fmt.Sprintf(`{"head":%q,"relation":"子女","tail":%q}`, m[1], m[2]))
+	}
+	return llmtest.Reply{Content: `{"translation":"","entities":[` + strings.Join(ents, ",") + `],"analysis":"","framework":[["人物","子女","人物"]],"triples":[` + strings.Join(triples, ",") + `]}`, Usage: usage}
+}
+
+func llmWorkspace(t testing.TB, srv *llmtest.Server) (*annals.Workspace, string) {
+	t.Helper()
+	t.Setenv("ANNALS_LLM_BASE_URL", srv.URL)
+	t.Setenv("ANNALS_LLM_MODEL", "fake-model")
+	t.Setenv("ANNALS_LLM_CONCURRENCY", "16")
+	dir := t.TempDir()
+	ws, err := annals.Open(context.Background(), filepath.Join(dir, ".annals"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	corpus := filepath.Join(dir, "corpus")
+	os.MkdirAll(corpus, 0o755)
+	return ws, corpus
+}
+
+func TestIndexWithLLMScoresAndCaches(t *testing.T) {
+	ctx := context.Background()
+	srv := llmtest.New(t)
+	srv.Handle(fakeModel)
+	ws, corpus := llmWorkspace(t, srv)
+	os.WriteFile(filepath.Join(corpus, "a.txt"), []byte("刘备子刘禅。"), 0o644)
+	os.WriteFile(filepath.Join(corpus, "b.txt"), []byte("诸葛亮子诸葛瞻。关羽子关平。"), 0o644)
+
+	rep, err := ws.Index(ctx, []string{corpus}, annals.IndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Added != 2 || srv.Calls() != 4 {
+		t.Fatalf("want 2 documents, 2 extraction and 2 judge calls: %+v, %d calls", rep, srv.Calls())
+	}
+	steps := map[string]bool{}
+	for _, u := range rep.Usage {
+		steps[u.Step] = u.PromptTokens > 0
+	}
+	if !steps["extract"] || !steps["score"] {
+		t.Fatalf("usage per step: %+v", rep.Usage)
+	}
+	v, err := ws.Entity(ctx, "诸葛亮", annals.EntityOptions{})
+	if err != nil || len(v.Relations) != 1 || v.Relations[0].Tail != "诸葛瞻" || v.Relations[0].Score == nil || *v.Relations[0].Score < 8 {
+		t.Fatalf("诸葛亮 子女 诸葛瞻 should be in the graph with its score: %+v %v", v, err)
+	}
+	if v.Relations[0].Extractor != "llm" || v.Relations[0].Evidence[0].Sentence != "诸葛亮子诸葛瞻。" {
+		t.Fatalf("provenance: %+v", v.Relations[0])
+	}
+	if v, _ := ws.Entity(ctx, "关羽", annals.EntityOptions{}); v == nil || len(v.Relations) != 0 {
+		t.Fatalf("a triple scored under the threshold must stay out of the graph: %+v", v)
+	}
+	hist, aside, err := ws.ScoreHistogram(ctx)
+	if err != nil || aside != 1 || hist[10] != 2 {
+		t.Fatalf("histogram %v, kept aside %d: %v", hist, aside, err)
+	}
+	usage, _ := ws.Usage(ctx)
+	if len(usage) != 2 {
+		t.Fatalf("usage stored per step: %+v", usage)
+	}
+
+	// Removing and re-indexing a document is answered from the cache.
+	if _, err := ws.Remove(ctx, "b.txt", nil); err != nil {
+		t.Fatal(err)
+	}
+	calls := srv.Calls()
+	if _, err := ws.Index(ctx, []string{corpus}, annals.IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if srv.Calls() != calls {
+		t.Fatalf("re-indexing the same text made %d calls", srv.Calls()-calls)
+	}
+}
+
+func TestLLMBudgetStopsCleanly(t *testing.T) {
+	ctx := context.Background()
+	srv := llmtest.New(t)
+	srv.Handle(fakeModel)
+	ws, corpus := llmWorkspace(t, srv)
+	for i := 0; i < 6; i++ {
+		os.WriteFile(filepath.Join(corpus, fmt.Sprintf("d%d.txt", i)), []byte(strings.Repeat("刘备子刘禅。", i+1)), 0o644)
+	}
+	rep, err := ws.Index(ctx, []string{corpus}, annals.IndexOptions{MaxTokens: 6000, Extractor: "llm"})
+	if err != nil {
+		t.Fatalf("a budget stop is no failure: %v", err)
+	}
+	if rep.Stopped == "" || rep.Added == 0 || rep.Added == 6 {
+		t.Fatalf("want a stop part-way with finished documents kept: %+v", rep)
+	}
+	var billed int
+	for _, u := range rep.Usage {
+		billed += u.PromptTokens + u.CompletionTokens
+	}
+	if billed > 6000 {
+		t.Fatalf("the run billed %d tokens over a budget of 6000", billed)
+	}
+	st, _ := ws.Stats(ctx)
+	if st.Documents != rep.Added {
+		t.Fatalf("stored %d documents, reported %d", st.Documents, rep.Added)
+	}
+	rep, err = ws.Index(ctx, []string{corpus}, annals.IndexOptions{Extractor: "llm"})
+	if err != nil || rep.Stopped != "" || st.Documents+rep.Added != 6 {
+		t.Fatalf("the next run finishes the rest: %+v %v", rep, err)
+	}
+}
+
+func TestLLMEndpointDownKeepsFinishedWork(t *testing.T) {
+	ctx := context.Background()
+	srv := llmtest.New(t)
+	srv.Handle(fakeModel)
+	ws, corpus := llmWorkspace(t, srv)
+	os.WriteFile(filepath.Join(corpus, "a.txt"), []byte("刘备子刘禅。"), 0o644)
+	if _, err := ws.Index(ctx, []string{corpus}, annals.IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(corpus, "b.txt"), []byte("关羽子关平。"), 0o644)
+	srv.Down()
+	rep, err := ws.Index(ctx, []string{corpus}, annals.IndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Skipped) != 1 || !strings.Contains(rep.Skipped[0], "b.txt") {
+		t.Fatalf("the unreachable endpoint should skip b.txt with a message: %+v", rep)
+	}
+	if st, _ := ws.Stats(ctx); st.Documents != 1 || st.Relations != 1 {
+		t.Fatalf("finished work must survive: %+v", st)
+	}
+}
+
+// BenchmarkLLMIndex indexes 1,000 chunks against a fake endpoint that
+// answers each call in 200 ms, with 16 calls in flight, and reports the
+// wall time against the ideal (calls × latency ÷ concurrency); then indexes
+// the same text into a second workspace sharing nothing but the server, and
+// a third time after removal, which the cache answers with no calls.
+func BenchmarkLLMIndex(b *testing.B) {
+	const latency = 200 * time.Millisecond
+	for i := 0; i < b.N; i++ {
+		srv := llmtest.New(b, llmtest.WithLatency(latency))
+		srv.Handle(fakeModel)
+		ws, corpus := llmWorkspace(b, srv)
+		for d := 0; d < 100; d++ {
+			var body strings.Builder
+			for c := 0; c < 10; c++ {
+				// one chunk each: a paragraph of ~400 characters
+				body.WriteString(strings.Repeat(fmt.Sprintf("刘备子刘禅。%03d%d", d, c), 40) + "\n\n")
+			}
+			os.WriteFile(filepath.Join(corpus, fmt.Sprintf("d%03d.txt", d)), []byte(body.String()), 0o644)
+		}
+		ws.Config.Chunk.MaxChars = 600
+		ws.Config.Chunk.Overlap = 0
+		t0 := time.Now()
+		rep, err := ws.Index(context.Background(), []string{corpus}, annals.IndexOptions{Extractor: "llm"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		wall := time.Since(t0)
+		st, _ := ws.Stats(context.Background())
+		calls := srv.Calls()
+		ideal := time.Duration(calls) * latency / 16
+		b.ReportMetric(float64(st.Chunks), "chunks")
+		b.ReportMetric(float64(calls), "calls")
+		b.ReportMetric(wall.Seconds(), "wall_s")
+		b.ReportMetric(float64(wall)/float64(ideal), "x_ideal")
+		var prompt, completion int
+		for _, u := range rep.Usage {
+			prompt += u.PromptTokens
+			completion += u.CompletionTokens
+		}
+		b.ReportMetric(float64(prompt)*1000/float64(rep.Characters), "prompt_tok/kchar")
+		b.ReportMetric(float64(completion)*1000/float64(rep.Characters), "completion_tok/kchar")
+		for _, d := range []string{"d000.txt", "d001.txt"} {
+			ws.Remove(context.Background(), d, nil)
+		}
+		before := srv.Calls()
+		if _, err := ws.Index(context.Background(), []string{corpus}, annals.IndexOptions{Extractor: "llm"}); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(srv.Calls()-before), "second_run_calls")
+	}
+}
+
+// BenchmarkLLMTokens reports, for each extractor that calls a model, the
+// prompt and completion tokens per 1,000 input characters over the demo
+// corpus's classical-Chinese biographies (the fake server counts tokens as
+// the offline tokenizer does; its replies are short, so completion figures
+// are a floor).
+func BenchmarkLLMTokens(b *testing.B) {
+	for _, name := range []string{"llm", "llm-nojudge", "ekg", "regex"} {
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				srv := llmtest.New(b)
+				srv.Handle(fakeModel)
+				ws, corpus := llmWorkspace(b, srv)
+				ws.Config.Extract.Judge = name != "llm-nojudge"
+				if _, _, err := demo.WriteTo(filepath.Dir(corpus)); err != nil {
+					b.Fatal(err)
+				}
+				ex := strings.TrimSuffix(name, "-nojudge")
+				rep, err := ws.Index(context.Background(), []string{filepath.Join(corpus, "三国人物")}, annals.IndexOptions{Extractor: ex})
+				if err != nil {
+					b.Fatal(err)
+				}
+				var prompt, completion int
+				for _, u := range rep.Usage {
+					prompt += u.PromptTokens
+					completion += u.CompletionTokens
+				}
+				b.ReportMetric(float64(srv.Calls()), "calls")
+				b.ReportMetric(float64(prompt)*1000/float64(rep.Characters), "prompt_tok/kchar")
+				b.ReportMetric(float64(completion)*1000/float64(rep.Characters), "completion_tok/kchar")
+			}
+		})
+	}
+}
