@@ -237,3 +237,37 @@ func (s patternStore) Save(ctx context.Context, p regex.Pattern) error {
 	sum := sha256.Sum256([]byte(p.Schema + "\x00" + p.Lang + "\x00" + p.Regex))
 	return s.db.SavePattern(ctx, hex.EncodeToString(sum[:]), b)
 }
+
+// SchemaGrowth is what the LLM proposed to add to the schema: the types that
+// joined it and those still short of enough confident chunks.
+type SchemaGrowth struct {
+	Accepted []schema.Candidate `json:"accepted"`
+	Pending  []schema.Candidate `json:"pending"`
+}
+
+// Growth reads the workspace's schema growth.
+func (w *Workspace) Growth(ctx context.Context) (*SchemaGrowth, error) {
+	g, err := loadGrowth(ctx, w.Config, w.db)
+	if err != nil {
+		return nil, err
+	}
+	return &SchemaGrowth{Accepted: g.Accepted(), Pending: g.Pending()}, nil
+}
+
+// ActiveSchema is the schema a language's documents are extracted with: the
+// configured or default one, widened by the types that grew.
+func (w *Workspace) ActiveSchema(ctx context.Context, lang string) (*schema.Schema, error) {
+	name := w.Config.Schema
+	if name == "" {
+		name = schema.ForLanguage(lang)
+	}
+	s, err := schema.Load(name)
+	if err != nil {
+		return nil, err
+	}
+	g, err := loadGrowth(ctx, w.Config, w.db)
+	if err != nil {
+		return nil, err
+	}
+	return g.Apply(s), nil
+}

@@ -269,3 +269,44 @@ func BenchmarkLLMTokens(b *testing.B) {
 		})
 	}
 }
+
+func TestSchemaGrowsFromConfidentProposals(t *testing.T) {
+	ctx := context.Background()
+	srv := llmtest.New(t)
+	srv.Handle(func(req llmtest.ChatRequest) llmtest.Reply {
+		r := fakeModel(req)
+		if strings.HasPrefix(req.Messages[0].Content, "You grade") {
+			return r
+		}
+		conf := "0.9"
+		if strings.Contains(req.Messages[len(req.Messages)-1].Content, "关羽") {
+			conf = "0.3" // one unsure proposal does not count
+		}
+		r.Content = strings.TrimSuffix(r.Content, "}") + `,"new_types":[{"kind":"relation","name":"师从","domain":["人物"],"range":["人物"],"confidence":` + conf + `,"evidence":"从学"}]}`
+		return r
+	})
+	ws, corpus := llmWorkspace(t, srv)
+	ws.Config.Extract.Growth.Enabled = true
+	for i, text := range []string{"刘备子刘禅。", "诸葛亮子诸葛瞻。", "关羽子关平。"} {
+		os.WriteFile(filepath.Join(corpus, fmt.Sprintf("%d.txt", i)), []byte(text), 0o644)
+	}
+	if _, err := ws.Index(ctx, []string{corpus}, annals.IndexOptions{Extractor: "llm"}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := ws.Growth(ctx)
+	if err != nil || len(g.Accepted) != 0 || len(g.Pending) != 1 || g.Pending[0].Support != 2 {
+		t.Fatalf("two confident chunks are not enough: %+v %v", g, err)
+	}
+	os.WriteFile(filepath.Join(corpus, "3.txt"), []byte("刘备子刘永。"), 0o644)
+	if _, err := ws.Index(ctx, []string{corpus}, annals.IndexOptions{Extractor: "llm"}); err != nil {
+		t.Fatal(err)
+	}
+	g, _ = ws.Growth(ctx)
+	if len(g.Accepted) != 1 || g.Accepted[0].Name != "师从" {
+		t.Fatalf("the third confident chunk, in a later run, makes 师从 join: %+v", g)
+	}
+	s, _ := ws.ActiveSchema(ctx, "lzh")
+	if s.Relation("师从") == nil || !s.Allows("人物", "师从", "人物") {
+		t.Fatal("the grown relation should be part of the active schema")
+	}
+}

@@ -5,7 +5,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/annals-project/annals"
 	"github.com/annals-project/annals/internal/schema"
+	"github.com/annals-project/annals/internal/workspace"
 )
 
 func (a *app) schemaCmd() *cobra.Command {
@@ -19,19 +21,37 @@ proposed new types, which joined the schema and from which evidence.`,
 		Example: "  annals schema\n  annals schema --lang en\n  annals --schema my-schema.yaml schema --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			name := a.schema
-			if name == "" {
-				name = schema.ForLanguage(lang)
+			if !workspace.Exists(a.dir()) {
+				name := a.schema
+				if name == "" {
+					name = schema.ForLanguage(lang)
+				}
+				s, err := schema.Load(name)
+				if err != nil {
+					return err
+				}
+				if a.json {
+					return a.printJSON(map[string]any{"schema": s})
+				}
+				a.printSchema(s)
+				return nil
 			}
-			s, err := schema.Load(name)
-			if err != nil {
-				return err
-			}
-			if a.json {
-				return a.printJSON(s)
-			}
-			a.printSchema(s)
-			return nil
+			return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error {
+				s, err := ws.ActiveSchema(cmd.Context(), lang)
+				if err != nil {
+					return err
+				}
+				g, err := ws.Growth(cmd.Context())
+				if err != nil {
+					return err
+				}
+				if a.json {
+					return a.printJSON(map[string]any{"schema": s, "growth": g})
+				}
+				a.printSchema(s)
+				a.printGrowth(g)
+				return nil
+			})
 		},
 	}
 	cmd.Flags().StringVar(&lang, "lang", "lzh", "language that chooses the default schema (lzh, zh, en, vi)")
@@ -64,4 +84,33 @@ func (a *app) printSchema(s *schema.Schema) {
 			a.printf("  %-10s %s\n", t.Name, t.Description)
 		}
 	}
+}
+
+// printGrowth lists the types the LLM proposed, with their support and
+// evidence.
+func (a *app) printGrowth(g *annals.SchemaGrowth) {
+	if len(g.Accepted)+len(g.Pending) == 0 {
+		return
+	}
+	show := func(title string, list []schema.Candidate) {
+		if len(list) == 0 {
+			return
+		}
+		a.printf("\n%s:\n", title)
+		for _, c := range list {
+			a.printf("  %-9s %-12s in %d confident chunk(s) of %d", c.Kind, c.Name, c.Support, len(c.Chunks))
+			if len(c.Domain)+len(c.Range) > 0 {
+				a.printf("  %s → %s", strings.Join(c.Domain, "|"), strings.Join(c.Range, "|"))
+			}
+			a.printf("\n")
+			for i, e := range c.Evidence {
+				if i == 2 {
+					break
+				}
+				a.printf("      「%s」\n", e)
+			}
+		}
+	}
+	show("grown into the schema", g.Accepted)
+	show("proposed, not yet accepted", g.Pending)
 }
