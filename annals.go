@@ -18,6 +18,7 @@ import (
 
 	"github.com/annals-project/annals/internal/config"
 	"github.com/annals-project/annals/internal/corpus"
+	"github.com/annals-project/annals/internal/embed"
 	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/pipeline"
@@ -142,6 +143,15 @@ func (w *Workspace) Index(ctx context.Context, paths []string, opts IndexOptions
 		}
 	}
 	rep, err := pipeline.Index(ctx, w.db, paths, po)
+	if err == nil && rep.Stopped == "" {
+		// Vectors for retrieval: the endpoint's embedding model when one is
+		// named, else the offline model learned from the corpus.
+		var em embed.Embedder
+		if run != nil && run.cfg.EmbedModel != "" && w.Config.LLM.EmbedModel != "" {
+			em = embed.NewOpenAI(run.client, 0)
+		}
+		rep.Embed, err = pipeline.Embed(ctx, w.db, em)
+	}
 	usage, ferr := w.finish(ctx, run, "index")
 	if rep != nil {
 		rep.Usage = usage

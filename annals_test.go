@@ -126,3 +126,20 @@ func BenchmarkIndexDemo(b *testing.B) {
 		indexDemo(b)
 	}
 }
+
+func TestIndexEmbedsChunksAndEntitiesOnce(t *testing.T) {
+	ctx := context.Background()
+	ws, rep := indexDemo(t)
+	st, _ := ws.Stats(ctx)
+	if rep.Embed == nil || !rep.Embed.Trained || rep.Embed.Chunks != st.Chunks || rep.Embed.Entities != st.Entities {
+		t.Fatalf("every chunk and entity should get a vector from a freshly trained model: %+v, %d chunks, %d entities", rep.Embed, st.Chunks, st.Entities)
+	}
+	dir := filepath.Dir(ws.Dir)
+	again, err := ws.Index(ctx, []string{filepath.Join(dir, "corpus")}, annals.IndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Embed == nil || again.Embed.Trained || again.Embed.Chunks != 0 || again.Embed.Entities != 0 {
+		t.Fatalf("an unchanged corpus embeds nothing: %+v", again.Embed)
+	}
+}

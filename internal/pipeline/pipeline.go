@@ -93,6 +93,8 @@ type Report struct {
 	Stopped string `json:"stopped,omitempty"`
 	// Usage is the LLM token usage of the run, per step.
 	Usage []store.UsageRow `json:"llm_usage,omitempty"`
+	// Embed is what the embedding step did.
+	Embed *EmbedReport `json:"embed,omitempty"`
 }
 
 type job struct {

@@ -171,3 +171,20 @@ type Merge struct {
 	CreatedAt string   `json:"created_at"`
 	UndoneAt  string   `json:"undone_at,omitempty"`
 }
+
+// VectorItem is a chunk or an entity with the text to embed.
+type VectorItem struct {
+	ID   int64
+	Text string
+}
+
+// VectorStore keeps the vectors of chunks and entities, by embedding model.
+type VectorStore interface {
+	Unembedded(ctx context.Context, kind, model string, limit int) ([]VectorItem, error)
+	PutVectors(ctx context.Context, kind, model string, ids []int64, vecs [][]byte) error
+	ChunkTexts(ctx context.Context) ([]string, error)
+	VectorCounts(ctx context.Context, model string) (chunks, entities int, err error)
+	State(ctx context.Context, name string) ([]byte, error)
+	SetState(ctx context.Context, name string, value []byte) error
+	Stats(ctx context.Context) (*Stats, error)
+}

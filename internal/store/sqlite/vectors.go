@@ -1,0 +1,94 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/annals-project/annals/internal/store"
+)
+
+// Unembedded lists up to limit chunks ("chunk") or entities ("entity") that
+// have no vector from model. An entity's text is its name and aliases.
+func (s *DB) Unembedded(ctx context.Context, kind, model string, limit int) ([]store.VectorItem, error) {
+	var q string
+	switch kind {
+	case "chunk":
+		q = `SELECT c.id, c.text FROM chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id AND v.model = ?
+			WHERE v.chunk_id IS NULL ORDER BY c.id LIMIT ?`
+	case "entity":
+		q = `SELECT e.id, e.name || COALESCE(' ' || (SELECT group_concat(DISTINCT a.alias) FROM aliases a WHERE a.entity_id = e.id), '')
+			FROM entities e LEFT JOIN entity_vectors v ON v.entity_id = e.id AND v.model = ?
+			WHERE v.entity_id IS NULL ORDER BY e.id LIMIT ?`
+	default:
+		return nil, fmt.Errorf("unknown vector kind %q", kind)
+	}
+	rows, err := s.db.QueryContext(ctx, q, model, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list %ss to embed: %w", kind, err)
+	}
+	defer rows.Close()
+	var out []store.VectorItem
+	for rows.Next() {
+		var it store.VectorItem
+		if err := rows.Scan(&it.ID, &it.Text); err != nil {
+			return nil, err
+		}
+		it.Text = strings.ReplaceAll(it.Text, ",", " ")
+		out = append(out, it)
+	}
+	return out, rows.Err()
+}
+
+// PutVectors stores encoded vectors of chunks or entities from model,
+// replacing those of another model.
+func (s *DB) PutVectors(ctx context.Context, kind, model string, ids []int64, vecs [][]byte) error {
+	table, col := "chunk_vectors", "chunk_id"
+	if kind == "entity" {
+		table, col = "entity_vectors", "entity_id"
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	st, err := tx.PrepareContext(ctx, "INSERT INTO "+table+"("+col+", model, vec) VALUES(?, ?, ?) ON CONFLICT("+col+") DO UPDATE SET model = excluded.model, vec = excluded.vec")
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for i, id := range ids {
+		if _, err := st.ExecContext(ctx, id, model, vecs[i]); err != nil {
+			return fmt.Errorf("store %s vector: %w", kind, err)
+		}
+	}
+	return tx.Commit()
+}
+
+// ChunkTexts streams every chunk's text, for training an embedder on the
+// corpus.
+func (s *DB) ChunkTexts(ctx context.Context) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT text FROM chunks ORDER BY id")
+	if err != nil {
+		return nil, fmt.Errorf("read chunks: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// VectorCounts says how many chunks and entities have a vector from model.
+func (s *DB) VectorCounts(ctx context.Context, model string) (chunks, entities int, err error) {
+	if err = s.db.QueryRowContext(ctx, "SELECT count(*) FROM chunk_vectors WHERE model = ?", model).Scan(&chunks); err != nil {
+		return
+	}
+	err = s.db.QueryRowContext(ctx, "SELECT count(*) FROM entity_vectors WHERE model = ?", model).Scan(&entities)
+	return
+}
