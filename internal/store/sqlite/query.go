@@ -99,11 +99,10 @@ func (s *DB) Relations(ctx context.Context, entityID int64, limit int) ([]kg.Rel
 		limit = 50
 	}
 	rows, err := s.db.QueryContext(ctx, `
-		SELECT r.id, r.head_id, h.name, h.type, r.type, r.tail_id, t.name, t.type, r.status, r.score, r.extractor,
-			(SELECT count(*) FROM evidence WHERE relation_id = r.id) AS n
-		FROM relations r JOIN entities h ON h.id = r.head_id JOIN entities t ON t.id = r.tail_id
-		WHERE r.head_id = ?1 OR r.tail_id = ?1
-		ORDER BY n DESC, r.type, r.id LIMIT ?2`, entityID, limit)
+		SELECT r.id, r.head_id, h.name, h.type, r.type, r.tail_id, t.name, t.type, r.status, r.score, r.extractor, r.support
+		FROM (SELECT * FROM relations WHERE head_id = ?1 UNION ALL SELECT * FROM relations WHERE tail_id = ?1 AND head_id != ?1) r
+		JOIN entities h ON h.id = r.head_id JOIN entities t ON t.id = r.tail_id
+		ORDER BY r.support DESC, r.type, r.id LIMIT ?2`, entityID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list relations: %w", err)
 	}
@@ -127,38 +126,52 @@ func (s *DB) Relations(ctx context.Context, entityID int64, limit int) ([]kg.Rel
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	for i := range out {
-		ev, err := s.evidence(ctx, out[i].ID, 3)
-		if err != nil {
-			return nil, err
-		}
-		out[i].Evidence = ev
+	if err := s.attachEvidence(ctx, out, 3); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
-func (s *DB) evidence(ctx context.Context, relationID int64, limit int) ([]kg.Evidence, error) {
+// attachEvidence reads up to per evidence sentences for every relation in
+// one query.
+func (s *DB) attachEvidence(ctx context.Context, rels []kg.Relation, per int) error {
+	if len(rels) == 0 {
+		return nil
+	}
+	byID := make(map[int64]int, len(rels))
+	ids := make([]string, len(rels))
+	args := make([]any, 0, len(rels)+1)
+	for i, r := range rels {
+		byID[r.ID] = i
+		ids[i] = "?"
+		args = append(args, r.ID)
+	}
+	args = append(args, per)
 	rows, err := s.db.QueryContext(ctx, `
-		SELECT e.doc_id, d.key, d.title, d.section, e.chunk_id, e.start, e.end, e.head_start, e.head_end, e.tail_start, e.tail_end,
-			e.sentence, COALESCE(e.sentence_norm, e.sentence)
-		FROM evidence e JOIN documents d ON d.id = e.doc_id
-		WHERE e.relation_id = ? ORDER BY d.key, e.start LIMIT ?`, relationID, limit)
+		SELECT relation_id, doc_id, key, title, section, chunk_id, start, end, head_start, head_end, tail_start, tail_end, sentence, norm
+		FROM (SELECT e.relation_id, e.doc_id, d.key, d.title, d.section, e.chunk_id, e.start, e.end, e.head_start, e.head_end,
+				e.tail_start, e.tail_end, e.sentence, COALESCE(e.sentence_norm, e.sentence) AS norm,
+				row_number() OVER (PARTITION BY e.relation_id ORDER BY d.key, e.start) AS rn
+			FROM evidence e JOIN documents d ON d.id = e.doc_id
+			WHERE e.relation_id IN (`+strings.Join(ids, ",")+`))
+		WHERE rn <= ? ORDER BY relation_id, rn`, args...)
 	if err != nil {
-		return nil, fmt.Errorf("read evidence: %w", err)
+		return fmt.Errorf("read evidence: %w", err)
 	}
 	defer rows.Close()
-	var out []kg.Evidence
 	for rows.Next() {
 		var ev kg.Evidence
+		var rid int64
 		var title, section string
-		if err := rows.Scan(&ev.DocID, &ev.DocKey, &title, &section, &ev.ChunkID, &ev.Start, &ev.End,
+		if err := rows.Scan(&rid, &ev.DocID, &ev.DocKey, &title, &section, &ev.ChunkID, &ev.Start, &ev.End,
 			&ev.Head.Start, &ev.Head.End, &ev.Tail.Start, &ev.Tail.End, &ev.Sentence, &ev.Norm); err != nil {
-			return nil, err
+			return err
 		}
 		ev.Cite = kg.Cite(splitSection(section), title, ev.DocKey)
-		out = append(out, ev)
+		i := byID[rid]
+		rels[i].Evidence = append(rels[i].Evidence, ev)
 	}
-	return out, rows.Err()
+	return rows.Err()
 }
 
 func splitSection(s string) []string {
@@ -176,9 +189,10 @@ func (s *DB) Mentions(ctx context.Context, entityID int64, limit int) ([]kg.Ment
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT m.doc_id, m.chunk_id, m.start, m.end, m.surface, d.key, d.title, d.section,
 			substr(c.text, max(m.start - c.start - 20, 0) + 1, m.end - c.start - max(m.start - c.start - 20, 0) + 20)
-		FROM mentions m JOIN names n ON n.id = m.name_id JOIN documents d ON d.id = m.doc_id
-		JOIN chunks c ON c.id = m.chunk_id
-		WHERE n.entity_id = ? ORDER BY d.key, m.start LIMIT ?`, entityID, limit)
+		FROM (SELECT m.* FROM mentions m JOIN names n ON n.id = m.name_id
+			WHERE n.entity_id = ? ORDER BY m.doc_id, m.start LIMIT ?) m
+		JOIN documents d ON d.id = m.doc_id JOIN chunks c ON c.id = m.chunk_id
+		ORDER BY m.doc_id, m.start`, entityID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list mentions: %w", err)
 	}

@@ -178,6 +178,7 @@ func (s *DB) ApplyResolution(ctx context.Context, r store.Resolution) error {
 			AND r.tail_id = t.entity_id AND r.type = evidence.rtype AND r.status = 'extracted' AND evidence.kept = 1)`,
 		`DELETE FROM relations WHERE status = 'extracted'
 			AND id NOT IN (SELECT relation_id FROM evidence WHERE relation_id IS NOT NULL)`,
+		`UPDATE relations SET support = (SELECT count(*) FROM evidence WHERE relation_id = relations.id)`,
 		"DELETE FROM keep_entities",
 	}
 	for _, q := range stmts {
