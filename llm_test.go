@@ -218,6 +218,10 @@ func BenchmarkLLMIndex(b *testing.B) {
 		b.ReportMetric(float64(calls), "calls")
 		b.ReportMetric(wall.Seconds(), "wall_s")
 		b.ReportMetric(float64(wall)/float64(ideal), "x_ideal")
+		// The extraction phase alone (reading, calls, writes and alignment),
+		// without the embedding step that follows it.
+		b.ReportMetric(rep.Elapsed.Seconds(), "extract_phase_s")
+		b.ReportMetric(float64(rep.Elapsed)/float64(ideal), "extract_phase_x_ideal")
 		var prompt, completion int
 		for _, u := range rep.Usage {
 			prompt += u.PromptTokens

@@ -507,6 +507,8 @@ func (v *validator) pair(hOcc, tOcc []kg.Span, ms []mention, quote string) (kg.S
 		}
 		return 1
 	}
+	// Burial and sentence depend on one occurrence only: work them out once
+	// per occurrence, not once per pair (names repeat often in a chunk).
 	buried := func(s kg.Span) int {
 		for _, m := range ms {
 			if m.Span != s && m.Span.Contains(s) {
@@ -515,18 +517,29 @@ func (v *validator) pair(hOcc, tOcc []kg.Span, ms []mention, quote string) (kg.S
 		}
 		return 0
 	}
+	type occ struct {
+		kg.Span
+		sent, buried int
+	}
+	prep := func(spans []kg.Span) []occ {
+		out := make([]occ, len(spans))
+		for i, s := range spans {
+			out[i] = occ{Span: s, sent: v.c.sentAt(s.Start), buried: buried(s)}
+		}
+		return out
+	}
+	hs, ts := prep(hOcc), prep(tOcc)
 	best := [4]int{-1}
 	var bh, bt kg.Span
-	for _, h := range hOcc {
-		for _, t := range tOcc {
-			if overlaps(h, t) {
+	for _, h := range hs {
+		for _, t := range ts {
+			if overlaps(h.Span, t.Span) {
 				continue
 			}
-			gap := abs(v.c.sentAt(h.Start) - v.c.sentAt(t.Start))
 			dist := max(h.Start, t.Start) - min(h.End, t.End)
-			cost := [4]int{inQuote(h, t), gap, buried(h) + buried(t), dist}
+			cost := [4]int{inQuote(h.Span, t.Span), abs(h.sent - t.sent), h.buried + t.buried, dist}
 			if best[0] < 0 || less(cost, best) {
-				best, bh, bt = cost, h, t
+				best, bh, bt = cost, h.Span, t.Span
 			}
 		}
 	}
