@@ -69,9 +69,10 @@ func Dot(a, b []float32) float32 {
 
 // dot unrolls by four: independent accumulators let the CPU overlap the
 // multiplies, which roughly doubles the speed of exact search.
-func dot(a, b []float32) float32 {
+// dot is unrolled four ways: it is the inner loop of search and training.
+func dot[T float32 | float64](a, b []T) T {
 	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
+	var s0, s1, s2, s3 T
 	i := 0
 	for ; i+4 <= len(a); i += 4 {
 		s0 += a[i] * b[i]

@@ -279,20 +279,20 @@ func orth(y *dense) *dense {
 		for r := range n {
 			v[r] = y.a[r*y.c+j]
 		}
-		orig := math.Sqrt(dotf(v, v))
+		orig := math.Sqrt(dot(v, v))
 		if orig == 0 {
 			continue
 		}
 		c := make([]float64, len(q))
 		for range 2 {
 			for i, qi := range q {
-				c[i] = dotf(qi, v)
+				c[i] = dot(qi, v)
 			}
 			for i, qi := range q {
 				axpy(-c[i], qi, v)
 			}
 		}
-		nv := math.Sqrt(dotf(v, v))
+		nv := math.Sqrt(dot(v, v))
 		if nv <= 1e-10*orig {
 			continue
 		}
@@ -308,22 +308,6 @@ func orth(y *dense) *dense {
 		}
 	}
 	return out
-}
-
-func dotf(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // splitmix64 is a tiny deterministic generator whose output never changes

@@ -8,6 +8,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -84,6 +85,18 @@ func MustLoad(name string) *Schema {
 		panic(err)
 	}
 	return s
+}
+
+var defaults sync.Map // schema name → *Schema
+
+// DefaultFor is the shipped schema a language uses by default, loaded once.
+func DefaultFor(lang string) *Schema {
+	name := ForLanguage(lang)
+	if s, ok := defaults.Load(name); ok {
+		return s.(*Schema)
+	}
+	s, _ := defaults.LoadOrStore(name, MustLoad(name))
+	return s.(*Schema)
 }
 
 // ForLanguage names the default schema for a language code.

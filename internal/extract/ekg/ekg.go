@@ -12,7 +12,6 @@ package ekg
 import (
 	"context"
 	"sort"
-	"sync"
 	"sync/atomic"
 
 	"github.com/annals-project/annals/internal/extract"
@@ -118,20 +117,12 @@ func (e *Extractor) Extract(ctx context.Context, in extract.Input) (extract.Resu
 	return e.merge(res, dropNested(found, res.Entities), sch), nil
 }
 
-var shipped sync.Map // schema name → *schema.Schema
-
 // schemaFor is the input's schema, or the default for its language.
 func schemaFor(in extract.Input) *schema.Schema {
 	if in.Schema != nil {
 		return in.Schema
 	}
-	name := schema.ForLanguage(in.Lang)
-	if s, ok := shipped.Load(name); ok {
-		return s.(*schema.Schema)
-	}
-	s := schema.MustLoad(name)
-	shipped.Store(name, s)
-	return s
+	return schema.DefaultFor(in.Lang)
 }
 
 // merge adds the LLM's mentions to the base result. Same span and type is

@@ -143,7 +143,7 @@ func (x *Extractor) Run(ctx context.Context, in extract.Input) (Output, error) {
 	}
 	sch := in.Schema
 	if sch == nil {
-		sch = schema.MustLoad(schema.ForLanguage(in.Lang))
+		sch = schema.DefaultFor(in.Lang)
 	}
 	ch := newChunk(in.Text, in.Lang)
 	growth := x.opts.AllowGrowth

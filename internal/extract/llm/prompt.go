@@ -1,14 +1,8 @@
 package llmextract
 
 import (
-	"crypto/sha256"
 	"embed"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"text/template"
@@ -68,32 +62,11 @@ func loadPrompts(dir string) (map[string]*prompt, error) {
 	out := map[string]*prompt{}
 	for _, l := range promptLangs {
 		name := PromptFile(l)
-		src, err := builtin.ReadFile("prompts/" + name)
+		t, err := llm.LoadTemplate(builtin, "prompts", name, dir, funcs)
 		if err != nil {
 			return nil, err
 		}
-		source := "built-in " + name
-		if dir != "" {
-			p := filepath.Join(dir, name)
-			b, err := os.ReadFile(p)
-			switch {
-			case err == nil:
-				src, source = b, p
-			case !errors.Is(err, fs.ErrNotExist):
-				return nil, fmt.Errorf("prompt override: %w", err)
-			}
-		}
-		t, err := template.New(name).Funcs(funcs).Option("missingkey=error").Parse(string(src))
-		if err != nil {
-			return nil, fmt.Errorf("prompt %s: %w", source, err)
-		}
-		for _, part := range []string{"system", "user"} {
-			if t.Lookup(part) == nil {
-				return nil, fmt.Errorf("prompt %s: no {{define %q}} block", source, part)
-			}
-		}
-		sum := sha256.Sum256(src)
-		out[l] = &prompt{tmpl: t, hash: hex.EncodeToString(sum[:]), source: source}
+		out[l] = &prompt{tmpl: t.Template, hash: t.Hash, source: t.Source}
 	}
 	return out, nil
 }

@@ -274,19 +274,12 @@ func (x *Extractor) load(ctx context.Context) error {
 	return nil
 }
 
-var shipped sync.Map // schema name → *schema.Schema
-
+// schemaFor is the input's schema, or the default for its language.
 func schemaFor(in extract.Input) *schema.Schema {
 	if in.Schema != nil {
 		return in.Schema
 	}
-	name := schema.ForLanguage(in.Lang)
-	if s, ok := shipped.Load(name); ok {
-		return s.(*schema.Schema)
-	}
-	s := schema.MustLoad(name)
-	shipped.Store(name, s)
-	return s
+	return schema.DefaultFor(in.Lang)
 }
 
 // fits reports whether a pattern is meant for this schema and language.

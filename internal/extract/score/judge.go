@@ -9,9 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -75,33 +72,12 @@ func NewJudge(c llm.Client, opts Options) *Judge {
 }
 
 func loadPrompt(dir string) (*template.Template, string, error) {
-	src, err := builtin.ReadFile("prompts/" + PromptFile)
+	funcs := template.FuncMap{"join": strings.Join, "inc": func(i int) int { return i + 1 }}
+	t, err := llm.LoadTemplate(builtin, "prompts", PromptFile, dir, funcs)
 	if err != nil {
 		return nil, "", err
 	}
-	source := "built-in " + PromptFile
-	if dir != "" {
-		p := filepath.Join(dir, PromptFile)
-		b, err := os.ReadFile(p)
-		switch {
-		case err == nil:
-			src, source = b, p
-		case !errors.Is(err, fs.ErrNotExist):
-			return nil, "", fmt.Errorf("prompt override: %w", err)
-		}
-	}
-	funcs := template.FuncMap{"join": strings.Join, "inc": func(i int) int { return i + 1 }}
-	t, err := template.New(PromptFile).Funcs(funcs).Option("missingkey=error").Parse(string(src))
-	if err != nil {
-		return nil, "", fmt.Errorf("prompt %s: %w", source, err)
-	}
-	for _, part := range []string{"system", "user"} {
-		if t.Lookup(part) == nil {
-			return nil, "", fmt.Errorf("prompt %s: no {{define %q}} block", source, part)
-		}
-	}
-	sum := sha256.Sum256(src)
-	return t, hex.EncodeToString(sum[:]), nil
+	return t.Template, t.Hash, nil
 }
 
 // Check reports a prompt override that cannot be used.
@@ -138,7 +114,7 @@ func (j *Judge) Score(ctx context.Context, text string, in extract.Input, res ex
 func (j *Judge) ScoreTrace(ctx context.Context, text string, in extract.Input, res extract.Result, tr Trace) (Scored, error) {
 	sch := in.Schema
 	if sch == nil {
-		sch = schema.MustLoad(schema.ForLanguage(in.Lang))
+		sch = schema.DefaultFor(in.Lang)
 	}
 	if j.err != nil {
 		return Scored{}, j.err

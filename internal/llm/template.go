@@ -1,0 +1,53 @@
+package llm
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"text/template"
+)
+
+// Template is a prompt with a "system" and a "user" part. Each is built in,
+// and a file of the same name in an override folder (the workspace's
+// prompts/) replaces it.
+type Template struct {
+	*template.Template
+	Hash   string // SHA-256 of the source: part of versions, so edits re-run work
+	Source string // "built-in NAME" or the override's path
+}
+
+// LoadTemplate reads the built-in prompt builtinDir/name from fsys, or its
+// override in overrideDir when there is one, and checks that it defines
+// both parts.
+func LoadTemplate(fsys fs.FS, builtinDir, name, overrideDir string, funcs template.FuncMap) (*Template, error) {
+	src, err := fs.ReadFile(fsys, builtinDir+"/"+name)
+	if err != nil {
+		return nil, err
+	}
+	source := "built-in " + name
+	if overrideDir != "" {
+		p := filepath.Join(overrideDir, name)
+		b, err := os.ReadFile(p)
+		switch {
+		case err == nil:
+			src, source = b, p
+		case !errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("prompt override: %w", err)
+		}
+	}
+	t, err := template.New(name).Funcs(funcs).Option("missingkey=error").Parse(string(src))
+	if err != nil {
+		return nil, fmt.Errorf("prompt %s: %w", source, err)
+	}
+	for _, part := range []string{"system", "user"} {
+		if t.Lookup(part) == nil {
+			return nil, fmt.Errorf("prompt %s: no {{define %q}} block", source, part)
+		}
+	}
+	sum := sha256.Sum256(src)
+	return &Template{Template: t, Hash: hex.EncodeToString(sum[:]), Source: source}, nil
+}
