@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/annals-project/annals/internal/embed"
 	"github.com/annals-project/annals/internal/llm"
 	"github.com/annals-project/annals/internal/resolve/llmalign"
 )
@@ -56,6 +57,9 @@ func (w *Workspace) AlignWithLLM(ctx context.Context, opts AlignOptions) (*Align
 	if opts.Type != "" {
 		lo.Types = []string{opts.Type}
 	}
+	if lo.Similar, err = w.entitySimilarity(ctx); err != nil {
+		return nil, err
+	}
 	rep, err := llmalign.Run(ctx, w.db, c, lo)
 	usage, ferr := w.finish(ctx, run, "align")
 	rep.Usage = usage
@@ -77,4 +81,26 @@ func onlyBudget(err error) bool {
 		return true
 	}
 	return errors.Is(err, llm.ErrBudget)
+}
+
+// entitySimilarity scores two entities by the cosine of their stored
+// vectors (0 when either has none), for candidate blocking.
+func (w *Workspace) entitySimilarity(ctx context.Context) (func(a, b int64) float64, error) {
+	raw, err := w.db.EntityVectors(ctx)
+	if err != nil || len(raw) == 0 {
+		return nil, err
+	}
+	vecs := make(map[int64][]float32, len(raw))
+	for id, b := range raw {
+		if v, err := embed.Decode(b); err == nil {
+			vecs[id] = v
+		}
+	}
+	return func(a, b int64) float64 {
+		va, vb := vecs[a], vecs[b]
+		if len(va) == 0 || len(va) != len(vb) {
+			return 0
+		}
+		return float64(embed.Dot(va, vb))
+	}, nil
 }

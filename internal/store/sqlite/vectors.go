@@ -92,3 +92,22 @@ func (s *DB) VectorCounts(ctx context.Context, model string) (chunks, entities i
 	err = s.db.QueryRowContext(ctx, "SELECT count(*) FROM entity_vectors WHERE model = ?", model).Scan(&entities)
 	return
 }
+
+// EntityVectors reads every stored entity vector, whatever model made it.
+func (s *DB) EntityVectors(ctx context.Context) (map[int64][]byte, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT entity_id, vec FROM entity_vectors")
+	if err != nil {
+		return nil, fmt.Errorf("read entity vectors: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64][]byte{}
+	for rows.Next() {
+		var id int64
+		var v []byte
+		if err := rows.Scan(&id, &v); err != nil {
+			return nil, err
+		}
+		out[id] = v
+	}
+	return out, rows.Err()
+}
