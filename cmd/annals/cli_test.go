@@ -350,3 +350,32 @@ func TestSchemaShowsDirections(t *testing.T) {
 		t.Fatalf("schema --lang en:\n%s", out)
 	}
 }
+
+func TestDateConvertsAndChecks(t *testing.T) {
+	var got struct {
+		Times []struct {
+			Year     int
+			Resolved bool
+			Dynasty  string
+		}
+	}
+	json.Unmarshal([]byte(mustRun(t, "--json", "date", "十二年", "--dynasty", "蜀汉", "--context", "建兴元年，封亮武乡侯。")), &got)
+	if len(got.Times) != 1 || !got.Times[0].Resolved || got.Times[0].Year != 234 || got.Times[0].Dynasty != "蜀汉" {
+		t.Fatalf("十二年 after 建兴 in a 蜀汉 text is 234: %+v", got)
+	}
+	if out := mustRun(t, "date", "孝景中元年"); !strings.Contains(out, "149 BCE") {
+		t.Fatalf("孝景中元年 is 149 BCE:\n%s", out)
+	}
+	var chk struct{ Agrees bool }
+	json.Unmarshal([]byte(mustRun(t, "--json", "date", "建兴十二年", "--check", "234")), &chk)
+	if !chk.Agrees {
+		t.Fatal("建兴十二年 agrees with 234")
+	}
+	json.Unmarshal([]byte(mustRun(t, "--json", "date", "建兴十二年", "--dynasty", "蜀汉", "--check", "235")), &chk)
+	if chk.Agrees {
+		t.Fatal("建兴十二年 of 蜀汉 does not agree with 235")
+	}
+	if _, err := run(t, "date", "天下大乱"); err == nil {
+		t.Fatal("text without a date should say so")
+	}
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/annals-project/annals/internal/chrono"
+	"github.com/annals-project/annals/internal/text"
+)
+
+func (a *app) dateCmd() *cobra.Command {
+	var context, dynasty string
+	var check int
+	var checking bool
+	cmd := &cobra.Command{
+		Use:   "date EXPRESSION",
+		Short: "Convert a historical date (建兴十二年, 孝文十年, 甲子, năm 1288 TCN) into years, or check a year",
+		Long: `Reads the time expressions in EXPRESSION, after the text of --context (which
+sets the era or reign in force and the current year, as the sentences before
+it would), and prints each with its year, or every candidate with its dynasty
+and emperor when the reading is ambiguous. Years are astronomical (−121 is
+122 BCE). --check YEAR says whether the expression agrees with that year and
+what the right conversion is.`,
+		Example: `  annals date 建兴十二年
+  annals date 十二年 --context "建兴元年，封亮武乡侯。"
+  annals date 建兴 --dynasty 西晋
+  annals date 建兴十二年 --check 234 --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			checking = cmd.Flags().Changed("check")
+			expr, _ := text.ToSimplified(args[0])
+			ctx := &chrono.Context{Dynasty: dynasty}
+			if context != "" {
+				c, _ := text.ToSimplified(context)
+				chrono.Parse(c, ctx)
+			}
+			if checking {
+				agree, cands := chrono.Check(expr, check, *ctx)
+				if a.json {
+					return a.printJSON(map[string]any{"expression": args[0], "year": check, "agrees": agree, "candidates": cands})
+				}
+				verdict := "does not agree with"
+				if agree {
+					verdict = "agrees with"
+				}
+				a.printf("%s %s year %s\n", args[0], verdict, yearLabel(check))
+				for _, c := range cands {
+					a.printf("  %s  %s  (%s)\n", yearLabel(c.Year), strings.TrimSpace(c.Dynasty+" "+c.Emperor+" "+c.Era+c.Ruler), c.Reason)
+				}
+				return nil
+			}
+			times := chrono.Parse(expr, ctx)
+			if a.json {
+				if times == nil {
+					times = []chrono.Time{}
+				}
+				return a.printJSON(map[string]any{"expression": args[0], "times": times})
+			}
+			if len(times) == 0 {
+				return fmt.Errorf("no time expression found in %q", args[0])
+			}
+			for _, t := range times {
+				head := t.Expr
+				switch {
+				case t.Resolved && t.EndYear != 0 && t.EndYear != t.Year:
+					head += fmt.Sprintf(": %s to %s", yearLabel(t.Year), yearLabel(t.EndYear))
+				case t.Resolved:
+					head += ": " + yearLabel(t.Year)
+				default:
+					head += ": unresolved"
+				}
+				a.printf("%s  [%s, %s] %s\n", head, t.Calendar, t.Precision, strings.TrimSpace(t.Dynasty+" "+t.Emperor))
+				for _, c := range t.Candidates {
+					a.printf("  candidate %s  %s  (%s)\n", yearLabel(c.Year), strings.TrimSpace(c.Dynasty+" "+c.Emperor+" "+c.Era+c.Ruler), c.Reason)
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&context, "context", "", "text that comes before the expression (sets the era, reign and year in force)")
+	cmd.Flags().StringVar(&dynasty, "dynasty", "", "the text's dynasty, to choose among eras of the same name (蜀汉, 西晋 …)")
+	cmd.Flags().IntVar(&check, "check", 0, "a year (astronomical, −121 for 122 BCE) to check the expression against")
+	return cmd
+}
+
+// yearLabel writes an astronomical year as a reader would: 234, 122 BCE.
+func yearLabel(y int) string {
+	if y <= 0 {
+		return fmt.Sprintf("%d BCE", 1-y)
+	}
+	return fmt.Sprintf("%d", y)
+}
