@@ -151,6 +151,9 @@ func (w *Workspace) Index(ctx context.Context, paths []string, opts IndexOptions
 			em = embed.NewOpenAI(run.client, 0)
 		}
 		rep.Embed, err = pipeline.Embed(ctx, w.db, em)
+		if err == nil {
+			rep.Date, err = pipeline.Date(ctx, w.db)
+		}
 	}
 	usage, ferr := w.finish(ctx, run, "index")
 	if rep != nil {

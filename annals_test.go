@@ -2,6 +2,7 @@ package annals_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -141,5 +142,72 @@ func TestIndexEmbedsChunksAndEntitiesOnce(t *testing.T) {
 	}
 	if again.Embed == nil || again.Embed.Trained || again.Embed.Chunks != 0 || again.Embed.Entities != 0 {
 		t.Fatalf("an unchanged corpus embeds nothing: %+v", again.Embed)
+	}
+}
+
+func TestFactsGetYearsAndTimelines(t *testing.T) {
+	ctx := context.Background()
+	ws, rep := indexDemo(t)
+	if rep.Date == nil || rep.Date.Dated == 0 || rep.Date.Documents != rep.Added {
+		t.Fatalf("every document should be dated: %+v", rep.Date)
+	}
+	v, err := ws.Entity(ctx, "诸葛亮", annals.EntityOptions{})
+	if err != nil || v.Died == nil || *v.Died != 234 {
+		t.Fatalf("诸葛亮 died in 建兴十二年 = 234: %+v %v", v.Died, err)
+	}
+	items, err := ws.Timeline(ctx, "诸葛亮", annals.TimelineOptions{})
+	if err != nil || len(items) < 3 {
+		t.Fatalf("timeline: %d items, %v", len(items), err)
+	}
+	for i := 1; i < len(items); i++ {
+		if items[i].Year < items[i-1].Year {
+			t.Fatalf("timeline out of order at %d: %d after %d", i, items[i].Year, items[i-1].Year)
+		}
+	}
+	for _, it := range items {
+		if it.Citation.Sentence == "" || it.Fact.Head == "" {
+			t.Fatalf("item without fact or citation: %+v", it)
+		}
+	}
+	from, to := 233, 235
+	win, err := ws.Timeline(ctx, "", annals.TimelineOptions{From: &from, To: &to, Type: "死亡时间"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, it := range win {
+		if it.Year < from || it.Year > to || it.Fact.Type != "死亡时间" {
+			t.Fatalf("window item outside the window or type: %+v", it)
+		}
+		found = found || it.Fact.Head == "诸葛亮"
+	}
+	if !found {
+		t.Fatalf("诸葛亮's death should be in 233–235: %+v", win)
+	}
+	if ids, err := ws.ChunksNear(ctx, 234, 1); err != nil || len(ids) == 0 {
+		t.Fatalf("chunks speaking of 233–235: %v %v", ids, err)
+	}
+	if _, err := ws.Timeline(ctx, "", annals.TimelineOptions{}); err == nil {
+		t.Fatal("a timeline without a name or a window is an error")
+	}
+}
+
+func TestDatingReachesOlderWorkspacesWithoutReextracting(t *testing.T) {
+	ctx := context.Background()
+	ws, rep := indexDemo(t)
+	db := ws.Store().(interface{ SQL() *sql.DB }).SQL()
+	// A workspace from before dating existed: no years, no chrono step.
+	if _, err := db.Exec("UPDATE evidence SET year = NULL; DELETE FROM steps WHERE step = 'chrono'; DELETE FROM chunk_years"); err != nil {
+		t.Fatal(err)
+	}
+	again, err := ws.Index(ctx, []string{filepath.Join(filepath.Dir(ws.Dir), "corpus")}, annals.IndexOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Updated+again.Added+again.Changed != 0 || again.Date == nil || again.Date.Documents != rep.Added {
+		t.Fatalf("dating should run on every document without re-extracting any: %+v %+v", again, again.Date)
+	}
+	if v, _ := ws.Entity(ctx, "诸葛亮", annals.EntityOptions{}); v == nil || v.Died == nil {
+		t.Fatal("years should be back")
 	}
 }

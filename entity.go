@@ -28,6 +28,9 @@ type EntityView struct {
 	// Others are further entities the name could mean (same name, another
 	// type, or a shared alias).
 	Others []Entity `json:"others,omitempty"`
+	// Born and Died are the years of its dated birth and death facts.
+	Born *int `json:"born,omitempty"`
+	Died *int `json:"died,omitempty"`
 }
 
 // Entity looks up a name (main name, alias, 字/号, in traditional or
@@ -62,6 +65,9 @@ func (w *Workspace) Entity(ctx context.Context, name string, opts EntityOptions)
 		return nil, err
 	}
 	if v.Occurrences, err = w.db.Mentions(ctx, v.ID, orDefault(opts.Mentions, 10)); err != nil {
+		return nil, err
+	}
+	if v.Born, v.Died, err = w.lifeSpan(ctx, v.ID); err != nil {
 		return nil, err
 	}
 	return v, nil

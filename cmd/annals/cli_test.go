@@ -379,3 +379,31 @@ func TestDateConvertsAndChecks(t *testing.T) {
 		t.Fatal("text without a date should say so")
 	}
 }
+
+func TestTimelineJSON(t *testing.T) {
+	dir := t.TempDir()
+	mustRun(t, "-q", "quickstart", dir)
+	ws := filepath.Join(dir, ".annals")
+	var got struct {
+		Items []struct {
+			Year       int             `json:"year"`
+			EndYear    *int            `json:"end_year"`
+			Precision  string          `json:"precision"`
+			Expression string          `json:"expression"`
+			Fact       json.RawMessage `json:"fact"`
+			Citation   struct {
+				Cite     string `json:"cite"`
+				Sentence string `json:"sentence"`
+			} `json:"citation"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, "-w", ws, "--json", "timeline", "孙权")), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Items) == 0 || got.Items[0].Precision == "" || got.Items[0].Citation.Sentence == "" || len(got.Items[0].Fact) == 0 {
+		t.Fatalf("timeline items: %+v", got)
+	}
+	if out := mustRun(t, "-w", ws, "timeline", "--from", "-200", "--to", "-100"); strings.Contains(out, "「") {
+		t.Fatalf("nothing in the demo happens in 201–101 BCE:\n%s", out)
+	}
+}

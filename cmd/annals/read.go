@@ -155,6 +155,15 @@ in simplified or traditional characters, and shows the best match.`,
 
 func (a *app) printEntity(v *annals.EntityView) {
 	a.printf("%s  [%s]  %d mentions\n", v.Name, v.Type, v.Mentions)
+	if v.Born != nil || v.Died != nil {
+		life := func(y *int) string {
+			if y == nil {
+				return "?"
+			}
+			return yearLabel(*y)
+		}
+		a.printf("  life: %s – %s\n", life(v.Born), life(v.Died))
+	}
 	for kind, names := range v.Attributes {
 		a.printf("  %s: %s\n", kind, strings.Join(names, "、"))
 	}

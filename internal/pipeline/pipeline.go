@@ -95,6 +95,8 @@ type Report struct {
 	Usage []store.UsageRow `json:"llm_usage,omitempty"`
 	// Embed is what the embedding step did.
 	Embed *EmbedReport `json:"embed,omitempty"`
+	// Date is what dating facts did.
+	Date *DateReport `json:"date,omitempty"`
 }
 
 type job struct {

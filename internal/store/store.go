@@ -188,3 +188,47 @@ type VectorStore interface {
 	SetState(ctx context.Context, name string, value []byte) error
 	Stats(ctx context.Context) (*Stats, error)
 }
+
+// DatedDoc is a document with the evidence and chunks the time step dates.
+type DatedDoc struct {
+	ID       int64
+	Key      string
+	Section  string
+	Lang     string
+	Text     string
+	Norm     string
+	Evidence []Dated
+	Chunks   []Dated
+}
+
+// Dated is an evidence sentence or a chunk with the time found for it.
+type Dated struct {
+	ID         int64
+	Start, End int
+	Section    string // chunks only
+	// For evidence: the time of the fact.
+	Dated         bool
+	Year, EndYear int
+	Precision     string
+	Expr          string
+	// For chunks: every year it speaks of.
+	Years []int
+}
+
+// TimelineQuery selects dated facts.
+type TimelineQuery struct {
+	EntityID int64 // the facts of one entity; 0 for all
+	From, To *int  // a window of years (astronomical), inclusive
+	Type     string
+	Limit    int
+}
+
+// TimelineItem is one dated fact with the sentence that dates and states it.
+type TimelineItem struct {
+	Year       int         `json:"year"`
+	EndYear    *int        `json:"end_year"`
+	Precision  string      `json:"precision"`
+	Expression string      `json:"expression"`
+	Fact       kg.Relation `json:"fact"`
+	Citation   kg.Evidence `json:"citation"`
+}

@@ -190,7 +190,8 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 		rows.Close()
 	}
 	if d.ReplaceFacts {
-		for _, q := range []string{"DELETE FROM mentions WHERE doc_id = ?", "DELETE FROM evidence WHERE doc_id = ?"} {
+		// New facts need every later step again (dating …).
+		for _, q := range []string{"DELETE FROM mentions WHERE doc_id = ?", "DELETE FROM evidence WHERE doc_id = ?", "DELETE FROM steps WHERE doc_id = ?"} {
 			if _, err := w.tx.ExecContext(ctx, q, id); err != nil {
 				return fmt.Errorf("drop old facts: %w", err)
 			}

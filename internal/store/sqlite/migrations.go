@@ -193,4 +193,19 @@ UPDATE relations SET support = (SELECT count(*) FROM evidence WHERE relation_id 
 DROP INDEX mentions_name;
 CREATE INDEX mentions_name ON mentions(name_id, doc_id, start);
 `,
+	// 4: time on facts: each evidence sentence's year (from its own time
+	// expression, or the year in force where it stands), and the years each
+	// chunk speaks of, for timelines and time-bounded retrieval.
+	`
+ALTER TABLE evidence ADD COLUMN year INTEGER;
+ALTER TABLE evidence ADD COLUMN end_year INTEGER;
+ALTER TABLE evidence ADD COLUMN precision TEXT;
+ALTER TABLE evidence ADD COLUMN time_expr TEXT;
+CREATE INDEX evidence_year ON evidence(year) WHERE year IS NOT NULL;
+CREATE TABLE chunk_years (
+	chunk_id INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+	year     INTEGER NOT NULL,
+	PRIMARY KEY (year, chunk_id)
+);
+`,
 }

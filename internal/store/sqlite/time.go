@@ -1,0 +1,207 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/store"
+)
+
+// DocsNeedingStep lists the ids of documents on which step has not run at
+// version.
+func (s *DB) DocsNeedingStep(ctx context.Context, step, version string) ([]int64, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT d.id FROM documents d LEFT JOIN steps s ON s.doc_id = d.id AND s.step = ?
+		WHERE s.version IS NULL OR s.version != ? ORDER BY d.id`, step, version)
+	if err != nil {
+		return nil, fmt.Errorf("list documents for %s: %w", step, err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+// DocumentByID reads one document with its text.
+func (s *DB) DocumentByID(ctx context.Context, id int64) (*store.DatedDoc, error) {
+	d := &store.DatedDoc{ID: id}
+	var norm sql.NullString
+	err := s.db.QueryRowContext(ctx, "SELECT key, section, lang, text, norm FROM documents WHERE id = ?", id).
+		Scan(&d.Key, &d.Section, &d.Lang, &d.Text, &norm)
+	if err != nil {
+		return nil, fmt.Errorf("read document %d: %w", id, err)
+	}
+	d.Norm = d.Text
+	if norm.Valid {
+		d.Norm = norm.String
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT id, start, end FROM evidence WHERE doc_id = ? ORDER BY start", id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var e store.Dated
+		if err := rows.Scan(&e.ID, &e.Start, &e.End); err != nil {
+			return nil, err
+		}
+		d.Evidence = append(d.Evidence, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	crows, err := s.db.QueryContext(ctx, "SELECT id, start, end, section FROM chunks WHERE doc_id = ? ORDER BY seq", id)
+	if err != nil {
+		return nil, err
+	}
+	defer crows.Close()
+	for crows.Next() {
+		var c store.Dated
+		if err := crows.Scan(&c.ID, &c.Start, &c.End, &c.Section); err != nil {
+			return nil, err
+		}
+		d.Chunks = append(d.Chunks, c)
+	}
+	return d, crows.Err()
+}
+
+// SetDates writes the years of a document's evidence and chunks and records
+// the step as done, in one transaction.
+func (s *DB) SetDates(ctx context.Context, d *store.DatedDoc, step, version string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	up, err := tx.PrepareContext(ctx, "UPDATE evidence SET year = ?, end_year = ?, precision = ?, time_expr = ? WHERE id = ?")
+	if err != nil {
+		return err
+	}
+	defer up.Close()
+	for _, e := range d.Evidence {
+		var year, end, prec, expr any
+		if e.Dated {
+			year, end, prec, expr = e.Year, e.EndYear, e.Precision, e.Expr
+		}
+		if _, err := up.ExecContext(ctx, year, end, prec, expr, e.ID); err != nil {
+			return fmt.Errorf("date evidence: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM chunk_years WHERE chunk_id IN (SELECT id FROM chunks WHERE doc_id = ?)", d.ID); err != nil {
+		return err
+	}
+	cy, err := tx.PrepareContext(ctx, "INSERT OR IGNORE INTO chunk_years(chunk_id, year) VALUES(?, ?)")
+	if err != nil {
+		return err
+	}
+	defer cy.Close()
+	for _, c := range d.Chunks {
+		for _, y := range c.Years {
+			if _, err := cy.ExecContext(ctx, c.ID, y); err != nil {
+				return fmt.Errorf("index chunk years: %w", err)
+			}
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO steps(doc_id, step, version) VALUES(?, ?, ?) ON CONFLICT(doc_id, step) DO UPDATE SET version = excluded.version", d.ID, step, version); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Timeline lists dated facts in year order: those of one entity, or those
+// within a window of years, optionally of one relation type.
+func (s *DB) Timeline(ctx context.Context, q store.TimelineQuery) ([]store.TimelineItem, error) {
+	where := []string{"e.year IS NOT NULL", "e.kept = 1"}
+	var args []any
+	if q.EntityID > 0 {
+		where = append(where, "(r.head_id = ? OR r.tail_id = ?)")
+		args = append(args, q.EntityID, q.EntityID)
+	}
+	if q.From != nil {
+		where = append(where, "e.year >= ?")
+		args = append(args, *q.From)
+	}
+	if q.To != nil {
+		where = append(where, "e.year <= ?")
+		args = append(args, *q.To)
+	}
+	if q.Type != "" {
+		where = append(where, "r.type = ?")
+		args = append(args, q.Type)
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 200
+	}
+	args = append(args, limit)
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT e.year, e.end_year, COALESCE(e.precision, ''), COALESCE(e.time_expr, ''),
+			r.id, r.head_id, h.name, h.type, r.type, r.tail_id, t.name, t.type, r.status, r.score, r.extractor,
+			e.doc_id, d.key, d.title, d.section, e.chunk_id, e.start, e.end, e.head_start, e.head_end, e.tail_start, e.tail_end,
+			e.sentence, COALESCE(e.sentence_norm, e.sentence)
+		FROM evidence e JOIN relations r ON r.id = e.relation_id
+		JOIN entities h ON h.id = r.head_id JOIN entities t ON t.id = r.tail_id JOIN documents d ON d.id = e.doc_id
+		WHERE `+joinAnd(where)+` ORDER BY e.year, d.key, e.start LIMIT ?`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("timeline: %w", err)
+	}
+	defer rows.Close()
+	var out []store.TimelineItem
+	for rows.Next() {
+		var it store.TimelineItem
+		var end sql.NullInt64
+		var score sql.NullFloat64
+		var title, section string
+		f, c := &it.Fact, &it.Citation
+		if err := rows.Scan(&it.Year, &end, &it.Precision, &it.Expression,
+			&f.ID, &f.HeadID, &f.Head, &f.HeadType, &f.Type, &f.TailID, &f.Tail, &f.TailType, &f.Status, &score, &f.Extractor,
+			&c.DocID, &c.DocKey, &title, &section, &c.ChunkID, &c.Start, &c.End, &c.Head.Start, &c.Head.End, &c.Tail.Start, &c.Tail.End,
+			&c.Sentence, &c.Norm); err != nil {
+			return nil, err
+		}
+		if end.Valid && int(end.Int64) != it.Year {
+			v := int(end.Int64)
+			it.EndYear = &v
+		}
+		if score.Valid {
+			v := score.Float64
+			f.Score = &v
+		}
+		c.Cite = kg.Cite(splitSection(section), title, c.DocKey)
+		out = append(out, it)
+	}
+	return out, rows.Err()
+}
+
+// ChunksInYears lists the chunks that speak of a year within [from, to].
+func (s *DB) ChunksInYears(ctx context.Context, from, to int) ([]int64, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT DISTINCT chunk_id FROM chunk_years WHERE year BETWEEN ? AND ? ORDER BY chunk_id", from, to)
+	if err != nil {
+		return nil, fmt.Errorf("chunks in years: %w", err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+func joinAnd(parts []string) string {
+	out := parts[0]
+	for _, p := range parts[1:] {
+		out += " AND " + p
+	}
+	return out
+}

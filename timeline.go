@@ -1,0 +1,65 @@
+package annals
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/annals-project/annals/internal/store"
+)
+
+// TimelineItem is a dated fact with the sentence that dates and states it.
+type TimelineItem = store.TimelineItem
+
+// TimelineOptions selects a timeline's facts.
+type TimelineOptions struct {
+	From, To *int   // a window of years (astronomical: −121 is 122 BCE)
+	Type     string // one relation type
+	Limit    int    // most items; 0 means 200
+}
+
+// Timeline lists dated facts in year order: a person's (name given) or
+// everything within a window of years (name empty).
+func (w *Workspace) Timeline(ctx context.Context, name string, opts TimelineOptions) ([]TimelineItem, error) {
+	q := store.TimelineQuery{From: opts.From, To: opts.To, Type: opts.Type, Limit: opts.Limit}
+	if name != "" {
+		v, err := w.Entity(ctx, name, EntityOptions{Relations: 1, Mentions: 1})
+		if err != nil {
+			return nil, err
+		}
+		q.EntityID = v.ID
+	} else if opts.From == nil && opts.To == nil {
+		return nil, fmt.Errorf("a timeline needs a name or a window of years")
+	}
+	return w.db.Timeline(ctx, q)
+}
+
+// ChunksNear lists the chunks that speak of a year within ±delta of year
+// (delta < 0 means the default, 1): the temporal index that time-bounded
+// retrieval uses.
+func (w *Workspace) ChunksNear(ctx context.Context, year, delta int) ([]int64, error) {
+	if delta < 0 {
+		delta = 1
+	}
+	return w.db.ChunksInYears(ctx, year-delta, year+delta)
+}
+
+// lifeSpan reads the years of an entity's birth and death facts.
+func (w *Workspace) lifeSpan(ctx context.Context, id int64) (born, died *int, err error) {
+	for _, t := range []struct {
+		types []string
+		dst   **int
+	}{{[]string{"出生时间", "born_in"}, &born}, {[]string{"死亡时间", "died_in"}, &died}} {
+		for _, typ := range t.types {
+			items, err := w.db.Timeline(ctx, store.TimelineQuery{EntityID: id, Type: typ, Limit: 1})
+			if err != nil {
+				return nil, nil, err
+			}
+			if len(items) > 0 && items[0].Fact.HeadID == id {
+				y := items[0].Year
+				*t.dst = &y
+				break
+			}
+		}
+	}
+	return born, died, nil
+}
