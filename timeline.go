@@ -43,22 +43,35 @@ func (w *Workspace) ChunksNear(ctx context.Context, year, delta int) ([]int64, e
 	return w.db.ChunksInYears(ctx, year-delta, year+delta)
 }
 
-// lifeSpan reads the years of an entity's birth and death facts.
+// lifeSpan reads the years of an entity's birth and death facts: the year
+// most of them agree on (the earliest of equals), since one misread
+// sentence should not outvote the rest.
 func (w *Workspace) lifeSpan(ctx context.Context, id int64) (born, died *int, err error) {
 	for _, t := range []struct {
 		types []string
 		dst   **int
 	}{{[]string{"出生时间", "born_in"}, &born}, {[]string{"死亡时间", "died_in"}, &died}} {
+		votes := map[int]int{}
 		for _, typ := range t.types {
-			items, err := w.db.Timeline(ctx, store.TimelineQuery{EntityID: id, Type: typ, Limit: 1})
+			items, err := w.db.Timeline(ctx, store.TimelineQuery{EntityID: id, Type: typ, Limit: 50})
 			if err != nil {
 				return nil, nil, err
 			}
-			if len(items) > 0 && items[0].Fact.HeadID == id {
-				y := items[0].Year
-				*t.dst = &y
-				break
+			for _, it := range items {
+				if it.Fact.HeadID == id {
+					votes[it.Year]++
+				}
 			}
+		}
+		best, n := 0, 0
+		for y, v := range votes {
+			if v > n || v == n && y < best {
+				best, n = y, v
+			}
+		}
+		if n > 0 {
+			y := best
+			*t.dst = &y
 		}
 	}
 	return born, died, nil

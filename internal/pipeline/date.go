@@ -14,12 +14,17 @@ import (
 // StepChrono dates facts; chronoVersion changes when dating would change.
 const (
 	StepChrono    = "chrono"
-	chronoVersion = "1"
+	chronoVersion = "2"
 )
 
 // Precision of a year taken from the sentences before a fact rather than
 // from the fact's own sentence.
 const PrecisionContext = "context"
+
+// contextReach is how many sentences after the last one that names a time
+// the year in force still dates a sentence. Histories move on without saying
+// so: a year named pages earlier says little about the sentence at hand.
+const contextReach = 6
 
 // DateStore is what dating reads and writes.
 type DateStore interface {
@@ -87,6 +92,7 @@ func dateDocument(d *store.DatedDoc) {
 	norm := []rune(d.Norm)
 	c := &chrono.Context{Dynasty: dynastyOf(d.Section, d.Key)}
 	var sents []sentenceTime
+	since := contextReach + 1 // sentences since one named a time
 	for _, sp := range text.Sentences(d.Norm, d.Lang) {
 		st := sentenceTime{Span: sp}
 		for _, t := range chrono.Parse(string(norm[sp.Start:sp.End]), c) {
@@ -95,7 +101,12 @@ func dateDocument(d *store.DatedDoc) {
 				st.year, st.end, st.precision, st.expr = t.Year, t.EndYear, t.Precision, t.Expr
 			}
 		}
-		if !st.explicit && c.HasYear {
+		if st.explicit {
+			since = 0
+		} else {
+			since++
+		}
+		if !st.explicit && c.HasYear && since <= contextReach {
 			st.known, st.year, st.end, st.precision = true, c.Year, c.Year, PrecisionContext
 		}
 		sents = append(sents, st)
