@@ -12,10 +12,19 @@ import (
 // DocsNeedingStep lists the ids of documents on which step has not run at
 // version.
 func (s *DB) DocsNeedingStep(ctx context.Context, step, version string) ([]int64, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT d.id FROM documents d LEFT JOIN steps s ON s.doc_id = d.id AND s.step = ?
+	ids, err := s.ids(ctx, `SELECT d.id FROM documents d LEFT JOIN steps s ON s.doc_id = d.id AND s.step = ?
 		WHERE s.version IS NULL OR s.version != ? ORDER BY d.id`, step, version)
 	if err != nil {
 		return nil, fmt.Errorf("list documents for %s: %w", step, err)
+	}
+	return ids, nil
+}
+
+// ids runs a query that selects one integer column.
+func (s *DB) ids(ctx context.Context, q string, args ...any) ([]int64, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	var out []int64
@@ -182,20 +191,11 @@ func (s *DB) Timeline(ctx context.Context, q store.TimelineQuery) ([]store.Timel
 
 // ChunksInYears lists the chunks that speak of a year within [from, to].
 func (s *DB) ChunksInYears(ctx context.Context, from, to int) ([]int64, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT DISTINCT chunk_id FROM chunk_years WHERE year BETWEEN ? AND ? ORDER BY chunk_id", from, to)
+	ids, err := s.ids(ctx, "SELECT DISTINCT chunk_id FROM chunk_years WHERE year BETWEEN ? AND ? ORDER BY chunk_id", from, to)
 	if err != nil {
 		return nil, fmt.Errorf("chunks in years: %w", err)
 	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return ids, nil
 }
 
 func joinAnd(parts []string) string {
