@@ -47,32 +47,30 @@ func (w *Workspace) ChunksNear(ctx context.Context, year, delta int) ([]int64, e
 // most of them agree on (the earliest of equals), since one misread
 // sentence should not outvote the rest.
 func (w *Workspace) lifeSpan(ctx context.Context, id int64) (born, died *int, err error) {
-	for _, t := range []struct {
-		types []string
-		dst   **int
-	}{{[]string{"出生时间", "born_in"}, &born}, {[]string{"死亡时间", "died_in"}, &died}} {
-		votes := map[int]int{}
-		for _, typ := range t.types {
-			items, err := w.db.Timeline(ctx, store.TimelineQuery{EntityID: id, Type: typ, Limit: 50})
-			if err != nil {
-				return nil, nil, err
-			}
-			for _, it := range items {
-				if it.Fact.HeadID == id {
-					votes[it.Year]++
-				}
-			}
-		}
-		best, n := 0, 0
-		for y, v := range votes {
-			if v > n || v == n && y < best {
-				best, n = y, v
-			}
-		}
-		if n > 0 {
-			y := best
-			*t.dst = &y
+	years, err := w.db.FactYears(ctx, id, []string{"出生时间", "born_in", "死亡时间", "died_in"})
+	if err != nil {
+		return nil, nil, err
+	}
+	return consensus(years["出生时间"], years["born_in"]), consensus(years["死亡时间"], years["died_in"]), nil
+}
+
+// consensus is the year most votes name, the earliest of equals; nil when
+// there are none.
+func consensus(lists ...[]int) *int {
+	votes := map[int]int{}
+	for _, l := range lists {
+		for _, y := range l {
+			votes[y]++
 		}
 	}
-	return born, died, nil
+	best, n := 0, 0
+	for y, v := range votes {
+		if v > n || v == n && y < best {
+			best, n = y, v
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return &best
 }

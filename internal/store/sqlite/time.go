@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/store"
@@ -204,4 +205,34 @@ func joinAnd(parts []string) string {
 		out += " AND " + p
 	}
 	return out
+}
+
+// FactYears reads the years of an entity's dated facts of the given types,
+// where it is the head: relation type → one year per evidence sentence.
+func (s *DB) FactYears(ctx context.Context, entityID int64, types []string) (map[string][]int, error) {
+	if len(types) == 0 {
+		return nil, nil
+	}
+	args := []any{entityID}
+	marks := make([]string, len(types))
+	for i, t := range types {
+		marks[i] = "?"
+		args = append(args, t)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT r.type, e.year FROM relations r JOIN evidence e ON e.relation_id = r.id
+		WHERE r.head_id = ? AND r.type IN (`+strings.Join(marks, ",")+`) AND e.year IS NOT NULL AND e.kept = 1`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read fact years: %w", err)
+	}
+	defer rows.Close()
+	out := map[string][]int{}
+	for rows.Next() {
+		var t string
+		var y int
+		if err := rows.Scan(&t, &y); err != nil {
+			return nil, err
+		}
+		out[t] = append(out[t], y)
+	}
+	return out, rows.Err()
 }
