@@ -211,3 +211,17 @@ func TestDatingReachesOlderWorkspacesWithoutReextracting(t *testing.T) {
 		t.Fatal("years should be back")
 	}
 }
+
+func TestTimeExpressionsKnowTheirYears(t *testing.T) {
+	ctx := context.Background()
+	ws, _ := indexDemo(t)
+	v, err := ws.Entity(ctx, "建兴十二年", annals.EntityOptions{})
+	if err != nil || v.Type != "时间" || len(v.Occurrences) == 0 {
+		t.Fatalf("建兴十二年: %+v %v", v, err)
+	}
+	for _, o := range v.Occurrences {
+		if o.Year == nil || *o.Year != 234 {
+			t.Fatalf("建兴十二年 in %s should read 234, got %v", o.Cite, o.Year)
+		}
+	}
+}

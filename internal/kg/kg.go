@@ -80,6 +80,8 @@ type Mention struct {
 	DocKey  string `json:"doc_key,omitempty"`
 	Cite    string `json:"cite,omitempty"`
 	Context string `json:"context,omitempty"` // the surrounding text (normalised), for reading
+	// Year is the year a time expression stands for, where it resolved.
+	Year *int `json:"year,omitempty"`
 }
 
 // Evidence is one sentence that supports a relation.

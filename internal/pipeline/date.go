@@ -14,7 +14,7 @@ import (
 // StepChrono dates facts; chronoVersion changes when dating would change.
 const (
 	StepChrono    = "chrono"
-	chronoVersion = "2"
+	chronoVersion = "3"
 )
 
 // Precision of a year taken from the sentences before a fact rather than
@@ -92,10 +92,15 @@ func dateDocument(d *store.DatedDoc) {
 	norm := []rune(d.Norm)
 	c := &chrono.Context{Dynasty: dynastyOf(d.Section, d.Key)}
 	var sents []sentenceTime
+	var found []chrono.Time   // every resolved expression, in document offsets
 	since := contextReach + 1 // sentences since one named a time
 	for _, sp := range text.Sentences(d.Norm, d.Lang) {
 		st := sentenceTime{Span: sp}
 		for _, t := range chrono.Parse(string(norm[sp.Start:sp.End]), c) {
+			if t.Resolved {
+				t.Span = kg.Span{Start: sp.Start + t.Span.Start, End: sp.Start + t.Span.End}
+				found = append(found, t)
+			}
 			if t.Resolved && !st.explicit {
 				st.explicit, st.known = true, true
 				st.year, st.end, st.precision, st.expr = t.Year, t.EndYear, t.Precision, t.Expr
@@ -127,6 +132,15 @@ func dateDocument(d *store.DatedDoc) {
 			if e.EndYear == 0 {
 				e.EndYear = e.Year
 			}
+		}
+	}
+	// Time expressions kept by extraction: the year of the parsed expression
+	// they overlap.
+	for i := range d.Times {
+		m := &d.Times[i]
+		k := sort.Search(len(found), func(k int) bool { return found[k].Span.End > m.Start })
+		if k < len(found) && found[k].Span.Start < m.End {
+			m.Dated, m.Year, m.EndYear = true, found[k].Year, found[k].EndYear
 		}
 	}
 	// Chunks: every year their sentences name or stand in.

@@ -199,6 +199,7 @@ type DatedDoc struct {
 	Norm     string
 	Evidence []Dated
 	Chunks   []Dated
+	Times    []Dated // mentions of time entities (时间, time)
 }
 
 // Dated is an evidence sentence or a chunk with the time found for it.

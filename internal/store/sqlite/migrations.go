@@ -208,4 +208,8 @@ CREATE TABLE chunk_years (
 	PRIMARY KEY (year, chunk_id)
 );
 `,
+	// 5: the year each time expression (a 时间 mention) stands for.
+	`
+ALTER TABLE mentions ADD COLUMN year INTEGER;
+`,
 }

@@ -188,7 +188,7 @@ func (s *DB) Mentions(ctx context.Context, entityID int64, limit int) ([]kg.Ment
 	}
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT m.doc_id, m.chunk_id, m.start, m.end, m.surface, d.key, d.title, d.section,
-			substr(c.text, max(m.start - c.start - 20, 0) + 1, m.end - c.start - max(m.start - c.start - 20, 0) + 20)
+			substr(c.text, max(m.start - c.start - 20, 0) + 1, m.end - c.start - max(m.start - c.start - 20, 0) + 20), m.year
 		FROM (SELECT m.* FROM mentions m JOIN names n ON n.id = m.name_id
 			WHERE n.entity_id = ? ORDER BY m.doc_id, m.start LIMIT ?) m
 		JOIN documents d ON d.id = m.doc_id JOIN chunks c ON c.id = m.chunk_id
@@ -201,8 +201,13 @@ func (s *DB) Mentions(ctx context.Context, entityID int64, limit int) ([]kg.Ment
 	for rows.Next() {
 		m := kg.Mention{EntityID: entityID}
 		var title, section string
-		if err := rows.Scan(&m.DocID, &m.ChunkID, &m.Start, &m.End, &m.Surface, &m.DocKey, &title, &section, &m.Context); err != nil {
+		var year sql.NullInt64
+		if err := rows.Scan(&m.DocID, &m.ChunkID, &m.Start, &m.End, &m.Surface, &m.DocKey, &title, &section, &m.Context, &year); err != nil {
 			return nil, err
+		}
+		if year.Valid {
+			y := int(year.Int64)
+			m.Year = &y
 		}
 		m.Cite = kg.Cite(splitSection(section), title, m.DocKey)
 		out = append(out, m)

@@ -67,6 +67,22 @@ func (s *DB) DocumentByID(ctx context.Context, id int64) (*store.DatedDoc, error
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	trows, err := s.db.QueryContext(ctx, `SELECT m.id, m.start, m.end FROM mentions m JOIN names n ON n.id = m.name_id
+		WHERE m.doc_id = ? AND n.type IN ('时间', 'time') ORDER BY m.start`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer trows.Close()
+	for trows.Next() {
+		var t store.Dated
+		if err := trows.Scan(&t.ID, &t.Start, &t.End); err != nil {
+			return nil, err
+		}
+		d.Times = append(d.Times, t)
+	}
+	if err := trows.Err(); err != nil {
+		return nil, err
+	}
 	crows, err := s.db.QueryContext(ctx, "SELECT id, start, end, section FROM chunks WHERE doc_id = ? ORDER BY seq", id)
 	if err != nil {
 		return nil, err
@@ -102,6 +118,20 @@ func (s *DB) SetDates(ctx context.Context, d *store.DatedDoc, step, version stri
 		}
 		if _, err := up.ExecContext(ctx, year, end, prec, expr, e.ID); err != nil {
 			return fmt.Errorf("date evidence: %w", err)
+		}
+	}
+	mt, err := tx.PrepareContext(ctx, "UPDATE mentions SET year = ? WHERE id = ?")
+	if err != nil {
+		return err
+	}
+	defer mt.Close()
+	for _, t := range d.Times {
+		var year any
+		if t.Dated {
+			year = t.Year
+		}
+		if _, err := mt.ExecContext(ctx, year, t.ID); err != nil {
+			return fmt.Errorf("date time mention: %w", err)
 		}
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM chunk_years WHERE chunk_id IN (SELECT id FROM chunks WHERE doc_id = ?)", d.ID); err != nil {
