@@ -222,13 +222,7 @@ func (x *run) aliases() {
 		if x.cov[i] != 0 {
 			continue
 		}
-		word := ""
-		for _, w := range aliasWords {
-			if hasAt(rs, i, w) {
-				word = w
-				break
-			}
-		}
+		word := firstAt(rs, i, aliasWords)
 		if word == "" {
 			continue
 		}

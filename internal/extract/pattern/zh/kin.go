@@ -42,13 +42,7 @@ func (x *run) kinNames() {
 		if x.cov[i] != 0 {
 			continue
 		}
-		word := ""
-		for _, w := range kinWords {
-			if hasAt(rs, i, w) {
-				word = w
-				break
-			}
-		}
+		word := firstAt(rs, i, kinWords)
 		if word == "" {
 			continue
 		}
@@ -357,4 +351,14 @@ func (x *run) genealogy(ss []sentence) {
 		}
 		x.rels = append(x.rels, rel{h: k, t: x.aliasHead(first), r: r})
 	}
+}
+
+// firstAt is the first of words that stands at rs[i:], or "".
+func firstAt(rs []rune, i int, words []string) string {
+	for _, w := range words {
+		if hasAt(rs, i, w) {
+			return w
+		}
+	}
+	return ""
 }
