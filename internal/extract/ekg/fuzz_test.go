@@ -15,7 +15,7 @@ func FuzzReply(f *testing.F) {
 		if len(content) > 1<<14 || len(text) > 1<<14 {
 			return
 		}
-		res, err := New(nil, &fakeLLM{replies: []string{content}}).Extract(context.Background(), extract.Input{Text: text, Lang: "lzh", Schema: zhSchema})
+		res, err := New(nil, &fakeLLM{Replies: []string{content}}).Extract(context.Background(), extract.Input{Text: text, Lang: "lzh", Schema: zhSchema})
 		if err != nil {
 			t.Fatal(err)
 		}

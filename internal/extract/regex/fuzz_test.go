@@ -53,7 +53,7 @@ func FuzzExtract(f *testing.F) {
 		}
 		p := patternFor(rx)
 		in := zhIn(text)
-		x := New(&fakeLLM{last: reply(p)}, nil, Options{NoSeeds: true})
+		x := New(&fakeLLM{Last: reply(p)}, nil, Options{NoSeeds: true})
 		res, err := x.Extract(context.Background(), in)
 		if err != nil {
 			t.Fatal(err)
@@ -95,7 +95,7 @@ func FuzzReply(f *testing.F) {
 		if len(content) > 1<<14 || len(text) > 1<<14 {
 			return
 		}
-		x := New(&fakeLLM{last: content}, nil, Options{NoSeeds: true, Attempts: 1})
+		x := New(&fakeLLM{Last: content}, nil, Options{NoSeeds: true, Attempts: 1})
 		res, err := x.Extract(context.Background(), extract.Input{Text: text, Lang: "lzh"})
 		if err != nil {
 			t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/annals-project/annals/internal/extract"
@@ -46,38 +45,12 @@ func result() extract.Result {
 	}
 }
 
-type fake struct {
-	mu      sync.Mutex
-	replies []string
-	err     error
-	reqs    []llm.Request
-}
-
-func (f *fake) Chat(_ context.Context, req llm.Request) (*llm.Response, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.reqs = append(f.reqs, req)
-	if f.err != nil {
-		return nil, f.err
-	}
-	if len(f.replies) == 0 {
-		return nil, errors.New("fake: nothing scripted")
-	}
-	r := f.replies[0]
-	f.replies = f.replies[1:]
-	return &llm.Response{Content: r, Usage: llm.Usage{PromptTokens: 300, CompletionTokens: 40}}, nil
-}
-
-func (f *fake) Embed(context.Context, string, []string) ([][]float32, llm.Usage, error) {
-	return nil, llm.Usage{}, errors.New("no")
-}
-
-func (f *fake) Model() string { return "judge-model" }
+type fake = llmtest.Script
 
 func in() extract.Input { return extract.Input{Text: text, Lang: "lzh", Schema: zh()} }
 
 func TestJudgeScoresStagesAndTriples(t *testing.T) {
-	f := &fake{replies: []string{"```json\n" + `{"scores":[2,2,1,1,1],"triples":[{"i":1,"verdict":"ok"},{"i":2,"verdict":"unsupported","why":"亮 is made 丞相 by 备, fine, but"},{"i":3,"verdict":"wrong","why":"reversed"}]}` + "\n```"}}
+	f := &fake{Replies: []string{"```json\n" + `{"scores":[2,2,1,1,1],"triples":[{"i":1,"verdict":"ok"},{"i":2,"verdict":"unsupported","why":"亮 is made 丞相 by 备, fine, but"},{"i":3,"verdict":"wrong","why":"reversed"}]}` + "\n```"}}
 	st := &Stats{}
 	j := NewJudge(f, Options{Stats: st})
 	sc, err := j.Score(context.Background(), "", in(), result(), "刘备是涿郡人。刘备任命诸葛亮为丞相。")
@@ -109,7 +82,7 @@ func TestJudgeScoresStagesAndTriples(t *testing.T) {
 		t.Errorf("threshold 5 kept %d", len(kept.Triples))
 	}
 
-	req := f.reqs[0]
+	req := f.Reqs[0]
 	user := req.Messages[1].Content
 	for _, s := range []string{text, "Translation: 刘备是涿郡人", "1. (刘备:人物, 籍贯, 涿郡:地点)", "3. (亮[诸葛亮]:人物, 下级, 备[刘备]:人物)", "(人物, 任官, 职官)"} {
 		if !strings.Contains(user, s) {
@@ -132,7 +105,7 @@ func TestJudgeCombinesOfflineChecks(t *testing.T) {
 	// the schema: the judge missed both, the offline checks do not.
 	res.Entities = append(res.Entities, ent("关羽", "人物", 0, ""))
 	res.Triples = append(res.Triples, extract.Triple{Head: res.Entities[0], Relation: "杀", Tail: res.Entities[3], Evidence: kg.Span{Start: 0, End: 15}})
-	f := &fake{replies: []string{`{"scores":[2,2,2,2,2],"triples":[{"i":1,"verdict":"ok"},{"i":4,"verdict":"ok"}]}`}}
+	f := &fake{Replies: []string{`{"scores":[2,2,2,2,2],"triples":[{"i":1,"verdict":"ok"},{"i":4,"verdict":"ok"}]}`}}
 	sc, err := NewJudge(f, Options{}).Score(context.Background(), "", in(), res, "")
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +158,7 @@ func TestJudgeUnusableReplyFallsBack(t *testing.T) {
 		{`{"scores":[2,2],"note":"x"}`, FailUnusable},
 	} {
 		st := &Stats{}
-		sc, err := NewJudge(&fake{replies: []string{c.reply}}, Options{Stats: st}).Score(context.Background(), "", in(), result(), "")
+		sc, err := NewJudge(&fake{Replies: []string{c.reply}}, Options{Stats: st}).Score(context.Background(), "", in(), result(), "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +177,7 @@ func TestJudgeReplyShapes(t *testing.T) {
 		`{"scores":[2,2,1,1,1],"triples":[{"i":0,"verdict":"correct"},{"i":1,"verdict":"unsupported"},{"i":2,"verdict":"reversed"}]}`,
 		`<think>hmm</think>{"Scores":[2,2,1,1,1,],"Triples":[{"index":3,"verdict":"wrong"},{"index":1,"verdict":"ok"},{"index":2,"verdict":"partial"}]}`,
 	} {
-		sc, err := NewJudge(&fake{replies: []string{reply}}, Options{}).Score(context.Background(), "", in(), result(), "")
+		sc, err := NewJudge(&fake{Replies: []string{reply}}, Options{}).Score(context.Background(), "", in(), result(), "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -217,7 +190,7 @@ func TestJudgeReplyShapes(t *testing.T) {
 
 func TestJudgeErrors(t *testing.T) {
 	for _, want := range []error{llm.ErrBudget, errors.New("connection reset")} {
-		_, err := NewJudge(&fake{err: want}, Options{}).Score(context.Background(), "", in(), result(), "")
+		_, err := NewJudge(&fake{Err: want}, Options{}).Score(context.Background(), "", in(), result(), "")
 		if !errors.Is(err, want) {
 			t.Errorf("got %v, want %v", err, want)
 		}
@@ -225,8 +198,8 @@ func TestJudgeErrors(t *testing.T) {
 	// Nothing to grade: no call.
 	f := &fake{}
 	sc, err := NewJudge(f, Options{}).Score(context.Background(), "", in(), extract.Result{}, "")
-	if err != nil || len(f.reqs) != 0 || sc.Total != 10 {
-		t.Errorf("empty result: %v %d %+v", err, len(f.reqs), sc)
+	if err != nil || len(f.Reqs) != 0 || sc.Total != 10 {
+		t.Errorf("empty result: %v %d %+v", err, len(f.Reqs), sc)
 	}
 }
 
@@ -237,15 +210,15 @@ func TestJudgePromptOverride(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, PromptFile), []byte(tmpl), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f := &fake{replies: []string{`{"scores":[2,2,2,2,2],"triples":[]}`}}
+	f := &fake{Replies: []string{`{"scores":[2,2,2,2,2],"triples":[]}`}}
 	j := NewJudge(f, Options{PromptDir: dir})
-	if j.Check() != nil || j.Version() == base.Version() || !strings.HasSuffix(j.Version(), "+judge-model") {
+	if j.Check() != nil || j.Version() == base.Version() || !strings.HasSuffix(j.Version(), "+fake") {
 		t.Fatalf("check %v, version %q vs %q", j.Check(), j.Version(), base.Version())
 	}
 	if _, err := j.Score(context.Background(), "", in(), result(), ""); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.reqs[0].Messages[0].Content; got != "Grade it." {
+	if got := f.Reqs[0].Messages[0].Content; got != "Grade it." {
 		t.Errorf("system %q", got)
 	}
 	if err := os.WriteFile(filepath.Join(dir, PromptFile), []byte(`{{define "system"}}`), 0o644); err != nil {
