@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -45,9 +46,15 @@ the year in force where the sentence stands (precision "context").`,
 					return a.printJSON(map[string]any{"items": items})
 				}
 				for _, it := range items {
-					when := yearLabel(it.Year)
-					if it.EndYear != nil {
-						when += "–" + yearLabel(*it.EndYear)
+					var when string
+					switch {
+					case it.Year != nil:
+						when = yearLabel(*it.Year)
+						if it.EndYear != nil {
+							when += "–" + yearLabel(*it.EndYear)
+						}
+					case it.Reign != nil:
+						when = fmt.Sprintf("%s %d", it.Reign.Ruler, it.Reign.Year)
 					}
 					how := it.Expression
 					if how == "" {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 
@@ -14,12 +15,17 @@ import (
 // StepChrono dates facts; chronoVersion changes when dating would change.
 const (
 	StepChrono    = "chrono"
-	chronoVersion = "3"
+	chronoVersion = "4"
 )
 
-// Precision of a year taken from the sentences before a fact rather than
-// from the fact's own sentence.
-const PrecisionContext = "context"
+// Precisions of times not named in a fact's own sentence or not placed in
+// the calendar: a year taken from the sentences before; a year of a reign
+// the table cannot place, named in the sentence or in force from before.
+const (
+	PrecisionContext      = "context"
+	PrecisionReign        = "reign"
+	PrecisionReignContext = "reign-context"
+)
 
 // contextReach is how many sentences after the last one that names a time
 // the year in force still dates a sentence. Histories move on without saying
@@ -31,6 +37,7 @@ type DateStore interface {
 	DocsNeedingStep(ctx context.Context, step, version string) ([]int64, error)
 	DocumentByID(ctx context.Context, id int64) (*store.DatedDoc, error)
 	SetDates(ctx context.Context, d *store.DatedDoc, step, version string) error
+	EntityDocs(ctx context.Context) ([]store.EntityDoc, error)
 }
 
 // DateReport says what dating did.
@@ -48,9 +55,14 @@ type DateReport struct {
 func Date(ctx context.Context, db DateStore) (*DateReport, error) {
 	rep := &DateReport{}
 	ids, err := db.DocsNeedingStep(ctx, StepChrono, chronoVersion)
+	if err != nil || len(ids) == 0 {
+		return rep, err
+	}
+	counts, err := db.EntityDocs(ctx)
 	if err != nil {
 		return rep, err
 	}
+	homes := personHomes(counts)
 	for _, id := range ids {
 		if err := ctx.Err(); err != nil {
 			return rep, err
@@ -59,7 +71,7 @@ func Date(ctx context.Context, db DateStore) (*DateReport, error) {
 		if err != nil {
 			return rep, err
 		}
-		dateDocument(d)
+		dateDocument(d, homes)
 		if err := db.SetDates(ctx, d, StepChrono, chronoVersion); err != nil {
 			return rep, err
 		}
@@ -83,36 +95,54 @@ type sentenceTime struct {
 	precision   string
 	expr        string
 	contextYear int
+	// A year of a reign the table cannot place, named or in force.
+	reign     string
+	reignName int64
+	reignYear int
 }
 
-func dateDocument(d *store.DatedDoc) {
+func dateDocument(d *store.DatedDoc, homes map[int64]string) {
 	if !text.IsChinese(d.Lang) && d.Lang != text.Vietnamese && d.Lang != text.English {
 		return
 	}
 	norm := []rune(d.Norm)
-	c := &chrono.Context{Dynasty: dynastyOf(d.Section, d.Key)}
+	home := homeOf(d.Section, d.Key)
+	c := &chrono.Context{Dynasty: home}
 	var sents []sentenceTime
 	var found []chrono.Time   // every resolved expression, in document offsets
 	since := contextReach + 1 // sentences since one named a time
+	var reign sentenceTime    // the reign year in force, if any
 	for _, sp := range text.Sentences(d.Norm, d.Lang) {
 		st := sentenceTime{Span: sp}
+		c.Dynasties = sentenceDynasties(d.People, sp, homes)
 		for _, t := range chrono.Parse(string(norm[sp.Start:sp.End]), c) {
+			t.Span = kg.Span{Start: sp.Start + t.Span.Start, End: sp.Start + t.Span.End}
 			if t.Resolved {
-				t.Span = kg.Span{Start: sp.Start + t.Span.Start, End: sp.Start + t.Span.End}
 				found = append(found, t)
 			}
 			if t.Resolved && !st.explicit {
 				st.explicit, st.known = true, true
 				st.year, st.end, st.precision, st.expr = t.Year, t.EndYear, t.Precision, t.Expr
 			}
+			if !t.Resolved && t.Ruler != "" && t.Ordinal > 0 && !st.explicit && st.reign == "" {
+				st.reign, st.reignYear, st.expr = t.Ruler, t.Ordinal, t.Expr
+				st.reignName = linkRuler(d.People, t, home)
+			}
 		}
-		if st.explicit {
-			since = 0
-		} else {
+		switch {
+		case st.explicit:
+			since, reign = 0, sentenceTime{}
+		case st.reign != "":
+			since, reign = 0, st
+		default:
 			since++
 		}
-		if !st.explicit && c.HasYear && since <= contextReach {
-			st.known, st.year, st.end, st.precision = true, c.Year, c.Year, PrecisionContext
+		if !st.explicit && st.reign == "" && since <= contextReach {
+			if c.HasYear {
+				st.known, st.year, st.end, st.precision = true, c.Year, c.Year, PrecisionContext
+			} else if reign.reign != "" {
+				st.reign, st.reignName, st.reignYear = reign.reign, reign.reignName, reign.reignYear
+			}
 		}
 		sents = append(sents, st)
 	}
@@ -127,10 +157,17 @@ func dateDocument(d *store.DatedDoc) {
 				pick = &sents[k]
 			}
 		}
-		if pick != nil && pick.known {
+		switch {
+		case pick != nil && pick.known:
 			e.Dated, e.Year, e.EndYear, e.Precision, e.Expr = true, pick.year, pick.end, pick.precision, pick.expr
 			if e.EndYear == 0 {
 				e.EndYear = e.Year
+			}
+		case pick != nil && pick.reign != "":
+			e.Reign, e.ReignName, e.ReignYear, e.Expr = pick.reign, pick.reignName, pick.reignYear, pick.expr
+			e.Precision = PrecisionReign
+			if pick.expr == "" {
+				e.Precision = PrecisionReignContext
 			}
 		}
 	}
@@ -157,17 +194,117 @@ func dateDocument(d *store.DatedDoc) {
 	}
 }
 
-// dynastyOf guesses the dynasty a chapter is written about from its
-// section path, which settles eras shared by several dynasties.
-func dynastyOf(section, key string) string {
+// homeOf guesses the dynasty or state a chapter is written about from its
+// section path: it settles eras shared by several dynasties (建兴) and
+// whose lord a bare 景公 is.
+func homeOf(section, key string) string {
 	path := section + "/" + key
-	for _, m := range []struct{ part, dynasty string }{
-		{"蜀书", "蜀汉"}, {"魏书", "曹魏"}, {"吴书", "孙吴"}, {"后汉书", "东汉"}, {"汉书", "西汉"},
-		{"蜀", "蜀汉"}, {"魏", "曹魏"}, {"吴", "孙吴"},
-	} {
-		if strings.Contains(path, m.part) {
-			return m.dynasty
+	switch {
+	case strings.Contains(path, "三国志"):
+		for _, m := range [][2]string{{"蜀书", "蜀汉"}, {"魏书", "曹魏"}, {"吴书", "孙吴"}} {
+			if strings.Contains(path, m[0]) {
+				return m[1]
+			}
+		}
+	case strings.Contains(path, "后汉书"):
+		return "东汉"
+	case strings.Contains(path, "汉书"):
+		return "西汉"
+	case strings.Contains(path, "史记"):
+		for _, m := range shijiStates {
+			if strings.Contains(path, m[0]) {
+				return m[1]
+			}
+		}
+		return ""
+	}
+	for _, m := range [][2]string{{"蜀", "蜀汉"}, {"魏", "曹魏"}, {"吴", "孙吴"}} {
+		if strings.Contains(path, m[0]) {
+			return m[1]
 		}
 	}
 	return ""
+}
+
+// shijiStates names the state or dynasty of the 史记 chapters that are
+// about one.
+var shijiStates = [][2]string{
+	{"齐太公世家", "齐"}, {"田敬仲完世家", "齐"}, {"鲁周公世家", "鲁"}, {"燕召公世家", "燕"},
+	{"管蔡世家", "蔡"}, {"陈杞世家", "陈"}, {"卫康叔世家", "卫"}, {"宋微子世家", "宋"},
+	{"晋世家", "晋"}, {"楚世家", "楚"}, {"越王勾践世家", "越"}, {"郑世家", "郑"},
+	{"赵世家", "赵"}, {"魏世家", "魏"}, {"韩世家", "韩"}, {"吴太伯世家", "吴"},
+	{"秦本纪", "秦"}, {"秦始皇本纪", "秦"}, {"高祖本纪", "西汉"}, {"吕太后本纪", "西汉"},
+	{"孝文本纪", "西汉"}, {"孝景本纪", "西汉"}, {"孝武本纪", "西汉"},
+}
+
+// personHomes gives each person the dynasty or state of the chapters that
+// mention them most, when those hold at least half of their mentions:
+// 诸葛亮 is of 蜀汉 though 魏书 and 吴书 name him too.
+func personHomes(counts []store.EntityDoc) map[int64]string {
+	type tally struct {
+		total int
+		by    map[string]int
+	}
+	per := map[int64]*tally{}
+	for _, c := range counts {
+		t := per[c.EntityID]
+		if t == nil {
+			t = &tally{by: map[string]int{}}
+			per[c.EntityID] = t
+		}
+		t.total += c.Mentions
+		if h := homeOf(c.Section, c.Key); h != "" {
+			t.by[h] += c.Mentions
+		}
+	}
+	homes := map[int64]string{}
+	for id, t := range per {
+		for h, n := range t.by {
+			if 2*n >= t.total && n > 0 {
+				homes[id] = h
+				break
+			}
+		}
+	}
+	return homes
+}
+
+// sentenceDynasties lists the homes of the people a sentence names.
+func sentenceDynasties(people []store.PersonMention, sp kg.Span, homes map[int64]string) []string {
+	var out []string
+	k := sort.Search(len(people), func(k int) bool { return people[k].Start >= sp.Start })
+	for ; k < len(people) && people[k].End <= sp.End; k++ {
+		if h := homes[people[k].EntityID]; h != "" && !slices.Contains(out, h) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// linkRuler finds the name of the ruler a reign year counts from: the
+// person named by the expression itself (景公 in 景公二十九年), else the
+// person of this document called by the ruler's name, with the state of the
+// chapter first (齐景公 in 齐太公世家) and then the most mentioned.
+func linkRuler(people []store.PersonMention, t chrono.Time, home string) int64 {
+	for _, p := range people {
+		if p.Start < t.Span.End && p.End > t.Span.Start {
+			return p.NameID
+		}
+	}
+	count := map[int64]int{}
+	for _, p := range people {
+		switch p.Name {
+		case home + t.Ruler:
+			count[p.NameID] += 1 << 20
+		case t.Ruler:
+			count[p.NameID]++
+		}
+	}
+	best, n := int64(0), 0
+	for id, c := range count {
+		if c > n || c == n && id < best {
+			best, n = id, c
+		}
+	}
+	return best
 }

@@ -200,6 +200,22 @@ type DatedDoc struct {
 	Evidence []Dated
 	Chunks   []Dated
 	Times    []Dated // mentions of time entities (时间, time)
+	People   []PersonMention
+}
+
+// PersonMention is a mention of a person in a document being dated, with
+// the entity it was aligned to (0 when none).
+type PersonMention struct {
+	NameID, EntityID int64
+	Name             string
+	Start, End       int
+}
+
+// EntityDoc counts an entity's mentions in one document.
+type EntityDoc struct {
+	EntityID     int64
+	Section, Key string
+	Mentions     int
 }
 
 // Dated is an evidence sentence or a chunk with the time found for it.
@@ -212,8 +228,22 @@ type Dated struct {
 	Year, EndYear int
 	Precision     string
 	Expr          string
+	// For evidence dated only within a reign the table cannot place: the
+	// ruler as written, the name it was linked to (0 when none) and the year
+	// of the reign.
+	Reign     string
+	ReignName int64
+	ReignYear int
 	// For chunks: every year it speaks of.
 	Years []int
+}
+
+// Reign is a year counted from a ruler's accession that no table places:
+// the Nth year of the ruler, who is an entity of the graph where known.
+type Reign struct {
+	Ruler   string `json:"ruler"`
+	RulerID int64  `json:"ruler_id,omitempty"`
+	Year    int    `json:"year"`
 }
 
 // TimelineQuery selects dated facts.
@@ -225,11 +255,14 @@ type TimelineQuery struct {
 }
 
 // TimelineItem is one dated fact with the sentence that dates and states it.
+// A fact dated only within a reign the table cannot place has no year but
+// a Reign, which orders it among the facts of that reign.
 type TimelineItem struct {
-	Year       int         `json:"year"`
+	Year       *int        `json:"year"`
 	EndYear    *int        `json:"end_year"`
 	Precision  string      `json:"precision"`
 	Expression string      `json:"expression"`
+	Reign      *Reign      `json:"reign,omitempty"`
 	Fact       kg.Relation `json:"fact"`
 	Citation   kg.Evidence `json:"citation"`
 }

@@ -212,4 +212,13 @@ CREATE TABLE chunk_years (
 	`
 ALTER TABLE mentions ADD COLUMN year INTEGER;
 `,
+	// 6: facts dated only within a reign the table cannot place (景公二十九年):
+	// the ruler as written, the name it was linked to, and the year of the
+	// reign, which orders such facts among themselves.
+	`
+ALTER TABLE evidence ADD COLUMN reign TEXT;
+ALTER TABLE evidence ADD COLUMN reign_name INTEGER REFERENCES names(id);
+ALTER TABLE evidence ADD COLUMN reign_year INTEGER;
+CREATE INDEX evidence_reign ON evidence(reign_name) WHERE reign_name IS NOT NULL;
+`,
 }

@@ -83,6 +83,22 @@ func (s *DB) DocumentByID(ctx context.Context, id int64) (*store.DatedDoc, error
 	if err := trows.Err(); err != nil {
 		return nil, err
 	}
+	prows, err := s.db.QueryContext(ctx, `SELECT n.id, COALESCE(n.entity_id, 0), n.name, m.start, m.end FROM mentions m
+		JOIN names n ON n.id = m.name_id WHERE m.doc_id = ? AND n.type IN ('人物', 'person') ORDER BY m.start`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer prows.Close()
+	for prows.Next() {
+		var p store.PersonMention
+		if err := prows.Scan(&p.NameID, &p.EntityID, &p.Name, &p.Start, &p.End); err != nil {
+			return nil, err
+		}
+		d.People = append(d.People, p)
+	}
+	if err := prows.Err(); err != nil {
+		return nil, err
+	}
 	crows, err := s.db.QueryContext(ctx, "SELECT id, start, end, section FROM chunks WHERE doc_id = ? ORDER BY seq", id)
 	if err != nil {
 		return nil, err
@@ -106,17 +122,24 @@ func (s *DB) SetDates(ctx context.Context, d *store.DatedDoc, step, version stri
 		return err
 	}
 	defer tx.Rollback()
-	up, err := tx.PrepareContext(ctx, "UPDATE evidence SET year = ?, end_year = ?, precision = ?, time_expr = ? WHERE id = ?")
+	up, err := tx.PrepareContext(ctx, `UPDATE evidence SET year = ?, end_year = ?, precision = ?, time_expr = ?,
+		reign = ?, reign_name = ?, reign_year = ? WHERE id = ?`)
 	if err != nil {
 		return err
 	}
 	defer up.Close()
 	for _, e := range d.Evidence {
-		var year, end, prec, expr any
+		var year, end, prec, expr, reign, reignName, reignYear any
 		if e.Dated {
 			year, end, prec, expr = e.Year, e.EndYear, e.Precision, e.Expr
 		}
-		if _, err := up.ExecContext(ctx, year, end, prec, expr, e.ID); err != nil {
+		if e.Reign != "" {
+			prec, expr, reign, reignYear = e.Precision, e.Expr, e.Reign, e.ReignYear
+			if e.ReignName > 0 {
+				reignName = e.ReignName
+			}
+		}
+		if _, err := up.ExecContext(ctx, year, end, prec, expr, reign, reignName, reignYear, e.ID); err != nil {
 			return fmt.Errorf("date evidence: %w", err)
 		}
 	}
@@ -155,14 +178,19 @@ func (s *DB) SetDates(ctx context.Context, d *store.DatedDoc, step, version stri
 	return tx.Commit()
 }
 
-// Timeline lists dated facts in year order: those of one entity, or those
-// within a window of years, optionally of one relation type.
+// Timeline lists dated facts in year order, then the facts dated only
+// within a reign, by ruler and year of the reign: those of one entity (and,
+// for a ruler, those dated in its reign), or those within a window of
+// years, optionally of one relation type.
 func (s *DB) Timeline(ctx context.Context, q store.TimelineQuery) ([]store.TimelineItem, error) {
-	where := []string{"e.year IS NOT NULL", "e.kept = 1"}
+	where := []string{"(e.year IS NOT NULL OR e.reign IS NOT NULL)", "e.kept = 1"}
 	var args []any
 	if q.EntityID > 0 {
-		where = append(where, "(r.head_id = ? OR r.tail_id = ?)")
-		args = append(args, q.EntityID, q.EntityID)
+		where = append(where, `e.id IN (
+			SELECT x.id FROM evidence x JOIN relations r ON r.id = x.relation_id WHERE r.head_id = ?
+			UNION SELECT x.id FROM evidence x JOIN relations r ON r.id = x.relation_id WHERE r.tail_id = ?
+			UNION SELECT x.id FROM evidence x WHERE x.reign_name IN (SELECT id FROM names WHERE entity_id = ?))`)
+		args = append(args, q.EntityID, q.EntityID, q.EntityID)
 	}
 	if q.From != nil {
 		where = append(where, "e.year >= ?")
@@ -183,12 +211,15 @@ func (s *DB) Timeline(ctx context.Context, q store.TimelineQuery) ([]store.Timel
 	args = append(args, limit)
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT e.year, e.end_year, COALESCE(e.precision, ''), COALESCE(e.time_expr, ''),
+			e.reign, COALESCE(rn.entity_id, 0), e.reign_year,
 			r.id, r.head_id, h.name, h.type, r.type, r.tail_id, t.name, t.type, r.status, r.score, r.extractor,
 			e.doc_id, d.key, d.title, d.section, e.chunk_id, e.start, e.end, e.head_start, e.head_end, e.tail_start, e.tail_end,
 			e.sentence, COALESCE(e.sentence_norm, e.sentence)
 		FROM evidence e JOIN relations r ON r.id = e.relation_id
 		JOIN entities h ON h.id = r.head_id JOIN entities t ON t.id = r.tail_id JOIN documents d ON d.id = e.doc_id
-		WHERE `+joinAnd(where)+` ORDER BY e.year, d.key, e.start LIMIT ?`, args...)
+		LEFT JOIN names rn ON rn.id = e.reign_name
+		WHERE `+joinAnd(where)+`
+		ORDER BY e.year IS NULL, e.year, COALESCE(rn.entity_id, e.reign), e.reign_year, d.key, e.start LIMIT ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("timeline: %w", err)
 	}
@@ -196,19 +227,28 @@ func (s *DB) Timeline(ctx context.Context, q store.TimelineQuery) ([]store.Timel
 	var out []store.TimelineItem
 	for rows.Next() {
 		var it store.TimelineItem
-		var end sql.NullInt64
+		var year, end, reignYear sql.NullInt64
+		var reign sql.NullString
+		var rulerID int64
 		var score sql.NullFloat64
 		var title, section string
 		f, c := &it.Fact, &it.Citation
-		if err := rows.Scan(&it.Year, &end, &it.Precision, &it.Expression,
+		if err := rows.Scan(&year, &end, &it.Precision, &it.Expression, &reign, &rulerID, &reignYear,
 			&f.ID, &f.HeadID, &f.Head, &f.HeadType, &f.Type, &f.TailID, &f.Tail, &f.TailType, &f.Status, &score, &f.Extractor,
 			&c.DocID, &c.DocKey, &title, &section, &c.ChunkID, &c.Start, &c.End, &c.Head.Start, &c.Head.End, &c.Tail.Start, &c.Tail.End,
 			&c.Sentence, &c.Norm); err != nil {
 			return nil, err
 		}
-		if end.Valid && int(end.Int64) != it.Year {
-			v := int(end.Int64)
-			it.EndYear = &v
+		if year.Valid {
+			y := int(year.Int64)
+			it.Year = &y
+			if end.Valid && int(end.Int64) != y {
+				v := int(end.Int64)
+				it.EndYear = &v
+			}
+		}
+		if reign.Valid {
+			it.Reign = &store.Reign{Ruler: reign.String, RulerID: rulerID, Year: int(reignYear.Int64)}
 		}
 		if score.Valid {
 			v := score.Float64
@@ -216,6 +256,28 @@ func (s *DB) Timeline(ctx context.Context, q store.TimelineQuery) ([]store.Timel
 		}
 		c.Cite = kg.Cite(splitSection(section), title, c.DocKey)
 		out = append(out, it)
+	}
+	return out, rows.Err()
+}
+
+// EntityDocs counts, for every person entity, its mentions in each
+// document: where a person is mostly written about says which dynasty or
+// state they belong to.
+func (s *DB) EntityDocs(ctx context.Context) ([]store.EntityDoc, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT n.entity_id, d.section, d.key, COUNT(*) FROM mentions m
+		JOIN names n ON n.id = m.name_id JOIN documents d ON d.id = m.doc_id
+		WHERE n.entity_id IS NOT NULL AND n.type IN ('人物', 'person') GROUP BY n.entity_id, m.doc_id`)
+	if err != nil {
+		return nil, fmt.Errorf("count mentions per document: %w", err)
+	}
+	defer rows.Close()
+	var out []store.EntityDoc
+	for rows.Next() {
+		var e store.EntityDoc
+		if err := rows.Scan(&e.EntityID, &e.Section, &e.Key, &e.Mentions); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
 	}
 	return out, rows.Err()
 }

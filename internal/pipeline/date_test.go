@@ -1,0 +1,107 @@
+package pipeline
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/annals-project/annals/internal/store"
+	"github.com/annals-project/annals/internal/text"
+)
+
+// doc builds a document to date, with one evidence sentence per sentence
+// of the text and the people it names.
+func doc(key, body string, people ...store.PersonMention) *store.DatedDoc {
+	d := &store.DatedDoc{Key: key, Lang: text.Classical, Text: body, Norm: body, People: people}
+	start := 0
+	rs := []rune(body)
+	for i, r := range rs {
+		if r == '。' {
+			d.Evidence = append(d.Evidence, store.Dated{Start: start, End: i + 1})
+			start = i + 1
+		}
+	}
+	return d
+}
+
+// person is a mention of name at the first place body has it.
+func person(body, name string, nameID, entityID int64) store.PersonMention {
+	at := len([]rune(body[:strings.Index(body, name)]))
+	return store.PersonMention{NameID: nameID, EntityID: entityID, Name: name, Start: at, End: at + len([]rune(name))}
+}
+
+func TestPeopleInTheSentenceSettleASharedEra(t *testing.T) {
+	// 建兴 was an era of 蜀汉 (223), of 孙吴 (252) and of others; a chapter
+	// on 魏 says nothing of which, the person in the sentence does.
+	body := "建兴五年，诸葛亮率诸军北驻汉中。"
+	bare := doc("三国志/魏书/明帝纪/text.txt", body)
+	dateDocument(bare, nil)
+	if e := bare.Evidence[0]; e.Dated && e.Year != 227 {
+		t.Fatalf("without people the era should stay open or read 227, got %d", e.Year)
+	}
+	withPerson := doc("三国志/魏书/明帝纪/text.txt", body, person(body, "诸葛亮", 1, 10))
+	dateDocument(withPerson, map[int64]string{10: "蜀汉"})
+	if e := withPerson.Evidence[0]; !e.Dated || e.Year != 227 {
+		t.Fatalf("诸葛亮 is of 蜀汉, so 建兴五年 is 227: %+v", e)
+	}
+	// The same sentence about a person of 孙吴 reads the 孙吴 era.
+	body2 := "建兴二年，孙峻杀诸葛恪。"
+	wu := doc("三国志/魏书/三少帝纪/text.txt", body2, person(body2, "孙峻", 2, 20))
+	dateDocument(wu, map[int64]string{20: "孙吴"})
+	if e := wu.Evidence[0]; !e.Dated || e.Year != 253 {
+		t.Fatalf("孙峻 is of 孙吴, so 建兴二年 is 253: %+v", e)
+	}
+}
+
+func TestReignYearsTheTableCannotPlaceLinkToTheRuler(t *testing.T) {
+	body := "悼公三年，晏婴使于晋。晏婴还，言于公。秦始皇二十六年，初并天下。景公二十九年，晏婴卒。"
+	d := doc("史记/三十世家/齐太公世家/text.txt", body,
+		store.PersonMention{NameID: 7, EntityID: 70, Name: "齐悼公", Start: 0, End: 2},
+		person(body, "晏婴", 8, 80))
+	dateDocument(d, nil)
+	e := d.Evidence
+	if e[0].Dated || e[0].Reign != "悼公" || e[0].ReignName != 7 || e[0].ReignYear != 3 || e[0].Precision != PrecisionReign || e[0].Expr != "悼公三年" {
+		t.Fatalf("悼公三年 stays a year of 悼公's reign, linked to his name: %+v", e[0])
+	}
+	if e[1].Dated || e[1].Reign != "悼公" || e[1].ReignYear != 3 || e[1].Precision != PrecisionReignContext {
+		t.Fatalf("the next sentence stands in the same reign year: %+v", e[1])
+	}
+	if !e[2].Dated || e[2].Year != -220 || e[2].Reign != "" {
+		t.Fatalf("a year the table places ends the reign in force: %+v", e[2])
+	}
+	// 景公 is a lord of several states; in the chapter on 齐 he is 齐景公,
+	// whose accession the table knows.
+	if !e[3].Dated || e[3].Year != -518 {
+		t.Fatalf("景公二十九年 in the chapter on 齐 is 519 BCE: %+v", e[3])
+	}
+}
+
+func TestLinkRulerPrefersTheChaptersState(t *testing.T) {
+	body := "晋悼公、齐悼公皆在。悼公三年。"
+	d := doc("史记/三十世家/齐太公世家/text.txt", body,
+		store.PersonMention{NameID: 3, Name: "晋悼公", Start: 0, End: 3},
+		store.PersonMention{NameID: 4, Name: "齐悼公", Start: 4, End: 7})
+	dateDocument(d, nil)
+	if got := d.Evidence[1]; got.ReignName != 4 {
+		t.Fatalf("in the chapter on 齐, 悼公 is 齐悼公: %+v", got)
+	}
+	if got := homeOf("", "史记/三十世家/魏世家/text.txt"); got != "魏" {
+		t.Fatalf("史记's 魏世家 is about the state of 魏, got %q", got)
+	}
+}
+
+func TestPersonHomesNeedHalfTheMentions(t *testing.T) {
+	homes := personHomes([]store.EntityDoc{
+		{EntityID: 1, Key: "三国志/蜀书/诸葛亮传/text.txt", Mentions: 30},
+		{EntityID: 1, Key: "三国志/魏书/明帝纪/text.txt", Mentions: 10},
+		{EntityID: 1, Key: "三国志/吴书/吴主传/text.txt", Mentions: 5},
+		{EntityID: 2, Key: "三国志/蜀书/后主传/text.txt", Mentions: 3},
+		{EntityID: 2, Key: "三国志/魏书/武帝纪/text.txt", Mentions: 3},
+		{EntityID: 2, Key: "三国志/吴书/吴主传/text.txt", Mentions: 3},
+	})
+	if homes[1] != "蜀汉" {
+		t.Fatalf("诸葛亮 belongs to 蜀汉: %q", homes[1])
+	}
+	if h, ok := homes[2]; ok {
+		t.Fatalf("a person spread evenly has no home, got %q", h)
+	}
+}
