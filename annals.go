@@ -54,6 +54,9 @@ type Workspace struct {
 	Dir    string
 	Config Config
 	db     *sqlite.DB
+	// chunkVectors is read on the first question that needs it, not at
+	// Open, so that commands which never ask stay quick to start.
+	chunkVectors lazyVectors
 }
 
 // Open opens the workspace in dir, creating it (with a commented
@@ -153,6 +156,9 @@ func (w *Workspace) Index(ctx context.Context, paths []string, opts IndexOptions
 		rep.Embed, err = pipeline.Embed(ctx, w.db, em)
 		if err == nil {
 			rep.Date, err = pipeline.Date(ctx, w.db)
+		}
+		if err == nil {
+			rep.Lexical, err = pipeline.Lexical(ctx, w.db)
 		}
 	}
 	usage, ferr := w.finish(ctx, run, "index")

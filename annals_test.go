@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -264,5 +265,97 @@ func TestReignTimelineOfAnUnplacedRuler(t *testing.T) {
 	}
 	if len(reigns) == 0 || !sort.IntsAreSorted(reigns) {
 		t.Fatalf("悼公's timeline lists the facts of his reign in order: %v (%d items)", reigns, len(items))
+	}
+}
+
+func TestAskAnswersWithCitations(t *testing.T) {
+	ctx := context.Background()
+	ws, _ := indexDemo(t)
+	docs := map[int64]string{}
+	original := func(c annals.Citation) string {
+		t.Helper()
+		if _, ok := docs[c.DocID]; !ok {
+			d, err := ws.Store().Document(ctx, c.DocKey)
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs[c.DocID] = d.Text
+		}
+		return string([]rune(docs[c.DocID])[c.Start:c.End])
+	}
+	// A typed question: the fact that answers it, phrased, with its sentence.
+	ans, err := ws.Ask(ctx, "诸葛亮字什么？", annals.AskOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ans.Answered || !strings.Contains(ans.Answer, "孔明") || ans.Method != "fact" || len(ans.Citations) == 0 {
+		t.Fatalf("诸葛亮's 字 is 孔明, from a cited fact: %+v", ans)
+	}
+	for _, c := range ans.Citations {
+		if got := original(c); strings.TrimSpace(got) != c.Sentence || c.Cite == "" {
+			t.Fatalf("citation [%d,%d) reads %q, says %q", c.Start, c.End, got, c.Sentence)
+		}
+	}
+	// Alias expansion: the question names him by his 字.
+	ans, err = ws.Ask(ctx, "孔明卒于何处？", annals.AskOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Analysis.Entities) == 0 || ans.Analysis.Entities[0].Entity.Name != "诸葛亮" {
+		t.Fatalf("孔明 is 诸葛亮: %+v", ans.Analysis.Entities)
+	}
+	if !ans.Answered || !strings.Contains(ans.Answer, "五丈原") {
+		t.Fatalf("he died at 五丈原: %+v", ans.Answer)
+	}
+	// Retrieval reports its routes, with the time route for a dated question.
+	res, err := ws.Retrieve(ctx, "建兴十二年诸葛亮在哪里", 30, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(res.Analysis.Years, 234) || res.Routes["time"] == 0 || res.Routes["chunk"] == 0 {
+		t.Fatalf("建兴十二年 reads 234 among its readings and opens the time route: %+v %v", res.Analysis.Years, res.Routes)
+	}
+	// Nothing in the texts answers this: say so rather than invent.
+	ans, err = ws.Ask(ctx, "乾隆皇帝最喜欢哪一种瓷器？", annals.AskOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Answered || !strings.HasPrefix(ans.Answer, "无法回答") || len(ans.Citations) != 0 {
+		t.Fatalf("an unanswerable question gets no answer: %+v", ans.Answer)
+	}
+}
+
+func TestAskMultipleChoiceFiltersAndChooses(t *testing.T) {
+	ctx := context.Background()
+	ws, _ := indexDemo(t)
+	ans, err := ws.Ask(ctx, "诸葛亮病卒于何地军中？", annals.AskOptions{Options: []annals.AnswerOption{
+		{Letter: "A", Text: "赤壁"}, {Letter: "B", Text: "五丈原"}, {Letter: "C", Text: "洛阳宫"}, {Letter: "D", Text: "建业城"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Choice != "B" || len(ans.Citations) == 0 || !strings.Contains(ans.Citations[0].Sentence, "五丈原") {
+		t.Fatalf("五丈原, with the sentence that says so: %+v", ans)
+	}
+	dropped := 0
+	for _, o := range ans.Options {
+		if !o.Kept {
+			dropped++
+		}
+	}
+	if dropped == 0 {
+		t.Fatalf("options nothing supports are filtered out: %+v", ans.Options)
+	}
+}
+
+func TestAskAgentFollowsABridge(t *testing.T) {
+	ctx := context.Background()
+	ws, _ := indexDemo(t)
+	ans, err := ws.Ask(ctx, "孙策的父亲字什么？", annals.AskOptions{Agent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Trace) < 2 || ans.Trace[0].Bridge != "孙坚" || !strings.Contains(ans.Answer, "文台") {
+		t.Fatalf("his father 孙坚's 字 is 文台, found in two steps: %q %+v", ans.Answer, ans.Trace)
 	}
 }

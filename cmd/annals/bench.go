@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"syscall"
 	"time"
@@ -24,7 +25,13 @@ const (
 	targetReindex  = 3 * time.Second
 	targetLookup   = 10 * time.Millisecond
 	benchLookupTop = 200
+	targetSearch   = 50 * time.Millisecond // concordance, p95
+	targetBM25     = 5 * time.Millisecond  // BM25 over chunks, p50
 )
+
+// benchQuestions are what BM25 queries add to a name: a few words, as a
+// question would.
+var benchQuestions = []string{"为何官，卒于何年", "与谁战于何地", "封为何侯", "之事迹", "天下大乱", "所至之处"}
 
 type childRun struct {
 	Wall    time.Duration `json:"wall_ns"`
@@ -40,6 +47,15 @@ type benchReport struct {
 	LookupP95  time.Duration   `json:"lookup_p95_ns"`
 	LookupMax  time.Duration   `json:"lookup_max_ns"`
 	CLIEntity  childRun        `json:"cli_entity"`
+	Searches   int             `json:"searches"`
+	SearchMean time.Duration   `json:"search_mean_ns"`
+	SearchP95  time.Duration   `json:"search_p95_ns"`
+	SearchMax  time.Duration   `json:"search_max_ns"`
+	BM25       int             `json:"bm25_queries"`
+	BM25P50    time.Duration   `json:"bm25_p50_ns"`
+	BM25P95    time.Duration   `json:"bm25_p95_ns"`
+	BM25Max    time.Duration   `json:"bm25_max_ns"`
+	Ask        *askBench       `json:"ask"`
 	Stats      *annals.Stats   `json:"stats"`
 	TargetsMet map[string]bool `json:"targets_met"`
 }
@@ -48,11 +64,13 @@ func (a *app) benchCmd() *cobra.Command {
 	var keep bool
 	cmd := &cobra.Command{
 		Use:   "bench [PATH]",
-		Short: "Measure index time, peak memory, re-index time and entity lookup latency",
+		Short: "Measure index time, peak memory, re-index time, entity lookup and search latency",
 		Long: `Indexes PATH (default: the First Four Histories in ../shared/data) into a fresh
 temporary workspace in a child process, measuring wall time and peak RSS; then
-re-indexes the unchanged corpus; then looks up the most mentioned entities and
-reports their latency. Prints each figure beside its target.`,
+re-indexes the unchanged corpus; then looks up the most mentioned entities,
+runs the concordance of each of their names, and ranks chunks by BM25 for each
+name with a few words, reporting the latencies. Prints each figure beside its
+target.`,
 		Example: "  annals bench\n  annals bench ~/texts/han --json",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -95,6 +113,17 @@ reports their latency. Prints each figure beside its target.`,
 			a.printf("entity     %8.2f ms mean, %.2f ms p95, %.2f ms max over %d lookups (target ≤ 10 ms)  %s\n",
 				ms(rep.LookupMean), ms(rep.LookupP95), ms(rep.LookupMax), rep.Lookups, mark(rep.TargetsMet["entity_lookup"]))
 			a.printf("`annals entity` as a command: %.1f ms wall (process start included)\n", ms(rep.CLIEntity.Wall))
+			a.printf("search     %8.2f ms mean, %.2f ms p95, %.2f ms max over %d concordances (target p95 ≤ 50 ms)  %s\n",
+				ms(rep.SearchMean), ms(rep.SearchP95), ms(rep.SearchMax), rep.Searches, mark(rep.TargetsMet["search"]))
+			a.printf("bm25       %8.2f ms p50, %.2f ms p95, %.2f ms max over %d queries (target p50 ≤ 5 ms)  %s\n",
+				ms(rep.BM25P50), ms(rep.BM25P95), ms(rep.BM25Max), rep.BM25, mark(rep.TargetsMet["bm25"]))
+			if q := rep.Ask; q != nil {
+				a.printf("retrieve   %8.2f ms p50, %.2f ms p99 over %d questions (target p50 ≤ 5 ms, p99 ≤ 50 ms)  %s\n",
+					ms(q.RetrieveP50), ms(q.RetrieveP99), q.Questions, mark(rep.TargetsMet["retrieve"]))
+				a.printf("answer     %8.2f ms p50, %.2f ms p99, offline, %d of %d answered (target p50 ≤ 20 ms)  %s\n",
+					ms(q.AnswerP50), ms(q.AnswerP99), q.Answered, q.Questions, mark(rep.TargetsMet["answer"]))
+				a.printf("`annals ask` as a fresh process: %.0f ms wall (target ≤ 1 s)  %s\n", ms(q.Process.Wall), mark(rep.TargetsMet["ask_process"]))
+			}
 			a.printStats(rep.Stats)
 			return nil
 		},
@@ -150,6 +179,56 @@ func (a *app) bench(ctx context.Context, path, ws string) (*benchReport, error) 
 			return nil, fmt.Errorf("entity: %w", err)
 		}
 	}
+	// The concordance of each name (one-character names read every
+	// document), and BM25 over chunks for the name with a few words.
+	times = times[:0]
+	total = 0
+	for _, e := range top {
+		t0 := time.Now()
+		if _, err := w.Search(ctx, e.Name, annals.SearchOptions{}); err != nil {
+			return nil, fmt.Errorf("search %s: %w", e.Name, err)
+		}
+		d := time.Since(t0)
+		times = append(times, d)
+		total += d
+	}
+	if len(times) > 0 {
+		slices.Sort(times)
+		rep.Searches = len(times)
+		rep.SearchMean = total / time.Duration(len(times))
+		rep.SearchP95 = times[len(times)*95/100]
+		rep.SearchMax = times[len(times)-1]
+	}
+	times = times[:0]
+	for i, e := range top {
+		t0 := time.Now()
+		if _, err := w.SearchChunks(ctx, e.Name+benchQuestions[i%len(benchQuestions)], 20); err != nil {
+			return nil, fmt.Errorf("BM25 search for %s: %w", e.Name, err)
+		}
+		times = append(times, time.Since(t0))
+	}
+	if len(times) > 0 {
+		slices.Sort(times)
+		rep.BM25 = len(times)
+		rep.BM25P50 = times[len(times)/2]
+		rep.BM25P95 = times[len(times)*95/100]
+		rep.BM25Max = times[len(times)-1]
+	}
+	// Questions about the most mentioned people.
+	var people []string
+	for _, e := range top {
+		if e.Type == "人物" && len([]rune(e.Name)) > 1 {
+			people = append(people, e.Name)
+		}
+	}
+	if rep.Ask, err = benchAsk(ctx, w, exe, people); err != nil {
+		return nil, fmt.Errorf("ask: %w", err)
+	}
+	rep.TargetsMet["retrieve"] = rep.Ask.RetrieveP50 <= targetRetrieveP50 && rep.Ask.RetrieveP99 <= targetRetrieveP99
+	rep.TargetsMet["answer"] = rep.Ask.AnswerP50 <= targetAnswerP50
+	rep.TargetsMet["ask_process"] = rep.Ask.Process.Wall <= targetAskProcess
+	rep.TargetsMet["search"] = rep.Searches > 0 && rep.SearchP95 <= targetSearch
+	rep.TargetsMet["bm25"] = rep.BM25 > 0 && rep.BM25P50 <= targetBM25
 	rep.TargetsMet["index_time"] = rep.Index.Wall <= targetIndex
 	rep.TargetsMet["index_rss"] = rep.Index.PeakRSS <= targetRSS
 	rep.TargetsMet["reindex_time"] = rep.Reindex.Wall <= targetReindex

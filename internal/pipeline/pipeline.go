@@ -97,6 +97,8 @@ type Report struct {
 	Embed *EmbedReport `json:"embed,omitempty"`
 	// Date is what dating facts did.
 	Date *DateReport `json:"date,omitempty"`
+	// Lexical is what indexing chunks for search did.
+	Lexical *LexicalReport `json:"lexical,omitempty"`
 }
 
 type job struct {

@@ -221,4 +221,22 @@ ALTER TABLE evidence ADD COLUMN reign_name INTEGER REFERENCES names(id);
 ALTER TABLE evidence ADD COLUMN reign_year INTEGER;
 CREATE INDEX evidence_reign ON evidence(reign_name) WHERE reign_name IS NOT NULL;
 `,
+	// 7: the lexical index: each chunk's terms (Han bigrams, lowercased
+	// words; internal/index) written space-separated, so that each term is
+	// one token. Contentless, since the terms are derived from chunks.text;
+	// a chunk deleted, directly or with its document, leaves the index too.
+	`
+CREATE VIRTUAL TABLE chunk_terms USING fts5(
+	terms, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0'
+);
+-- A transaction's terms are held in memory up to hashsize, then written
+-- as one segment: a large one writes a whole batch of the pipeline at once.
+INSERT INTO chunk_terms(chunk_terms, rank) VALUES('hashsize', 16777216);
+CREATE TRIGGER chunk_terms_delete AFTER DELETE ON chunks BEGIN
+	DELETE FROM chunk_terms WHERE rowid = old.id;
+END;
+-- how many chunks hold each term, which BM25 search reads to skip chunks
+-- that hold only common terms.
+CREATE VIRTUAL TABLE chunk_vocab USING fts5vocab(chunk_terms, row);
+`,
 }

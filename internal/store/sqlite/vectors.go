@@ -111,3 +111,22 @@ func (s *DB) EntityVectors(ctx context.Context) (map[int64][]byte, error) {
 	}
 	return out, rows.Err()
 }
+
+// ChunkVectors reads every chunk vector with the model that made it.
+func (s *DB) ChunkVectors(ctx context.Context) (ids []int64, models []string, vecs [][]byte, err error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT chunk_id, model, vec FROM chunk_vectors ORDER BY chunk_id")
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("read chunk vectors: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var m string
+		var v []byte
+		if err := rows.Scan(&id, &m, &v); err != nil {
+			return nil, nil, nil, err
+		}
+		ids, models, vecs = append(ids, id), append(models, m), append(vecs, v)
+	}
+	return ids, models, vecs, rows.Err()
+}

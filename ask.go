@@ -1,0 +1,194 @@
+package annals
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/annals-project/annals/internal/answer"
+	"github.com/annals-project/annals/internal/embed"
+	"github.com/annals-project/annals/internal/llm"
+	"github.com/annals-project/annals/internal/retrieve"
+)
+
+// Answer is a question's answer with its citations, the items retrieval
+// found and, in agent mode, the trace of its steps.
+type (
+	Answer         = answer.Answer
+	AnswerOption   = answer.Option
+	RetrievedItem  = retrieve.Item
+	RetrieveResult = retrieve.Result
+	Citation       = answer.Citation
+)
+
+// Answer modes.
+const (
+	ModeReject = answer.ModeReject
+	ModeOpen   = answer.ModeOpen
+)
+
+// AskOptions tune Ask.
+type AskOptions struct {
+	Mode     string         // ModeReject (default) or ModeOpen
+	Options  []AnswerOption // a multiple-choice question's options
+	Theta    float64        // drop options less plausible than this; 0 means 0.15, negative keeps all
+	Agent    bool           // decompose the question and reflect
+	MaxSteps int            // agent rounds; 0 means 4
+	TopK     int            // evidence items for the answer; 0 means 15
+	Delta    int            // ± years of the temporal window; negative means 1
+	Limit    int            // items retrieval returns; 0 means 30
+	// LLM asks the configured endpoint (or OPENAI_BASE_URL) even where the
+	// settings do not name one; Offline never calls one.
+	LLM, Offline bool
+	MaxTokens    int // token budget of LLM calls; 0 means none
+}
+
+// Ask answers a question from the workspace's graph and texts, with
+// citations: offline by default, with an LLM when one is configured.
+func (w *Workspace) Ask(ctx context.Context, question string, opts AskOptions) (*Answer, error) {
+	a, run, err := w.answerer(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	ans, err := a.Ask(ctx, question, answer.Options{
+		Mode: opts.Mode, TopK: opts.TopK, Choices: opts.Options, Theta: opts.Theta, Agent: opts.Agent,
+		MaxSteps: opts.MaxSteps, Delta: opts.Delta, Limit: opts.Limit,
+	})
+	if _, ferr := w.finish(ctx, run, "ask"); ferr != nil {
+		err = errors.Join(err, ferr)
+	}
+	return ans, err
+}
+
+// Retrieve runs the retrieval routes for a question without answering it.
+func (w *Workspace) Retrieve(ctx context.Context, question string, limit, delta int) (*RetrieveResult, error) {
+	return w.retriever(nil).Retrieve(ctx, question, retrieve.Options{Limit: limit, Delta: delta, T2S: w.Config.Normalize.T2S})
+}
+
+func (w *Workspace) answerer(ctx context.Context, opts AskOptions) (*answer.Answerer, *llmRun, error) {
+	var run *llmRun
+	if !opts.Offline {
+		cfg, err := w.Config.Endpoint(opts.LLM, opts.MaxTokens)
+		switch {
+		case errors.Is(err, llm.ErrNotConfigured) && !opts.LLM:
+		case err != nil:
+			return nil, nil, fmt.Errorf("ask with an LLM: %w", err)
+		default:
+			meter := llm.NewMeter(opts.MaxTokens)
+			c, err := llm.New(cfg, w.db.Cache(), meter)
+			if err != nil {
+				return nil, nil, err
+			}
+			run = &llmRun{client: c, meter: meter, cfg: cfg}
+		}
+	}
+	a := &answer.Answerer{R: w.retriever(run), T2S: w.Config.Normalize.T2S, PromptDir: filepath.Join(w.Dir, "prompts")}
+	if run != nil {
+		a.LLM = run.client
+	}
+	return a, run, nil
+}
+
+// retriever wires the routes to the workspace: BM25 over chunks, and the
+// nearest chunks by the vectors the index step stored.
+func (w *Workspace) retriever(run *llmRun) *retrieve.Retriever {
+	r := &retrieve.Retriever{Src: w.db}
+	r.Lexical = func(ctx context.Context, text string, limit int) ([]retrieve.Scored, error) {
+		hits, err := w.SearchChunks(ctx, text, limit)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]retrieve.Scored, len(hits))
+		for i, h := range hits {
+			out[i] = retrieve.Scored{ID: h.ChunkID, Score: h.Score}
+		}
+		return out, nil
+	}
+	r.Vectors = func(ctx context.Context, text string, limit int) ([]retrieve.Scored, error) {
+		return w.nearestChunks(ctx, run, text, limit)
+	}
+	return r
+}
+
+// lazyVectors holds the chunk vectors and the model that embeds questions
+// like them, read once.
+type lazyVectors struct {
+	once  sync.Once
+	err   error
+	model string
+	em    embed.Embedder
+	ids   []int64
+	vecs  [][]float32
+}
+
+// nearestChunks embeds the text with the model that embedded the chunks
+// and returns the chunks of highest cosine. Without usable vectors (none
+// stored, or an endpoint's model and no endpoint now) it returns nothing.
+func (w *Workspace) nearestChunks(ctx context.Context, run *llmRun, text string, limit int) ([]retrieve.Scored, error) {
+	lv := &w.chunkVectors
+	lv.once.Do(func() { lv.err = w.loadChunkVectors(ctx) })
+	if lv.err != nil {
+		return nil, lv.err
+	}
+	em := lv.em
+	if em == nil && run != nil && run.cfg.EmbedModel != "" {
+		em = embed.NewOpenAI(run.client, 0)
+	}
+	if em == nil || len(lv.ids) == 0 || em.Name()+"@"+em.Version() != lv.model && lv.em != nil {
+		return nil, nil
+	}
+	vs, err := em.Embed(ctx, []string{text})
+	if err != nil || len(vs) != 1 {
+		return nil, fmt.Errorf("embed the question: %w", err)
+	}
+	q := vs[0]
+	embed.Normalize(q)
+	out := make([]retrieve.Scored, 0, len(lv.ids))
+	for i, v := range lv.vecs {
+		if len(v) == len(q) {
+			out = append(out, retrieve.Scored{ID: lv.ids[i], Score: float64(embed.Dot(q, v))})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+func (w *Workspace) loadChunkVectors(ctx context.Context) error {
+	lv := &w.chunkVectors
+	ids, models, blobs, err := w.db.ChunkVectors(ctx)
+	if err != nil || len(ids) == 0 {
+		return err
+	}
+	// The model most chunks were embedded with.
+	count := map[string]int{}
+	for _, m := range models {
+		count[m]++
+	}
+	for m, n := range count {
+		if n > count[lv.model] {
+			lv.model = m
+		}
+	}
+	if blob, err := w.db.State(ctx, "embed_model"); err == nil && blob != nil {
+		if m, err := embed.Load(blob); err == nil && m.Name()+"@"+m.Version() == lv.model {
+			lv.em = m
+		}
+	}
+	for i, b := range blobs {
+		if models[i] != lv.model {
+			continue
+		}
+		v, err := embed.Decode(b)
+		if err != nil {
+			continue
+		}
+		lv.ids, lv.vecs = append(lv.ids, ids[i]), append(lv.vecs, v)
+	}
+	return nil
+}

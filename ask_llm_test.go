@@ -1,0 +1,154 @@
+package annals_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/annals-project/annals"
+	"github.com/annals-project/annals/internal/llm"
+	"github.com/annals-project/annals/internal/llm/llmtest"
+)
+
+// askWorkspace indexes the demo offline, then reopens it with the fake
+// endpoint configured, so that asking goes to the model.
+func askWorkspace(t *testing.T, srv *llmtest.Server) *annals.Workspace {
+	t.Helper()
+	ws, _ := indexDemo(t)
+	t.Setenv("ANNALS_LLM_BASE_URL", srv.URL)
+	t.Setenv("ANNALS_LLM_MODEL", "fake-model")
+	again, err := annals.Open(context.Background(), ws.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { again.Close() })
+	return again
+}
+
+// scripted answers each prompt of the answer package by its system text.
+func scripted(answer func(user string) string) func(llmtest.ChatRequest) llmtest.Reply {
+	usage := &llm.Usage{PromptTokens: 100, CompletionTokens: 10}
+	return func(req llmtest.ChatRequest) llmtest.Reply {
+		sys, user := req.Messages[0].Content, req.Messages[len(req.Messages)-1].Content
+		switch {
+		case strings.HasPrefix(sys, "You select evidence"):
+			return llmtest.Reply{Content: `{"selected":[3,1,2]}`, Usage: usage}
+		case strings.HasPrefix(sys, "You plan"):
+			return llmtest.Reply{Content: `{"sub_questions":["孙策的父亲是谁","#1字什么"]}`, Usage: usage}
+		}
+		return llmtest.Reply{Content: answer(user), Usage: usage}
+	}
+}
+
+func TestAskWithLLMRejectMode(t *testing.T) {
+	ctx := context.Background()
+	srv := llmtest.New(t)
+	ws := askWorkspace(t, srv)
+	srv.Handle(scripted(func(string) string { return `{"answer":"诸葛亮字孔明。","citations":[1]}` }))
+	ans, err := ws.Ask(ctx, "诸葛亮字什么？", annals.AskOptions{TopK: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ans.Answered || ans.Answer != "诸葛亮字孔明。" || ans.Method != "llm" || len(ans.Citations) != 1 || len(ans.Items) != 3 {
+		t.Fatalf("the model's answer with the evidence it cited: %+v", ans)
+	}
+	if ans.Usage.PromptTokens != 200 || srv.Calls() != 2 {
+		t.Fatalf("a rerank call and an answer call, both counted: %+v, %d calls", ans.Usage, srv.Calls())
+	}
+	// The answer prompt shows facts as sentences, numbered, with the question.
+	var prompt string
+	for _, r := range srv.Requests() {
+		if strings.Contains(r.Messages[0].Content, "numbered evidence") {
+			prompt = r.Messages[1].Content
+		}
+	}
+	if !strings.Contains(prompt, "Question: 诸葛亮字什么？") || !strings.Contains(prompt, "[1] ") {
+		t.Fatalf("answer prompt: %s", prompt)
+	}
+	// An answer that cites nothing is not taken in reject mode, nor one the
+	// model says it cannot give.
+	// (Each asks in other words: replies are cached by prompt.)
+	for i, reply := range []string{`{"answer":"孔明","citations":[]}`, `{"answer":"","unable":true}`} {
+		srv.Handle(scripted(func(string) string { return reply }))
+		ans, err = ws.Ask(ctx, []string{"诸葛亮的字是什么？", "诸葛亮表字为何？"}[i], annals.AskOptions{TopK: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ans.Answered || !strings.HasPrefix(ans.Answer, "无法回答") || len(ans.Citations) != 0 {
+			t.Fatalf("reply %s: want unable to answer, got %+v", reply, ans.Answer)
+		}
+	}
+	// Open mode takes the model's own knowledge, marked.
+	srv.Handle(scripted(func(string) string {
+		return `{"answer":"诸葛亮字孔明，号卧龙 [own knowledge]。","citations":[],"own_knowledge":true}`
+	}))
+	ans, err = ws.Ask(ctx, "诸葛亮字何？", annals.AskOptions{TopK: 3, Mode: annals.ModeOpen})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ans.Answered || !ans.Own || ans.Mode != "open" {
+		t.Fatalf("open mode keeps a marked answer: %+v", ans)
+	}
+	// A reply that is not JSON is an error that says so.
+	srv.Handle(scripted(func(string) string { return "I think it is 孔明" }))
+	if _, err := ws.Ask(ctx, "孔明字什么？", annals.AskOptions{TopK: 3}); err == nil || !strings.Contains(err.Error(), "not the JSON") {
+		t.Fatalf("malformed reply: %v", err)
+	}
+	if _, err := ws.Ask(ctx, "诸葛亮字什么？", annals.AskOptions{Mode: "guess"}); err == nil {
+		t.Fatal("an unknown mode is an error")
+	}
+}
+
+func TestAskWithLLMMultipleChoiceFiltersThenPicks(t *testing.T) {
+	ctx := context.Background()
+	srv := llmtest.New(t)
+	ws := askWorkspace(t, srv)
+	srv.Handle(scripted(func(user string) string {
+		if strings.Contains(user, "C. ") {
+			return `{"scores":{"A":0.05,"B":0.8,"C":0.1,"D":0.05}}`
+		}
+		return `{"choice":"B","citations":[1],"why":"the text says so"}`
+	}))
+	opts := []annals.AnswerOption{{Letter: "A", Text: "赤壁"}, {Letter: "B", Text: "五丈原"}, {Letter: "C", Text: "洛阳"}, {Letter: "D", Text: "建业"}}
+	ans, err := ws.Ask(ctx, "诸葛亮卒于何处？", annals.AskOptions{Options: opts, TopK: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Choice != "B" || !ans.Answered || len(ans.Citations) == 0 {
+		t.Fatalf("the model's choice: %+v", ans)
+	}
+	kept := 0
+	for _, o := range ans.Options {
+		if o.Kept {
+			kept++
+		}
+	}
+	if kept != 1 {
+		t.Fatalf("options under θ=0.15 are dropped before the final choice: %+v", ans.Options)
+	}
+}
+
+func TestAskWithLLMAgentDecomposesAndReflects(t *testing.T) {
+	ctx := context.Background()
+	srv := llmtest.New(t)
+	ws := askWorkspace(t, srv)
+	srv.Handle(scripted(func(user string) string {
+		if strings.Contains(user, "Steps so far") {
+			return `{"sufficient":true,"answer":"孙策之父孙坚字文台。","citations":[1]}`
+		}
+		if strings.Contains(user, "Question: 孙策的父亲是谁") {
+			return `{"answer":"孙坚","citations":[1]}`
+		}
+		return `{"answer":"文台","citations":[1]}`
+	}))
+	ans, err := ws.Ask(ctx, "孙策的父亲字什么？", annals.AskOptions{Agent: true, TopK: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ans.Answered || ans.Answer != "孙策之父孙坚字文台。" || len(ans.Trace) != 2 {
+		t.Fatalf("two sub-questions, then the answer: %+v", ans)
+	}
+	if ans.Trace[1].Question != "孙坚字什么" {
+		t.Fatalf("the second sub-question takes the first one's answer: %+v", ans.Trace)
+	}
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/annals-project/annals"
+)
+
+func (a *app) askCmd() *cobra.Command {
+	var opts annals.AskOptions
+	var options []string
+	var trace bool
+	cmd := &cobra.Command{
+		Use:   "ask QUESTION",
+		Short: "Answer a question from the graph and the texts, with citations",
+		Long: `Finds what the question names (entities and their aliases, years, the kind of
+answer it wants), retrieves by several routes (entities, facts, passages by BM25
+and by vectors, paths between the entities, a window of years) and answers.
+
+Offline, the answer is extractive: the facts that answer a typed question (字,
+offices, kin, death, native place, allegiance) phrased by a template, else the
+sentence that best answers it, else "unable to answer". With an LLM configured,
+the model picks the evidence and writes the answer: in reject mode (the
+default) only from the evidence, in open mode adding what it knows, marked.
+
+Multiple choice: give the options with --option A="…" (repeated). Options less
+plausible than --theta are dropped before the final choice.`,
+		Example: `  annals ask 诸葛亮字什么
+  annals ask "诸葛亮的儿子的字是什么" --agent --trace
+  annals ask "建兴十二年谁卒于军中？" --json
+  annals ask "诸葛亮卒于何年？" --option A=二三四年 --option B=二二三年`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, o := range options {
+				letter, text, ok := strings.Cut(o, "=")
+				letter = strings.ToUpper(strings.TrimSpace(letter))
+				if !ok || letter == "" || strings.TrimSpace(text) == "" {
+					return fmt.Errorf("--option %q: want LETTER=TEXT, e.g. --option A=\"…\"", o)
+				}
+				opts.Options = append(opts.Options, annals.AnswerOption{Letter: letter, Text: strings.TrimSpace(text)})
+			}
+			return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error {
+				ans, err := ws.Ask(cmd.Context(), args[0], opts)
+				if err != nil {
+					return err
+				}
+				if a.json {
+					if !trace {
+						ans.Trace = nil
+					}
+					return a.printJSON(ans)
+				}
+				a.printAnswer(ans, trace)
+				return nil
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Mode, "mode", annals.ModeReject, "reject (only from the evidence) or open (the model may add what it knows)")
+	f.StringArrayVar(&options, "option", nil, "a multiple-choice option, LETTER=TEXT (repeat)")
+	f.Float64Var(&opts.Theta, "theta", 0, "drop options less plausible than this share (default 0.15; negative keeps all)")
+	f.BoolVar(&opts.Agent, "agent", false, "decompose the question into steps and reflect")
+	f.BoolVar(&trace, "trace", false, "show the agent's steps")
+	f.IntVar(&opts.MaxSteps, "steps", 0, "most agent steps (default 4)")
+	f.IntVar(&opts.TopK, "top-k", 0, "evidence items the answer reads (default 15)")
+	f.IntVar(&opts.Delta, "delta", -1, "± years of the temporal window (default 1)")
+	f.BoolVar(&opts.LLM, "llm", false, "use the LLM endpoint of OPENAI_BASE_URL even if none is configured")
+	f.BoolVar(&opts.Offline, "offline", false, "never call an LLM")
+	f.IntVar(&opts.MaxTokens, "max-tokens", 0, "token budget of LLM calls (0: none)")
+	return cmd
+}
+
+func (a *app) printAnswer(ans *annals.Answer, trace bool) {
+	if trace {
+		for _, s := range ans.Trace {
+			a.printf("step %d: %s\n  → %s\n", s.N, s.Question, s.Answer)
+			if s.Thought != "" {
+				a.printf("  (%s)\n", s.Thought)
+			}
+		}
+		if len(ans.Trace) > 0 {
+			a.printf("\n")
+		}
+	}
+	a.printf("%s\n", ans.Answer)
+	if ans.Own {
+		a.printf("(includes the model's own knowledge, marked in the answer)\n")
+	}
+	for _, o := range ans.Options {
+		mark := " "
+		if o.Letter == ans.Choice {
+			mark = "*"
+		}
+		state := fmt.Sprintf("plausibility %.2f, support %.2f", o.Plausibility, o.Score)
+		if !o.Kept {
+			state = fmt.Sprintf("plausibility %.2f, dropped", o.Plausibility)
+		}
+		a.printf("%s %s. %s  (%s)\n", mark, o.Letter, o.Text, state)
+	}
+	if len(ans.Citations) > 0 {
+		a.printf("\n")
+	}
+	for _, c := range ans.Citations {
+		a.printf("[%d] %s [%d,%d) 「%s」\n", c.N, c.Cite, c.Start, c.End, strings.TrimSpace(c.Sentence))
+	}
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/annals-project/annals"
+	"github.com/annals-project/annals/internal/eval/qa"
+)
+
+func (a *app) evalQACmd() *cobra.Command {
+	var dataset, format, corpus, keep string
+	var opts annals.QAEvalOptions
+	var limit int
+	var baseline bool
+	cmd := &cobra.Command{
+		Use:   "qa",
+		Short: "Score question answering: multiple-choice accuracy, answer-contains, token F1",
+		Long: `Reads questions from a JSONL file (question, optional options and context,
+answer) or from the MuSiQue and HotpotQA sample formats, answers each and scores
+the answers per question type. When the questions carry context passages (or
+--corpus names a corpus file), they are pooled into a corpus and indexed into a
+fresh workspace first (kept with --keep DIR); otherwise the questions are asked
+of the current workspace. --baseline answers from each question's own gold
+context, without retrieval, as a reference point.`,
+		Example: `  annals eval qa --dataset ../shared/data/vi-history-mcq/dev.jsonl
+  annals eval qa --dataset ../shared/data/multihop/musique_train.json --corpus ../shared/data/multihop/musique_train_corpus.json
+  annals eval qa --dataset questions.jsonl --baseline --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			qs, err := qa.Load(dataset, format)
+			if err != nil {
+				return err
+			}
+			if limit > 0 && limit < len(qs) {
+				qs = qs[:limit]
+			}
+			var passages []qa.Passage
+			if corpus != "" {
+				if passages, err = qa.LoadCorpus(corpus); err != nil {
+					return err
+				}
+			} else {
+				passages = qa.Corpus(qs)
+			}
+			report := func(rep *annals.QAReport) error {
+				if a.json {
+					return a.printJSON(rep)
+				}
+				if c := qa.Chance(qs); c > 0 {
+					a.printf("%d questions; chance %.1f%%\n", len(qs), 100*c)
+				}
+				return rep.Text(a.out)
+			}
+			run := func(ws *annals.Workspace) error {
+				rep, err := ws.EvaluateQA(ctx, qs, opts)
+				if err != nil {
+					return err
+				}
+				return report(rep)
+			}
+			if baseline {
+				rep, err := annals.EvaluateQABaseline(ctx, qs, true)
+				if err != nil {
+					return err
+				}
+				return report(rep)
+			}
+			if len(passages) == 0 {
+				return a.withWorkspace(cmd, true, run)
+			}
+			dir := keep
+			if dir == "" {
+				if dir, err = os.MkdirTemp("", "annals-eval-qa-"); err != nil {
+					return err
+				}
+				defer os.RemoveAll(dir)
+			}
+			root := filepath.Join(dir, "corpus")
+			if err := annals.WritePassages(root, passages); err != nil {
+				return err
+			}
+			ws, err := annals.Open(ctx, filepath.Join(dir, ".annals"))
+			if err != nil {
+				return err
+			}
+			defer ws.Close()
+			if !a.quiet && !a.json {
+				a.warnf("indexing %d passages into %s …\n", len(passages), ws.Dir)
+			}
+			if _, err := ws.Index(ctx, []string{root}, annals.IndexOptions{}); err != nil {
+				return fmt.Errorf("index the passages: %w", err)
+			}
+			return run(ws)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&dataset, "dataset", "", "questions: a JSONL file, or a MuSiQue or HotpotQA JSON file")
+	f.StringVar(&format, "format", "", "format: "+strings.Join(qa.Formats(), ", ")+" (default: from the file)")
+	f.StringVar(&corpus, "corpus", "", "a corpus file to index instead of the questions' pooled contexts")
+	f.StringVar(&keep, "keep", "", "index into this folder and keep it")
+	f.BoolVar(&baseline, "baseline", false, "answer from each question's gold context, without retrieval")
+	f.BoolVar(&opts.Ask.Agent, "agent", false, "answer in agent mode")
+	f.StringVar(&opts.Ask.Mode, "mode", annals.ModeReject, "reject or open")
+	f.IntVar(&opts.Workers, "workers", 4, "questions answered at once")
+	f.IntVar(&limit, "limit", 0, "only the first N questions (0: all)")
+	_ = cmd.MarkFlagRequired("dataset")
+	return cmd
+}

@@ -1,0 +1,98 @@
+package annals
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/annals-project/annals/internal/answer"
+	"github.com/annals-project/annals/internal/eval/qa"
+	"github.com/annals-project/annals/internal/store"
+	"github.com/annals-project/annals/internal/text"
+)
+
+// QAQuestion is one question of an evaluation set.
+type QAQuestion = qa.Question
+
+// QAReport is the outcome of a question-answering evaluation.
+type QAReport = qa.Report
+
+// QAEvalOptions tune EvaluateQA.
+type QAEvalOptions struct {
+	Ask     AskOptions
+	Workers int // questions answered at once; 0 means 4
+}
+
+// EvaluateQA answers every question over the workspace and scores the
+// answers: accuracy for multiple choice, answer-contains, exact match and
+// token F1 for free answers, per question type.
+func (w *Workspace) EvaluateQA(ctx context.Context, qs []QAQuestion, opts QAEvalOptions) (*QAReport, error) {
+	if opts.Workers <= 0 {
+		opts.Workers = 4
+	}
+	return qa.Run(ctx, qs, func(ctx context.Context, q qa.Question) (qa.Prediction, error) {
+		var options []AnswerOption
+		for _, o := range q.Options {
+			options = append(options, AnswerOption{Letter: o.Letter, Text: o.Text})
+		}
+		ao := opts.Ask
+		ao.Options = options
+		ans, err := w.Ask(ctx, q.Question, ao)
+		if err != nil {
+			return qa.Prediction{}, err
+		}
+		return qa.Prediction{Answer: ans.Answer, Choice: ans.Choice, Abstained: !ans.Answered}, nil
+	}, opts.Workers)
+}
+
+// EvaluateQABaseline scores the baseline that reads each question's gold
+// context, with no retrieval: the option the context supports best, or the
+// sentence of it that holds most of the question.
+func EvaluateQABaseline(ctx context.Context, qs []QAQuestion, t2s bool) (*QAReport, error) {
+	return qa.Run(ctx, qs, func(ctx context.Context, q qa.Question) (qa.Prediction, error) {
+		options := make([]answer.Option, len(q.Options))
+		for i, o := range q.Options {
+			options[i] = answer.Option{Letter: o.Letter, Text: o.Text}
+		}
+		choice, sentence := answer.FromPassages(q.Question, options, goldPassages(q, t2s))
+		return qa.Prediction{Answer: sentence, Choice: choice, Abstained: choice == "" && sentence == ""}, nil
+	}, 4)
+}
+
+// goldPassages turns a question's context into passages to read.
+func goldPassages(q qa.Question, t2s bool) []store.Passage {
+	out := make([]store.Passage, 0, len(q.Context))
+	for _, c := range q.Context {
+		body := c.Text
+		if c.Title != "" {
+			body = c.Title + "\n" + body
+		}
+		norm := body
+		lang := text.DetectLanguage(body)
+		if t2s && text.IsChinese(lang) {
+			norm, _ = text.ToSimplified(body)
+		}
+		out = append(out, store.Passage{DocKey: c.Key, Lang: lang, Text: body, Norm: norm, End: len([]rune(body))})
+	}
+	return out
+}
+
+// WritePassages writes passages as text files under dir (each titled by
+// its first line), ready to be indexed as a corpus.
+func WritePassages(dir string, ps []qa.Passage) error {
+	for _, p := range ps {
+		path := filepath.Join(dir, filepath.FromSlash(p.Key)+".txt")
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		body := p.Text
+		if p.Title != "" {
+			body = p.Title + "\n" + body
+		}
+		if err := os.WriteFile(path, []byte(body+"\n"), 0o644); err != nil {
+			return fmt.Errorf("write passage %s: %w", p.Key, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,300 @@
+package answer
+
+import (
+	"context"
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/annals-project/annals/internal/index"
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/retrieve"
+	"github.com/annals-project/annals/internal/store"
+	"github.com/annals-project/annals/internal/text"
+)
+
+// choose answers a multiple-choice question (HisGraphRAG §3.4): it scores
+// each option's plausibility against the evidence for the question, drops
+// those under θ, retrieves again for the question with each surviving
+// option, and picks the option the evidence supports best.
+func (a *Answerer) choose(ctx context.Context, question string, opts Options) (*Answer, error) {
+	res, err := a.R.Retrieve(ctx, question, a.retrieveOptions(opts, optionTexts(opts.Choices)))
+	if err != nil {
+		return nil, err
+	}
+	ans := &Answer{Question: question, Mode: opts.Mode, Analysis: res.Analysis, Items: res.Items, Inactive: res.Inactive, Method: "choice"}
+	scores := make([]OptionScore, len(opts.Choices))
+	for i, o := range opts.Choices {
+		scores[i].Option = o
+	}
+	passages, err := a.passages(ctx, res.Items)
+	if err != nil {
+		return nil, err
+	}
+	distinct := distinctTerms(opts.Choices)
+	// First pass: support within the evidence for the question alone.
+	if a.LLM != nil {
+		if err := a.plausibility(ctx, ans, scores, opts); err != nil {
+			return nil, err
+		}
+	} else {
+		total := 0.0
+		for i := range scores {
+			scores[i].Plausibility, _ = Support(distinct[i], res.Analysis.Terms(), passages)
+			total += scores[i].Plausibility
+		}
+		for i := range scores {
+			if total > 0 {
+				scores[i].Plausibility /= total
+			} else {
+				scores[i].Plausibility = 1 / float64(len(scores))
+			}
+		}
+	}
+	kept := 0
+	for i := range scores {
+		scores[i].Kept = opts.Theta < 0 || scores[i].Plausibility >= opts.Theta
+		if scores[i].Kept {
+			kept++
+		}
+	}
+	if kept == 0 {
+		for i := range scores {
+			scores[i].Kept = true
+		}
+	}
+	// Second pass: retrieval for the question with each surviving option.
+	for i := range scores {
+		if !scores[i].Kept {
+			continue
+		}
+		hits, err := a.optionPassages(ctx, res.Analysis, scores[i].Text, opts)
+		if err != nil {
+			return nil, err
+		}
+		var ev *kg.Evidence
+		scores[i].Score, ev = Support(distinct[i], res.Analysis.Terms(), append(hits, passages...))
+		scores[i].Evidence = ev
+	}
+	ans.Options = scores
+	if a.LLM != nil {
+		if err := a.pick(ctx, ans, opts); err != nil {
+			return nil, err
+		}
+		return ans, nil
+	}
+	best := -1
+	for i, s := range scores {
+		if s.Kept && (best < 0 || s.Score > scores[best].Score) {
+			best = i
+		}
+	}
+	if best < 0 || scores[best].Score == 0 {
+		ans.Answer, ans.Method = unable(res.Analysis.Lang), "none"
+		ans.Citations = cite()
+		return ans, nil
+	}
+	ans.Choice, ans.Answered = scores[best].Letter, true
+	ans.Answer = scores[best].Letter + ". " + scores[best].Text
+	ans.Citations = cite(scores[best].Evidence)
+	return ans, nil
+}
+
+// optionPassages retrieves chunks for the question together with one option.
+func (a *Answerer) optionPassages(ctx context.Context, an *retrieve.Analysis, option string, opts Options) ([]store.Passage, error) {
+	if a.R.Lexical == nil {
+		return nil, nil
+	}
+	hits, err := a.R.Lexical(ctx, an.Norm+" "+option, 8)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	return a.R.Src.Passages(ctx, ids)
+}
+
+// passages reads the chunks behind retrieved items.
+func (a *Answerer) passages(ctx context.Context, items []retrieve.Item) ([]store.Passage, error) {
+	var ids []int64
+	seen := map[int64]bool{}
+	for _, it := range items {
+		if it.Citation != nil && !seen[it.Citation.ChunkID] && it.Citation.ChunkID > 0 {
+			seen[it.Citation.ChunkID] = true
+			ids = append(ids, it.Citation.ChunkID)
+		}
+	}
+	return a.R.Src.Passages(ctx, ids)
+}
+
+func optionTexts(os []Option) []string {
+	out := make([]string, len(os))
+	for i, o := range os {
+		out[i] = o.Text
+	}
+	return out
+}
+
+// distinctTerms lists each option's terms that not every option shares:
+// what sets it apart is what evidence must support.
+func distinctTerms(os []Option) [][]string {
+	count := map[string]int{}
+	per := make([][]string, len(os))
+	for i, o := range os {
+		seen := map[string]bool{}
+		for _, t := range optionTerms(o.Text) {
+			if !seen[t] && !stopTerm(t) {
+				seen[t] = true
+				per[i] = append(per[i], t)
+				count[t]++
+			}
+		}
+	}
+	for i := range per {
+		var keep []string
+		for _, t := range per[i] {
+			if count[t] < len(os) || len(os) == 1 {
+				keep = append(keep, t)
+			}
+		}
+		per[i] = keep
+	}
+	return per
+}
+
+// optionTerms are the terms of an option: the index's terms, plus pairs
+// of adjacent words in alphabetic scripts, since a Vietnamese word is
+// often two syllables (chiến dịch, thực dân) and one syllable says little.
+func optionTerms(s string) []string {
+	ts := index.Terms(s)
+	out := append([]string(nil), ts...)
+	for i := 0; i+1 < len(ts); i++ {
+		if !isHanTerm(ts[i]) && !isHanTerm(ts[i+1]) && !stopTerm(ts[i]) && !stopTerm(ts[i+1]) {
+			out = append(out, ts[i]+" "+ts[i+1])
+		}
+	}
+	return out
+}
+
+func isHanTerm(t string) bool {
+	for _, r := range t {
+		return unicode.Is(unicode.Han, r)
+	}
+	return false
+}
+
+// stopTerm is a term too common to count as support.
+func stopTerm(t string) bool {
+	switch t {
+	case "của", "và", "là", "có", "được", "những", "các", "một", "trong", "với", "cho", "đã", "không", "the", "of",
+		"and", "to", "in", "a", "an", "was", "is", "for", "on", "by", "with", "as", "that", "from", "at":
+		return true
+	}
+	return false
+}
+
+// supportWindow is how many sentences one piece of support may span.
+const supportWindow = 2
+
+// Support scores how well passages back an option: the best window of
+// sentences by the share of the option's distinct terms it holds, each
+// term weighted by its length (a longer term is rarer), with the question's
+// terms as a smaller bonus. It returns the score and the window's citation.
+func Support(optionTerms, questionTerms []string, passages []store.Passage) (float64, *kg.Evidence) {
+	if len(optionTerms) == 0 {
+		return 0, nil
+	}
+	weight := func(ts []string) float64 {
+		w := 0.0
+		for _, t := range ts {
+			w += math.Sqrt(float64(len([]rune(t))))
+		}
+		return w
+	}
+	total := weight(optionTerms)
+	best, bestScore := (*kg.Evidence)(nil), 0.0
+	for pi := range passages {
+		p := &passages[pi]
+		sents := sentencesOf(p)
+		for i := range sents {
+			end := min(i+supportWindow, len(sents))
+			win := kg.Span{Start: sents[i].Start, End: sents[end-1].End}
+			s := strings.ToLower(string([]rune(p.Norm)[win.Start:win.End]))
+			got := 0.0
+			for _, t := range optionTerms {
+				if strings.Contains(s, t) {
+					got += math.Sqrt(float64(len([]rune(t))))
+				}
+			}
+			score := got / total
+			if score == 0 {
+				continue
+			}
+			q := 0
+			for _, t := range questionTerms {
+				if strings.Contains(s, t) {
+					q++
+				}
+			}
+			if len(questionTerms) > 0 {
+				score += 0.25 * float64(q) / float64(len(questionTerms))
+			}
+			if score > bestScore {
+				best, bestScore = retrieve.Cite(p, win), score
+			}
+		}
+	}
+	return bestScore, best
+}
+
+// sentencesOf splits a passage's normalised text into sentences, once.
+func sentencesOf(p *store.Passage) []kg.Span {
+	sp := text.Sentences(p.Norm, p.Lang)
+	if len(sp) == 0 {
+		sp = []kg.Span{{Start: 0, End: len([]rune(p.Norm))}}
+	}
+	sort.Slice(sp, func(i, j int) bool { return sp[i].Start < sp[j].Start })
+	return sp
+}
+
+// FromPassages answers from given passages alone, with no retrieval: the
+// option they support best, or the sentence that holds most of the
+// question. It is the baseline that reads the gold context.
+func FromPassages(question string, options []Option, passages []store.Passage) (choice, sentence string) {
+	qTerms := index.Terms(question)
+	if len(options) > 0 {
+		distinct := distinctTerms(options)
+		best := -1.0
+		for i, o := range options {
+			s, ev := Support(distinct[i], qTerms, passages)
+			if s > best {
+				best, choice = s, o.Letter
+				sentence = ""
+				if ev != nil {
+					sentence = ev.Sentence
+				}
+			}
+		}
+		return choice, sentence
+	}
+	best := 0.0
+	for pi := range passages {
+		p := &passages[pi]
+		for _, sp := range sentencesOf(p) {
+			s := string([]rune(p.Norm)[sp.Start:sp.End])
+			n := 0
+			for _, t := range qTerms {
+				if strings.Contains(strings.ToLower(s), t) {
+					n++
+				}
+			}
+			if v := float64(n) / float64(max(len(qTerms), 1)); v > best {
+				best, sentence = v, s
+			}
+		}
+	}
+	return "", sentence
+}

@@ -1,0 +1,187 @@
+package answer
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/annals-project/annals/internal/chrono"
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/retrieve"
+	"github.com/annals-project/annals/internal/text"
+)
+
+// minOverlap is how much of the question's content a sentence must hold to
+// be an answer when nothing else speaks for it.
+const minOverlap = 0.3
+
+// offline answers without a model: the facts that answer a typed question,
+// phrased by a template; else the sentence that best answers the question;
+// else that it cannot.
+func offline(ans *Answer) {
+	a := ans.Analysis
+	if a.Asks != nil {
+		if text, evs := typedAnswer(a, ans.Items); text != "" {
+			ans.Answer, ans.Answered, ans.Method = text, true, "fact"
+			ans.Citations = cite(evs...)
+			return
+		}
+	}
+	if it := bestSentence(a, ans.Items); it != nil {
+		ans.Answer, ans.Answered, ans.Method = it.Citation.Sentence, true, "sentence"
+		ans.Citations = cite(it.Citation)
+		return
+	}
+	ans.Answer, ans.Method = unable(a.Lang), "none"
+	ans.Citations = cite()
+}
+
+// typedAnswer gathers the facts of the question's first entity that answer
+// what it asks (its 字, its father, its offices …), best supported first.
+func typedAnswer(a *retrieve.Analysis, items []retrieve.Item) (string, []*kg.Evidence) {
+	if len(a.Entities) == 0 {
+		return "", nil
+	}
+	subject := a.Entities[0].Entity
+	type found struct {
+		name    string
+		support int
+		ev      *kg.Evidence
+	}
+	var got []found
+	seen := map[string]bool{}
+	for _, it := range items {
+		r := it.Relation
+		if r == nil || !hasType(a.Asks.Relations, r.Type) {
+			continue
+		}
+		var name string
+		switch {
+		case a.Asks.FromTail && r.TailID == subject.ID && r.HeadID != subject.ID:
+			name = r.Head
+		case !a.Asks.FromTail && r.HeadID == subject.ID:
+			name = r.Tail
+		case !a.Asks.FromTail && r.TailID == subject.ID && symmetric(r.Type):
+			name = r.Head
+		default:
+			continue
+		}
+		if seen[name] || name == subject.Name {
+			continue
+		}
+		var ev *kg.Evidence
+		if len(r.Evidence) > 0 {
+			e := r.Evidence[0]
+			ev = &e
+		}
+		// A courtesy name is read from a sentence that says so: 字 X, 号 X.
+		if a.Type == retrieve.QCourtesy && ev != nil && !strings.Contains(ev.Norm, a.Asks.Label+name) {
+			continue
+		}
+		seen[name] = true
+		got = append(got, found{name, len(r.Evidence), ev})
+	}
+	if len(got) == 0 {
+		return "", nil
+	}
+	sort.SliceStable(got, func(i, j int) bool { return got[i].support > got[j].support })
+	if len(got) > 5 {
+		got = got[:5]
+	}
+	names := make([]string, len(got))
+	evs := make([]*kg.Evidence, len(got))
+	for i, g := range got {
+		names[i], evs[i] = g.name, g.ev
+	}
+	return phrase(a, subject.Name, names), evs
+}
+
+func hasType(types []string, t string) bool {
+	for _, x := range types {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+func symmetric(t string) bool {
+	switch t {
+	case "同胞", "同族", "婚恋", "sibling_of", "spouse_of", "allied_with":
+		return true
+	}
+	return false
+}
+
+// phrase words a typed answer in the question's language.
+func phrase(a *retrieve.Analysis, subject string, names []string) string {
+	if text.IsChinese(a.Lang) || a.Lang == text.Unknown {
+		list := strings.Join(names, "、")
+		switch a.Type {
+		case retrieve.QCourtesy:
+			return subject + a.Asks.Label + list + "。"
+		case retrieve.QOffice:
+			return subject + "曾任" + list + "。"
+		case retrieve.QNative:
+			return subject + "是" + list + "人。"
+		case retrieve.QAllegiance:
+			return subject + "属于" + list + "。"
+		case retrieve.QDeath:
+			return subject + "卒于" + withYear(list) + "。"
+		case retrieve.QDeathPlace:
+			return subject + "卒于" + list + "。"
+		}
+		return subject + "的" + a.Asks.Label + "是" + list + "。"
+	}
+	list := strings.Join(names, ", ")
+	label := map[string]string{
+		retrieve.QCourtesy: "other names", retrieve.QOffice: "offices", retrieve.QNative: "native place",
+		retrieve.QAllegiance: "allegiance", retrieve.QDeath: "death", retrieve.QDeathPlace: "place of death",
+	}[a.Type]
+	if label == "" {
+		label = a.Asks.Label
+	}
+	return fmt.Sprintf("%s — %s: %s.", subject, label, list)
+}
+
+// withYear adds the Gregorian year to an era date: 建兴十二年 (234).
+func withYear(expr string) string {
+	for _, t := range chrono.Parse(expr, &chrono.Context{}) {
+		if t.Resolved {
+			y := t.Year
+			if y <= 0 {
+				return fmt.Sprintf("%s（公元前%d年）", expr, 1-y)
+			}
+			return fmt.Sprintf("%s（%d年）", expr, y)
+		}
+	}
+	return expr
+}
+
+// bestSentence is the cited item that speaks most to the question: among
+// items that hold enough of its content, or name its entity in a sentence
+// that also shares its terms, the best fused score.
+func bestSentence(a *retrieve.Analysis, items []retrieve.Item) *retrieve.Item {
+	var best *retrieve.Item
+	bestScore := 0.0
+	for i := range items {
+		it := &items[i]
+		if it.Citation == nil || it.Citation.Sentence == "" {
+			continue
+		}
+		score := it.Overlap
+		for _, m := range a.Entities {
+			if strings.Contains(it.Citation.Norm, m.Text) || strings.Contains(it.Citation.Norm, m.Entity.Name) {
+				score += 0.25
+			}
+		}
+		if score < minOverlap {
+			continue
+		}
+		score += it.Score * 0.1
+		if best == nil || score > bestScore {
+			best, bestScore = it, score
+		}
+	}
+	return best
+}

@@ -1,0 +1,121 @@
+package qa
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Text writes the report as a short table: overall, then one row per
+// question type. Only the columns that apply are shown: accuracy when
+// there are multiple-choice questions, contains, F1 and EM when there
+// are free answers.
+func (r *Report) Text(w io.Writer) error {
+	mc, free := r.MultipleChoice > 0, r.N-r.MultipleChoice > 0
+	head := []string{"type", "n"}
+	if mc {
+		head = append(head, "acc%")
+	}
+	if free {
+		head = append(head, "contains%", "F1%", "EM%")
+	}
+	head = append(head, "abstained", "errors")
+	rows := [][]string{head}
+	row := func(name string, s Summary) {
+		c := []string{name, fmt.Sprint(s.N)}
+		if mc {
+			c = append(c, pctIf(s.MultipleChoice > 0, s.Accuracy))
+		}
+		if free {
+			f := s.N-s.MultipleChoice > 0
+			c = append(c, pctIf(f, s.Contains), pctIf(f, s.F1), pctIf(f, s.EM))
+		}
+		rows = append(rows, append(c, fmt.Sprint(s.Abstained), fmt.Sprint(s.Errors)))
+	}
+	row("all", Summary{
+		N: r.N, MultipleChoice: r.MultipleChoice, Accuracy: r.Accuracy,
+		Contains: r.Contains, F1: r.F1, EM: r.EM, Abstained: r.Abstained, Errors: r.Errors,
+	})
+	types := make([]string, 0, len(r.ByType))
+	for t := range r.ByType {
+		types = append(types, t)
+	}
+	// Untyped questions ("") last, after the named types.
+	slices.SortFunc(types, func(a, b string) int {
+		if (a == "") != (b == "") {
+			if a == "" {
+				return 1
+			}
+			return -1
+		}
+		return strings.Compare(a, b)
+	})
+	for _, t := range types {
+		name := t
+		if name == "" {
+			name = "(no type)"
+		}
+		row(name, *r.ByType[t])
+	}
+	if _, err := fmt.Fprintf(w, "QA: %d questions, %d multiple choice, %d free answers\n", r.N, r.MultipleChoice, r.N-r.MultipleChoice); err != nil {
+		return err
+	}
+	return writeTable(w, rows)
+}
+
+func pctIf(ok bool, x float64) string {
+	if !ok {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", 100*x)
+}
+
+// writeTable aligns columns by display width, the first left and the
+// rest right; text/tabwriter would count a Chinese character as one
+// column where terminals draw two.
+func writeTable(w io.Writer, rows [][]string) error {
+	var widths []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], displayWidth(c))
+		}
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		b.WriteString(" ")
+		for i, c := range r {
+			pad := strings.Repeat(" ", widths[i]-displayWidth(c))
+			b.WriteString(" ")
+			if i == 0 {
+				b.WriteString(c + pad)
+			} else {
+				b.WriteString(" " + pad + c)
+			}
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// displayWidth counts East Asian wide and fullwidth characters as two
+// columns.
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch {
+		case r >= 0x1100 && r <= 0x115F, r >= 0x2E80 && r <= 0x303E, r >= 0x3041 && r <= 0x33FF,
+			r >= 0x3400 && r <= 0x4DBF, r >= 0x4E00 && r <= 0x9FFF, r >= 0xA000 && r <= 0xA4CF,
+			r >= 0xAC00 && r <= 0xD7A3, r >= 0xF900 && r <= 0xFAFF, r >= 0xFE30 && r <= 0xFE4F,
+			r >= 0xFF00 && r <= 0xFF60, r >= 0xFFE0 && r <= 0xFFE6, r >= 0x20000 && r <= 0x3FFFD:
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
+}

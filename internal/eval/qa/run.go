@@ -1,0 +1,215 @@
+package qa
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+)
+
+// Prediction is an answerer's answer to one question.
+type Prediction struct {
+	// Answer is the answer text (for multiple choice, whatever the
+	// answerer said besides the letter).
+	Answer string `json:"answer"`
+	// Choice is the chosen letter for multiple choice, "" when none.
+	Choice string `json:"choice,omitempty"`
+	// Abstained says the answerer declined to answer; it scores as wrong.
+	Abstained bool `json:"abstained,omitempty"`
+}
+
+// Answerer answers one question. Run calls it from several goroutines at
+// once.
+type Answerer func(ctx context.Context, q Question) (Prediction, error)
+
+// Result is one question's outcome. Correct is set for multiple choice;
+// Contains, F1 and EM for free answers.
+type Result struct {
+	ID        string  `json:"id"`
+	Question  string  `json:"question"`
+	Type      string  `json:"type,omitempty"`
+	Gold      string  `json:"gold"`
+	Predicted string  `json:"predicted"`
+	Choice    string  `json:"choice,omitempty"`
+	Abstained bool    `json:"abstained,omitempty"`
+	Correct   bool    `json:"correct"`
+	Contains  bool    `json:"contains"`
+	F1        float64 `json:"f1"`
+	EM        float64 `json:"em"`
+	Error     string  `json:"error,omitempty"`
+	// MultipleChoice says which figures apply: Correct, or Contains, F1
+	// and EM.
+	MultipleChoice bool `json:"multiple_choice"`
+}
+
+// Summary holds the figures over a set of questions. Accuracy is over the
+// multiple-choice ones; Contains, F1 and EM are means over the others
+// (N − MultipleChoice). Abstentions and errors count as wrong.
+type Summary struct {
+	N              int     `json:"n"`
+	MultipleChoice int     `json:"multiple_choice"`
+	Accuracy       float64 `json:"accuracy"`
+	Contains       float64 `json:"contains"`
+	F1             float64 `json:"f1"`
+	EM             float64 `json:"em"`
+	Abstained      int     `json:"abstained"`
+	Errors         int     `json:"errors"`
+}
+
+// Report is the outcome of Run: the overall figures (as in Summary), the
+// same per question type, and every question's result in input order.
+type Report struct {
+	N              int     `json:"n"`
+	MultipleChoice int     `json:"multiple_choice"`
+	Accuracy       float64 `json:"accuracy"`
+	Contains       float64 `json:"contains"`
+	F1             float64 `json:"f1"`
+	EM             float64 `json:"em"`
+	Abstained      int     `json:"abstained"`
+	Errors         int     `json:"errors"`
+	// ByType is keyed by Question.Type; it is empty when no question has
+	// a type, and holds "" for the untyped ones when some have.
+	ByType  map[string]*Summary `json:"by_type,omitempty"`
+	Results []Result            `json:"results"`
+}
+
+// Run answers every question with answer, workers at a time (at least
+// one), and scores the answers. An answerer's error is recorded on its
+// question, which counts as wrong; cancelling ctx stops the run and
+// returns ctx.Err().
+func Run(ctx context.Context, qs []Question, answer Answerer, workers int) (*Report, error) {
+	if answer == nil {
+		return nil, errors.New("qa run: no answerer")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	results := make([]Result, len(qs))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, min(workers, len(qs))) {
+		wg.Go(func() {
+			for i := range jobs {
+				if ctx.Err() != nil {
+					continue
+				}
+				pred, err := answer(ctx, qs[i])
+				results[i] = score(qs[i], pred, err)
+			}
+		})
+	}
+feed:
+	for i := range qs {
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return report(results), nil
+}
+
+// score judges one prediction; an error or an abstention scores zero.
+func score(q Question, pred Prediction, err error) Result {
+	r := Result{ID: q.ID, Question: q.Question, Type: q.Type, Gold: q.Answer, MultipleChoice: q.MultipleChoice()}
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	r.Predicted, r.Abstained = pred.Answer, pred.Abstained
+	if l, ok := letterOf(pred.Choice); ok {
+		r.Choice = l
+	} else {
+		r.Choice = strings.TrimSpace(pred.Choice)
+	}
+	if r.Abstained {
+		return r
+	}
+	if r.MultipleChoice {
+		r.Correct = r.Choice != "" && r.Choice == q.Answer
+		return r
+	}
+	golds := append([]string{q.Answer}, q.Aliases...)
+	r.Contains = Contains(pred.Answer, golds...)
+	r.F1 = F1(pred.Answer, golds...)
+	if ExactMatch(pred.Answer, golds...) {
+		r.EM = 1
+	}
+	return r
+}
+
+// tally sums results before the means are taken.
+type tally struct {
+	s                 Summary
+	correct, contains int
+	f1, em            float64
+}
+
+func (t *tally) add(r Result) {
+	t.s.N++
+	if r.Abstained {
+		t.s.Abstained++
+	}
+	if r.Error != "" {
+		t.s.Errors++
+	}
+	if r.MultipleChoice {
+		t.s.MultipleChoice++
+		if r.Correct {
+			t.correct++
+		}
+		return
+	}
+	if r.Contains {
+		t.contains++
+	}
+	t.f1 += r.F1
+	t.em += r.EM
+}
+
+func (t *tally) summary() Summary {
+	s := t.s
+	if s.MultipleChoice > 0 {
+		s.Accuracy = float64(t.correct) / float64(s.MultipleChoice)
+	}
+	if free := s.N - s.MultipleChoice; free > 0 {
+		s.Contains = float64(t.contains) / float64(free)
+		s.F1 = t.f1 / float64(free)
+		s.EM = t.em / float64(free)
+	}
+	return s
+}
+
+func report(results []Result) *Report {
+	var all tally
+	byType := map[string]*tally{}
+	for _, r := range results {
+		all.add(r)
+		t := byType[r.Type]
+		if t == nil {
+			t = &tally{}
+			byType[r.Type] = t
+		}
+		t.add(r)
+	}
+	s := all.summary()
+	rep := &Report{
+		N: s.N, MultipleChoice: s.MultipleChoice, Accuracy: s.Accuracy,
+		Contains: s.Contains, F1: s.F1, EM: s.EM,
+		Abstained: s.Abstained, Errors: s.Errors,
+		Results: results,
+	}
+	if _, untyped := byType[""]; len(byType) > 1 || (len(byType) == 1 && !untyped) {
+		rep.ByType = make(map[string]*Summary, len(byType))
+		for k, t := range byType {
+			ts := t.summary()
+			rep.ByType[k] = &ts
+		}
+	}
+	return rep
+}

@@ -1,0 +1,210 @@
+package qa
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// runQuestions mixes multiple choice and free answers over two types and
+// one untyped question.
+func runQuestions() []Question {
+	abcd := []Option{{"A", "Hoa Lư"}, {"B", "Thăng Long"}, {"C", "Cổ Loa"}, {"D", "Phú Xuân"}}
+	return []Question{
+		{ID: "m1", Question: "Kinh đô thời Lý?", Options: abcd, Answer: "B", Type: "place"},
+		{ID: "m2", Question: "Kinh đô thời Ngô?", Options: abcd, Answer: "C", Type: "place"},
+		{ID: "m3", Question: "Kinh đô thời Đinh?", Options: abcd, Answer: "A", Type: "place"},
+		{ID: "f1", Question: "Who wrote the Shiji?", Answer: "Sima Qian", Aliases: []string{"司马迁"}, Type: "person"},
+		{ID: "f2", Question: "Who led the 1288 battle?", Answer: "Trần Hưng Đạo", Type: "person"},
+		{ID: "f3", Question: "Capital of the Song in 1100?", Answer: "Kaifeng"},
+		{ID: "f4", Question: "Year Constantinople fell?", Answer: "1453", Type: "person"},
+	}
+}
+
+// fakeAnswers are keyed by question ID; "error" fails the question.
+var fakeAnswers = map[string]Prediction{
+	"m1": {Answer: "Thăng Long", Choice: "b"}, // lower case accepted
+	"m2": {Choice: "A"},                       // wrong
+	"m3": {Abstained: true, Choice: "A"},      // abstained: wrong even with the right letter
+	"f1": {Answer: "It was 司马迁."},             // contains an alias
+	"f2": {Answer: "Trần Hưng Đạo"},           // exact
+	"f3": {Answer: "Bianjing (Kaifeng)"},
+}
+
+func fakeAnswerer(delay func(i int) time.Duration) Answerer {
+	return func(ctx context.Context, q Question) (Prediction, error) {
+		n := int(q.ID[1] - '0')
+		time.Sleep(delay(n))
+		p, ok := fakeAnswers[q.ID]
+		if !ok {
+			return Prediction{}, errors.New("model unavailable")
+		}
+		return p, nil
+	}
+}
+
+func TestRun(t *testing.T) {
+	qs := runQuestions()
+	var inFlight, most atomic.Int64
+	answer := fakeAnswerer(func(n int) time.Duration { return time.Duration(5-n%5) * time.Millisecond })
+	counting := func(ctx context.Context, q Question) (Prediction, error) {
+		now := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		for {
+			m := most.Load()
+			if now <= m || most.CompareAndSwap(m, now) {
+				break
+			}
+		}
+		return answer(ctx, q)
+	}
+	rep, err := Run(context.Background(), qs, counting, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if most.Load() > 3 {
+		t.Errorf("%d answers in flight, want at most 3", most.Load())
+	}
+	var ids []string
+	for _, r := range rep.Results {
+		ids = append(ids, r.ID)
+	}
+	if got := strings.Join(ids, " "); got != "m1 m2 m3 f1 f2 f3 f4" {
+		t.Errorf("results in order %s", got)
+	}
+	r := rep.Results
+	switch {
+	case !r[0].Correct || r[0].Choice != "B" || r[0].Gold != "B" || !r[0].MultipleChoice:
+		t.Errorf("m1 %+v", r[0])
+	case r[1].Correct, r[2].Correct || !r[2].Abstained:
+		t.Errorf("m2 %+v, m3 %+v", r[1], r[2])
+	case !r[3].Contains || r[3].EM != 0:
+		t.Errorf("f1 %+v", r[3])
+	case !r[4].Contains || r[4].EM != 1 || r[4].F1 != 1:
+		t.Errorf("f2 %+v", r[4])
+	case !r[5].Contains || math.Abs(r[5].F1-2.0/3) > 1e-9:
+		t.Errorf("f3 %+v", r[5])
+	case r[6].Error != "model unavailable" || r[6].Contains || r[6].F1 != 0:
+		t.Errorf("f4 %+v", r[6])
+	}
+	near := func(what string, got, want float64) {
+		t.Helper()
+		if math.Abs(got-want) > 1e-9 {
+			t.Errorf("%s = %v, want %v", what, got, want)
+		}
+	}
+	if rep.N != 7 || rep.MultipleChoice != 3 || rep.Abstained != 1 || rep.Errors != 1 {
+		t.Errorf("counts %+v", rep)
+	}
+	near("accuracy", rep.Accuracy, 1.0/3)
+	near("contains", rep.Contains, 3.0/4)
+	near("EM", rep.EM, 1.0/4)
+	f1First := F1("It was 司马迁.", "Sima Qian", "司马迁")
+	near("F1", rep.F1, (f1First+1+2.0/3)/4)
+
+	if len(rep.ByType) != 3 {
+		t.Fatalf("types %v", rep.ByType)
+	}
+	place, person, none := rep.ByType["place"], rep.ByType["person"], rep.ByType[""]
+	if place.N != 3 || place.MultipleChoice != 3 || place.Abstained != 1 || place.Errors != 0 {
+		t.Errorf("place %+v", place)
+	}
+	near("place accuracy", place.Accuracy, 1.0/3)
+	if person.N != 3 || person.MultipleChoice != 0 || person.Errors != 1 {
+		t.Errorf("person %+v", person)
+	}
+	near("person contains", person.Contains, 2.0/3)
+	near("person EM", person.EM, 1.0/3)
+	if none.N != 1 || none.Contains != 1 {
+		t.Errorf("untyped %+v", none)
+	}
+
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{`"multiple_choice":3`, `"by_type":`, `"abstained":1`, `"results":[`, `"error":"model unavailable"`} {
+		if !bytes.Contains(b, []byte(key)) {
+			t.Errorf("JSON lacks %s: %s", key, b)
+		}
+	}
+
+	var text bytes.Buffer
+	if err := rep.Text(&text); err != nil {
+		t.Fatal(err)
+	}
+	out := text.String()
+	for _, want := range []string{"7 questions, 3 multiple choice, 4 free answers", "acc%", "F1%", "all", "place", "person", "(no type)", "33.3"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+	t.Logf("\n%s", out)
+}
+
+func TestRunUntypedAndOneWorker(t *testing.T) {
+	qs := runQuestions()
+	for i := range qs {
+		qs[i].Type = ""
+	}
+	var inFlight atomic.Int64
+	answer := func(ctx context.Context, q Question) (Prediction, error) {
+		if inFlight.Add(1) > 1 {
+			t.Error("two answers in flight with workers 0")
+		}
+		defer inFlight.Add(-1)
+		return Prediction{Answer: q.Answer, Choice: q.Answer}, nil
+	}
+	rep, err := Run(context.Background(), qs, answer, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.ByType != nil {
+		t.Errorf("by type %v without types", rep.ByType)
+	}
+	if rep.Accuracy != 1 || rep.EM != 1 || rep.F1 != 1 || rep.Contains != 1 {
+		t.Errorf("gold answers scored %+v", rep)
+	}
+	var text bytes.Buffer
+	if err := rep.Text(&text); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(text.String(), "no type") {
+		t.Errorf("untyped row without types:\n%s", text.String())
+	}
+}
+
+func TestRunCancel(t *testing.T) {
+	qs := runQuestions()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var once sync.Once
+	var calls atomic.Int64
+	answer := func(ctx context.Context, q Question) (Prediction, error) {
+		if calls.Add(1) == 2 {
+			once.Do(cancel)
+		}
+		<-ctx.Done()
+		return Prediction{}, ctx.Err()
+	}
+	rep, err := Run(ctx, qs, answer, 2)
+	if !errors.Is(err, context.Canceled) || rep != nil {
+		t.Fatalf("Run = %v, %v; want context.Canceled", rep, err)
+	}
+	if n := calls.Load(); n > 3 {
+		t.Errorf("%d answers asked after cancellation", n)
+	}
+	if _, err := Run(ctx, qs, answer, 2); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run on a cancelled context = %v", err)
+	}
+	if _, err := Run(context.Background(), qs, nil, 2); err == nil {
+		t.Error("Run without an answerer: no error")
+	}
+}

@@ -1,0 +1,53 @@
+package store
+
+import "github.com/annals-project/annals/internal/kg"
+
+// NameMatch is an entity whose name, alias or extracted name is Text.
+type NameMatch struct {
+	Text   string
+	Entity kg.Entity
+	ByName bool // Text is the entity's canonical name
+}
+
+// Passage is a chunk ready to be cited: its normalised text, for matching,
+// and the original text of its span, with the way back from one to the
+// other.
+type Passage struct {
+	ChunkID, DocID int64
+	DocKey, Cite   string
+	Lang           string
+	Start, End     int    // original offsets of the chunk in its document
+	Text           string // original characters of the span
+	Norm           string // normalised text of the span
+	// Orig maps a code-point offset into Norm to an offset into the
+	// document; nil when they are the same (offset + Start).
+	Orig []int
+}
+
+// OrigOffset maps an offset into Norm to an offset into the document.
+func (p *Passage) OrigOffset(n int) int {
+	if p.Orig == nil {
+		return p.Start + n
+	}
+	if n >= len(p.Orig) {
+		return p.End
+	}
+	return p.Orig[n]
+}
+
+// Edge is one relation seen from one of its ends.
+type Edge struct {
+	RelationID int64
+	Type       string
+	Other      int64 // the entity at the other end
+	Forward    bool  // the entity asked about is the head
+	Support    int   // evidence sentences
+}
+
+// AliasEvidence is a sentence that gives an entity another name (诸葛亮，
+// 字孔明): the name, its kind and the sentence.
+type AliasEvidence struct {
+	Alias    string
+	Kind     string
+	Evidence kg.Evidence
+}

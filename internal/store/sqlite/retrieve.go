@@ -1,0 +1,233 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/store"
+)
+
+// MatchNames finds the entities named by any of texts: by canonical name,
+// alias or a name an extractor gave, in one query.
+func (s *DB) MatchNames(ctx context.Context, texts []string) ([]store.NameMatch, error) {
+	if len(texts) == 0 {
+		return nil, nil
+	}
+	vals := make([]string, len(texts))
+	args := make([]any, len(texts))
+	for i, t := range texts {
+		vals[i], args[i] = "(?)", t
+	}
+	rows, err := s.db.QueryContext(ctx, `WITH q(t) AS (VALUES `+strings.Join(vals, ",")+`),
+		hit(t, id) AS (
+			SELECT q.t, e.id FROM q JOIN entities e ON e.name = q.t
+			UNION SELECT q.t, a.entity_id FROM q JOIN aliases a ON a.alias = q.t
+			UNION SELECT q.t, n.entity_id FROM q JOIN names n ON n.name = q.t WHERE n.entity_id IS NOT NULL)
+		SELECT hit.t, `+entityColumns+` FROM hit JOIN entities e ON e.id = hit.id ORDER BY hit.t, e.mentions DESC`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("match names: %w", err)
+	}
+	defer rows.Close()
+	var out []store.NameMatch
+	for rows.Next() {
+		var m store.NameMatch
+		e := &m.Entity
+		if err := rows.Scan(&m.Text, &e.ID, &e.Name, &e.Type, &e.Description, &e.Mentions); err != nil {
+			return nil, err
+		}
+		m.ByName = e.Name == m.Text
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// Aliases lists an entity's other names.
+func (s *DB) Aliases(ctx context.Context, entityID int64) ([]kg.Alias, error) {
+	return s.entityAliases(ctx, entityID)
+}
+
+// Edges lists the relations of an entity as edges to its neighbours, best
+// supported first.
+func (s *DB) Edges(ctx context.Context, entityID int64, limit int) ([]store.Edge, error) {
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT id, type, tail_id, 1, support FROM relations WHERE head_id = ?1
+		UNION ALL SELECT id, type, head_id, 0, support FROM relations WHERE tail_id = ?1 AND head_id != ?1
+		ORDER BY 5 DESC, 1 LIMIT ?2`, entityID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read edges: %w", err)
+	}
+	defer rows.Close()
+	var out []store.Edge
+	for rows.Next() {
+		var e store.Edge
+		if err := rows.Scan(&e.RelationID, &e.Type, &e.Other, &e.Forward, &e.Support); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// RelationsByID reads relations with up to per evidence sentences each, in
+// the order of ids.
+func (s *DB) RelationsByID(ctx context.Context, ids []int64, per int) ([]kg.Relation, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	marks := make([]string, len(ids))
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		marks[i], args[i] = "?", id
+	}
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT r.id, r.head_id, h.name, h.type, r.type, r.tail_id, t.name, t.type, r.status, r.score, r.extractor
+		FROM relations r JOIN entities h ON h.id = r.head_id JOIN entities t ON t.id = r.tail_id
+		WHERE r.id IN (`+strings.Join(marks, ",")+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read relations: %w", err)
+	}
+	byID := map[int64]kg.Relation{}
+	for rows.Next() {
+		var r kg.Relation
+		var score sql.NullFloat64
+		if err := rows.Scan(&r.ID, &r.HeadID, &r.Head, &r.HeadType, &r.Type, &r.TailID, &r.Tail, &r.TailType,
+			&r.Status, &score, &r.Extractor); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if score.Valid {
+			v := score.Float64
+			r.Score = &v
+		}
+		byID[r.ID] = r
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]kg.Relation, 0, len(byID))
+	for _, id := range ids {
+		if r, ok := byID[id]; ok {
+			out = append(out, r)
+		}
+	}
+	if err := s.attachEvidence(ctx, out, per); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EntityChunks lists chunks that mention an entity, most mentions first.
+func (s *DB) EntityChunks(ctx context.Context, entityID int64, limit int) ([]int64, error) {
+	ids, err := s.ids(ctx, `SELECT m.chunk_id FROM mentions m JOIN names n ON n.id = m.name_id
+		WHERE n.entity_id = ? GROUP BY m.chunk_id ORDER BY COUNT(*) DESC, m.chunk_id LIMIT ?`, entityID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("chunks of entity %d: %w", entityID, err)
+	}
+	return ids, nil
+}
+
+// Passages reads chunks with what citing them needs, in the order of ids.
+func (s *DB) Passages(ctx context.Context, ids []int64) ([]store.Passage, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	marks := make([]string, len(ids))
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		marks[i], args[i] = "?", id
+	}
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT c.id, c.doc_id, d.key, d.title, d.section, d.lang, c.start, c.end, substr(d.text, c.start + 1, c.end - c.start), c.text,
+			d.offmap IS NOT NULL
+		FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id IN (`+strings.Join(marks, ",")+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read passages: %w", err)
+	}
+	byID := map[int64]store.Passage{}
+	var mapped []int64
+	for rows.Next() {
+		var p store.Passage
+		var title, section string
+		var hasMap bool
+		if err := rows.Scan(&p.ChunkID, &p.DocID, &p.DocKey, &title, &section, &p.Lang, &p.Start, &p.End, &p.Text, &p.Norm, &hasMap); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		p.Cite = kg.Cite(splitSection(section), title, p.DocKey)
+		byID[p.ChunkID] = p
+		if hasMap {
+			mapped = append(mapped, p.ChunkID)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// Where normalisation changed lengths, map each normalised position back.
+	for _, id := range mapped {
+		p := byID[id]
+		var b []byte
+		if err := s.db.QueryRowContext(ctx, "SELECT offmap FROM documents WHERE id = ?", p.DocID).Scan(&b); err != nil {
+			return nil, fmt.Errorf("read offsets of document %d: %w", p.DocID, err)
+		}
+		m := decodeOffsets(b)
+		ns := normOffset(m, p.Start)
+		n := len([]rune(p.Norm))
+		p.Orig = make([]int, n+1)
+		for i := range p.Orig {
+			if ns+i < len(m) {
+				p.Orig[i] = int(m[ns+i])
+			} else {
+				p.Orig[i] = p.End
+			}
+		}
+		byID[id] = p
+	}
+	out := make([]store.Passage, 0, len(byID))
+	for _, id := range ids {
+		if p, ok := byID[id]; ok {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// AliasEvidence lists the sentences that give an entity another name of one
+// of the kinds (字, 号 …; all kinds when none are given).
+func (s *DB) AliasEvidence(ctx context.Context, entityID int64, kinds []string) ([]store.AliasEvidence, error) {
+	q := `SELECT t.name, e.alias_kind, e.doc_id, d.key, d.title, d.section, e.chunk_id, e.start, e.end,
+			e.head_start, e.head_end, e.tail_start, e.tail_end, e.sentence, COALESCE(e.sentence_norm, e.sentence)
+		FROM evidence e JOIN names h ON h.id = e.head_name JOIN names t ON t.id = e.tail_name JOIN documents d ON d.id = e.doc_id
+		WHERE e.alias_kind != '' AND e.kept = 1 AND h.entity_id = ?`
+	args := []any{entityID}
+	if len(kinds) > 0 {
+		marks := make([]string, len(kinds))
+		for i, k := range kinds {
+			marks[i] = "?"
+			args = append(args, k)
+		}
+		q += ` AND e.alias_kind IN (` + strings.Join(marks, ",") + `)`
+	}
+	rows, err := s.db.QueryContext(ctx, q+` ORDER BY d.key, e.start LIMIT 50`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read alias evidence: %w", err)
+	}
+	defer rows.Close()
+	var out []store.AliasEvidence
+	for rows.Next() {
+		var a store.AliasEvidence
+		ev := &a.Evidence
+		var title, section string
+		if err := rows.Scan(&a.Alias, &a.Kind, &ev.DocID, &ev.DocKey, &title, &section, &ev.ChunkID, &ev.Start, &ev.End,
+			&ev.Head.Start, &ev.Head.End, &ev.Tail.Start, &ev.Tail.End, &ev.Sentence, &ev.Norm); err != nil {
+			return nil, err
+		}
+		ev.Cite = kg.Cite(splitSection(section), title, ev.DocKey)
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
