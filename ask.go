@@ -146,15 +146,24 @@ func (w *Workspace) nearestChunks(ctx context.Context, run *llmRun, text string,
 	}
 	q := vs[0]
 	embed.Normalize(q)
-	out := make([]retrieve.Scored, 0, len(lv.ids))
+	// Keep the best limit scores as they come, in order: far cheaper than
+	// sorting every chunk.
+	out := make([]retrieve.Scored, 0, limit+1)
 	for i, v := range lv.vecs {
-		if len(v) == len(q) {
-			out = append(out, retrieve.Scored{ID: lv.ids[i], Score: float64(embed.Dot(q, v))})
+		if len(v) != len(q) {
+			continue
 		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Score > out[j].Score })
-	if len(out) > limit {
-		out = out[:limit]
+		s := float64(embed.Dot(q, v))
+		if len(out) == limit && s <= out[len(out)-1].Score {
+			continue
+		}
+		k := sort.Search(len(out), func(k int) bool { return out[k].Score < s })
+		out = append(out, retrieve.Scored{})
+		copy(out[k+1:], out[k:])
+		out[k] = retrieve.Scored{ID: lv.ids[i], Score: s}
+		if len(out) > limit {
+			out = out[:limit]
+		}
 	}
 	return out, nil
 }

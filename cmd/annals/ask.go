@@ -1,20 +1,23 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/annals-project/annals"
+	"github.com/annals-project/annals/internal/eval/qa"
 )
 
 func (a *app) askCmd() *cobra.Command {
 	var opts annals.AskOptions
 	var options []string
 	var trace bool
+	var file string
 	cmd := &cobra.Command{
-		Use:   "ask QUESTION",
+		Use:   "ask QUESTION | --file QUESTIONS.jsonl",
 		Short: "Answer a question from the graph and the texts, with citations",
 		Long: `Finds what the question names (entities and their aliases, years, the kind of
 answer it wants), retrieves by several routes (entities, facts, passages by BM25
@@ -26,14 +29,24 @@ sentence that best answers it, else "unable to answer". With an LLM configured,
 the model picks the evidence and writes the answer: in reject mode (the
 default) only from the evidence, in open mode adding what it knows, marked.
 
-Multiple choice: give the options with --option A="…" (repeated). Options less
-plausible than --theta are dropped before the final choice.`,
+Multiple choice: give the options with --option A="…" (repeated), or a JSONL
+file of questions with --file (question, options as a list lettered A, B, C …
+or an object letter → text; one answer line each, JSON lines with --json).
+Options less plausible than --theta are dropped before the final choice.`,
 		Example: `  annals ask 诸葛亮字什么
   annals ask "诸葛亮的儿子的字是什么" --agent --trace
   annals ask "建兴十二年谁卒于军中？" --json
   annals ask "诸葛亮卒于何年？" --option A=二三四年 --option B=二二三年`,
-		Args: cobra.ExactArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if file != "" {
+				return cobra.NoArgs(cmd, args)
+			}
+			return cobra.ExactArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if file != "" {
+				return a.askFile(cmd, file, opts)
+			}
 			for _, o := range options {
 				letter, text, ok := strings.Cut(o, "=")
 				letter = strings.ToUpper(strings.TrimSpace(letter))
@@ -59,6 +72,7 @@ plausible than --theta are dropped before the final choice.`,
 		},
 	}
 	f := cmd.Flags()
+	f.StringVar(&file, "file", "", "answer every question of a JSONL file")
 	f.StringVar(&opts.Mode, "mode", annals.ModeReject, "reject (only from the evidence) or open (the model may add what it knows)")
 	f.StringArrayVar(&options, "option", nil, "a multiple-choice option, LETTER=TEXT (repeat)")
 	f.Float64Var(&opts.Theta, "theta", 0, "drop options less plausible than this share (default 0.15; negative keeps all)")
@@ -71,6 +85,40 @@ plausible than --theta are dropped before the final choice.`,
 	f.BoolVar(&opts.Offline, "offline", false, "never call an LLM")
 	f.IntVar(&opts.MaxTokens, "max-tokens", 0, "token budget of LLM calls (0: none)")
 	return cmd
+}
+
+// askFile answers each question of a JSONL file in turn.
+func (a *app) askFile(cmd *cobra.Command, path string, opts annals.AskOptions) error {
+	qs, err := qa.Load(path, qa.FormatJSONL)
+	if err != nil {
+		return err
+	}
+	return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error {
+		for _, q := range qs {
+			o := opts
+			o.Options = nil
+			for _, c := range q.Options {
+				o.Options = append(o.Options, annals.AnswerOption{Letter: c.Letter, Text: c.Text})
+			}
+			ans, err := ws.Ask(cmd.Context(), q.Question, o)
+			if err != nil {
+				return fmt.Errorf("question %s: %w", q.ID, err)
+			}
+			if a.json {
+				line, err := json.Marshal(map[string]any{"id": q.ID, "answer": ans.Answer, "choice": ans.Choice,
+					"answered": ans.Answered, "citations": ans.Citations})
+				if err != nil {
+					return err
+				}
+				a.printf("%s\n", line)
+				continue
+			}
+			a.printf("%s  %s\n", q.ID, q.Question)
+			a.printAnswer(ans, false)
+			a.printf("\n")
+		}
+		return nil
+	})
 }
 
 func (a *app) printAnswer(ans *annals.Answer, trace bool) {

@@ -110,3 +110,24 @@ func TestRenderTriple(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+func FuzzQuestionParsing(f *testing.F) {
+	for _, s := range []string{"诸葛亮字什么？", "Who was the father of Cao Pi?", "Tại sao Pháp rút khỏi Cao Bằng?", "", "\xff\xfe", "A-", "O'"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		rs := []rune(q)
+		for name, spans := range nameCandidates(q) {
+			for _, sp := range spans {
+				if sp.start < 0 || sp.end > len(rs) || sp.start >= sp.end || string(rs[sp.start:sp.end]) != name {
+					t.Fatalf("candidate %q at [%d,%d) of %q", name, sp.start, sp.end, q)
+				}
+			}
+		}
+		Classify(q)
+		contentTerms(q)
+		if n := FirstAsk(q); n < 0 || n > len(rs) {
+			t.Fatalf("FirstAsk(%q) = %d", q, n)
+		}
+	})
+}

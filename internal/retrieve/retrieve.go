@@ -102,7 +102,8 @@ type Result struct {
 // Per-route limits.
 const (
 	routeLimit    = 20
-	relationLimit = 200
+	timeRead      = 40 // chunks of a window of years read to rank
+	relationLimit = 60 // the best-supported facts of each entity
 )
 
 // Retrieve analyses a question and runs every route. Extra texts (the
@@ -292,13 +293,34 @@ func tripleFit(a *Analysis, from int64, rel kg.Relation) float64 {
 func (r *Retriever) addChunks(ctx context.Context, f *fusion, byRoute map[string][]Scored, res *Result) error {
 	var ids []int64
 	seen := map[int64]bool{}
-	for _, route := range []string{RouteChunk, RouteVector, RouteTime} {
+	for _, route := range []string{RouteChunk, RouteVector} {
 		for _, s := range byRoute[route] {
 			if !seen[s.ID] {
 				seen[s.ID] = true
 				ids = append(ids, s.ID)
 			}
 		}
+	}
+	// A window of years can hold hundreds of chunks: read those the other
+	// routes found first, then others up to a bound.
+	if t := byRoute[RouteTime]; len(t) > 0 {
+		var keep []Scored
+		for _, s := range t {
+			if seen[s.ID] {
+				keep = append(keep, s)
+			}
+		}
+		for _, s := range t {
+			if len(keep) >= timeRead {
+				break
+			}
+			if !seen[s.ID] {
+				seen[s.ID] = true
+				ids = append(ids, s.ID)
+				keep = append(keep, s)
+			}
+		}
+		byRoute[RouteTime] = keep
 	}
 	if len(ids) == 0 {
 		return nil

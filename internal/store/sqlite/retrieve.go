@@ -141,7 +141,8 @@ func (s *DB) Passages(ctx context.Context, ids []int64) ([]store.Passage, error)
 		marks[i], args[i] = "?", id
 	}
 	rows, err := s.db.QueryContext(ctx, `
-		SELECT c.id, c.doc_id, d.key, d.title, d.section, d.lang, c.start, c.end, substr(d.text, c.start + 1, c.end - c.start), c.text,
+		SELECT c.id, c.doc_id, d.key, d.title, d.section, d.lang, c.start, c.end,
+			CASE WHEN d.norm IS NULL THEN c.text ELSE substr(d.text, c.start + 1, c.end - c.start) END, c.text,
 			d.offmap IS NOT NULL
 		FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id IN (`+strings.Join(marks, ",")+`)`, args...)
 	if err != nil {

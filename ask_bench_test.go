@@ -1,0 +1,54 @@
+package annals_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/annals-project/annals"
+)
+
+// benchWorkspace opens the workspace named by ANNALS_BENCH_WORKSPACE (one
+// indexed from the First Four Histories, e.g. by `annals bench --keep`).
+func benchWorkspace(b *testing.B) *annals.Workspace {
+	dir := os.Getenv("ANNALS_BENCH_WORKSPACE")
+	if dir == "" {
+		b.Skip("set ANNALS_BENCH_WORKSPACE to an indexed workspace (annals bench --keep makes one)")
+	}
+	ws, err := annals.Open(context.Background(), dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ws.Close() })
+	return ws
+}
+
+var benchAsks = []string{"诸葛亮字什么？", "曹操是哪里人？", "孙权卒于何年？", "刘备担任过什么官职？", "曹丕的父亲是谁？",
+	"建安十三年周瑜在哪里？", "关羽与张飞是什么关系？", "袁绍为何起兵？", "司马懿与诸葛亮谁先卒？", "项羽为何败？"}
+
+func BenchmarkRetrieve(b *testing.B) {
+	ws := benchWorkspace(b)
+	ctx := context.Background()
+	ws.Retrieve(ctx, benchAsks[0], 30, 1) // vectors are read once
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if _, err := ws.Retrieve(ctx, benchAsks[i%len(benchAsks)], 30, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkAskOffline(b *testing.B) {
+	ws := benchWorkspace(b)
+	ctx := context.Background()
+	for i, q := range benchAsks {
+		b.Run(fmt.Sprint(i), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := ws.Ask(ctx, q, annals.AskOptions{Offline: true}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
