@@ -77,15 +77,11 @@ func (s *DB) RelationsByID(ctx context.Context, ids []int64, per int) ([]kg.Rela
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	marks := make([]string, len(ids))
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		marks[i], args[i] = "?", id
-	}
+	marks, args := placeholders(ids)
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT r.id, r.head_id, h.name, h.type, r.type, r.tail_id, t.name, t.type, r.status, r.score, r.extractor
 		FROM relations r JOIN entities h ON h.id = r.head_id JOIN entities t ON t.id = r.tail_id
-		WHERE r.id IN (`+strings.Join(marks, ",")+`)`, args...)
+		WHERE r.id IN (`+marks+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read relations: %w", err)
 	}
@@ -135,16 +131,12 @@ func (s *DB) Passages(ctx context.Context, ids []int64) ([]store.Passage, error)
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	marks := make([]string, len(ids))
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		marks[i], args[i] = "?", id
-	}
+	marks, args := placeholders(ids)
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT c.id, c.doc_id, d.key, d.title, d.section, d.lang, c.start, c.end,
 			CASE WHEN d.norm IS NULL THEN c.text ELSE substr(d.text, c.start + 1, c.end - c.start) END, c.text,
 			d.offmap IS NOT NULL
-		FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id IN (`+strings.Join(marks, ",")+`)`, args...)
+		FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id IN (`+marks+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read passages: %w", err)
 	}
@@ -231,4 +223,14 @@ func (s *DB) AliasEvidence(ctx context.Context, entityID int64, kinds []string) 
 		out = append(out, a)
 	}
 	return out, rows.Err()
+}
+
+// placeholders makes the "?, ?, …" of an IN list of ids, with its arguments.
+func placeholders(ids []int64) (string, []any) {
+	marks := make([]string, len(ids))
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		marks[i], args[i] = "?", id
+	}
+	return strings.Join(marks, ","), args
 }
