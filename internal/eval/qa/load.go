@@ -216,17 +216,9 @@ func scalarString(raw json.RawMessage) (string, error) {
 // stringOrList reads a string, a number or a list of them, trimmed,
 // dropping empty ones.
 func stringOrList(raw json.RawMessage) ([]string, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	var items []json.RawMessage
-	if raw[0] == '[' {
-		if err := json.Unmarshal(raw, &items); err != nil {
-			return nil, err
-		}
-	} else {
-		items = []json.RawMessage{raw}
+	items, err := oneOrMany(raw)
+	if err != nil {
+		return nil, err
 	}
 	var out []string
 	for _, it := range items {
@@ -387,17 +379,9 @@ func answerLetter(ans string, opts []Option) (string, error) {
 // parseContext reads a string, or a list of strings or {title, text}
 // objects, into passages.
 func parseContext(raw json.RawMessage) ([]Passage, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	var items []json.RawMessage
-	if raw[0] == '[' {
-		if err := json.Unmarshal(raw, &items); err != nil {
-			return nil, err
-		}
-	} else {
-		items = []json.RawMessage{raw}
+	items, err := oneOrMany(raw)
+	if err != nil {
+		return nil, err
 	}
 	var out []Passage
 	for i, it := range items {
@@ -743,4 +727,21 @@ func abbrev(b []byte) string {
 		return string(r[:57]) + "..."
 	}
 	return s
+}
+
+// oneOrMany reads a JSON value that may be a list of items or a single
+// item; null or nothing gives none.
+func oneOrMany(raw json.RawMessage) ([]json.RawMessage, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	if raw[0] != '[' {
+		return []json.RawMessage{raw}, nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
