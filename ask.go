@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"sync"
 
 	"github.com/annals-project/annals/internal/answer"
@@ -97,7 +96,7 @@ func (w *Workspace) answerer(ctx context.Context, opts AskOptions) (*answer.Answ
 func (w *Workspace) retriever(run *llmRun) *retrieve.Retriever {
 	r := &retrieve.Retriever{Src: w.db}
 	r.Lexical = func(ctx context.Context, text string, limit int) ([]retrieve.Scored, error) {
-		hits, err := w.SearchChunks(ctx, text, limit)
+		hits, err := w.searchRareChunks(ctx, text, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -121,7 +120,7 @@ type lazyVectors struct {
 	model string
 	em    embed.Embedder
 	ids   []int64
-	vecs  [][]float32
+	vecs  *embed.Matrix
 }
 
 // nearestChunks embeds the text with the model that embedded the chunks
@@ -137,7 +136,7 @@ func (w *Workspace) nearestChunks(ctx context.Context, run *llmRun, text string,
 	if em == nil && run != nil && run.cfg.EmbedModel != "" {
 		em = embed.NewOpenAI(run.client, 0)
 	}
-	if em == nil || len(lv.ids) == 0 || em.Name()+"@"+em.Version() != lv.model && lv.em != nil {
+	if em == nil || lv.vecs == nil || em.Name()+"@"+em.Version() != lv.model && lv.em != nil {
 		return nil, nil
 	}
 	vs, err := em.Embed(ctx, []string{text})
@@ -146,24 +145,10 @@ func (w *Workspace) nearestChunks(ctx context.Context, run *llmRun, text string,
 	}
 	q := vs[0]
 	embed.Normalize(q)
-	// Keep the best limit scores as they come, in order: far cheaper than
-	// sorting every chunk.
-	out := make([]retrieve.Scored, 0, limit+1)
-	for i, v := range lv.vecs {
-		if len(v) != len(q) {
-			continue
-		}
-		s := float64(embed.Dot(q, v))
-		if len(out) == limit && s <= out[len(out)-1].Score {
-			continue
-		}
-		k := sort.Search(len(out), func(k int) bool { return out[k].Score < s })
-		out = append(out, retrieve.Scored{})
-		copy(out[k+1:], out[k:])
-		out[k] = retrieve.Scored{ID: lv.ids[i], Score: s}
-		if len(out) > limit {
-			out = out[:limit]
-		}
+	hits := lv.vecs.TopK(q, limit)
+	out := make([]retrieve.Scored, len(hits))
+	for i, h := range hits {
+		out[i] = retrieve.Scored{ID: lv.ids[h.Index], Score: float64(h.Score)}
 	}
 	return out, nil
 }
@@ -189,15 +174,23 @@ func (w *Workspace) loadChunkVectors(ctx context.Context) error {
 			lv.em = m
 		}
 	}
+	var vecs [][]float32
 	for i, b := range blobs {
 		if models[i] != lv.model {
 			continue
 		}
 		v, err := embed.Decode(b)
-		if err != nil {
+		if err != nil || len(vecs) > 0 && len(v) != len(vecs[0]) {
 			continue
 		}
-		lv.ids, lv.vecs = append(lv.ids, ids[i]), append(lv.vecs, v)
+		lv.ids, vecs = append(lv.ids, ids[i]), append(vecs, v)
+	}
+	if len(vecs) > 0 {
+		m, err := embed.NewMatrix(vecs, len(vecs[0]))
+		if err != nil {
+			return err
+		}
+		lv.vecs = m
 	}
 	return nil
 }

@@ -56,6 +56,16 @@ func (w *Workspace) SearchChunks(ctx context.Context, text string, limit int) ([
 	return w.db.SearchChunks(ctx, index.Terms(q), limit)
 }
 
+// searchRareChunks is SearchChunks over the chunks that hold one of the
+// rarer terms only, as the retrieval route reads it.
+func (w *Workspace) searchRareChunks(ctx context.Context, text string, limit int) ([]ChunkHit, error) {
+	q, err := w.normaliseQuery(text)
+	if err != nil {
+		return nil, err
+	}
+	return w.db.SearchRareChunks(ctx, index.Terms(q), limit)
+}
+
 // normaliseQuery trims the query and normalises it as documents are.
 func (w *Workspace) normaliseQuery(q string) (string, error) {
 	q = strings.TrimSpace(q)

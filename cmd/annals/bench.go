@@ -120,6 +120,7 @@ target.`,
 			if q := rep.Ask; q != nil {
 				a.printf("retrieve   %8.2f ms p50, %.2f ms p99 over %d questions (target p50 ≤ 5 ms, p99 ≤ 50 ms)  %s\n",
 					ms(q.RetrieveP50), ms(q.RetrieveP99), q.Questions, mark(rep.TargetsMet["retrieve"]))
+				a.printf("  first question after opening, reading the chunk vectors: %.0f ms\n", ms(q.First))
 				a.printf("answer     %8.2f ms p50, %.2f ms p99, offline, %d of %d answered (target p50 ≤ 20 ms)  %s\n",
 					ms(q.AnswerP50), ms(q.AnswerP99), q.Answered, q.Questions, mark(rep.TargetsMet["answer"]))
 				a.printf("`annals ask` as a fresh process: %.0f ms wall (target ≤ 1 s)  %s\n", ms(q.Process.Wall), mark(rep.TargetsMet["ask_process"]))

@@ -166,7 +166,7 @@ func bestSentence(a *retrieve.Analysis, items []retrieve.Item) *retrieve.Item {
 	bestScore := 0.0
 	for i := range items {
 		it := &items[i]
-		if it.Citation == nil || it.Citation.Sentence == "" {
+		if it.Citation == nil || it.Citation.Sentence == "" || !a.AddsTo(it.Citation.Norm) {
 			continue
 		}
 		score := it.Overlap

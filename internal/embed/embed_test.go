@@ -122,3 +122,64 @@ func TestDotPanicsOnLengths(t *testing.T) {
 	}()
 	Dot([]float32{1}, []float32{1, 2})
 }
+
+// A query with mostly zeros is scored through its non-zero entries: the
+// ranking and scores must be those of the full dot product.
+func TestTopKSparseQuery(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	vs := make([][]float32, 300)
+	for i := range vs {
+		vs[i] = randomUnit(rng, 48)
+	}
+	q := make([]float32, 48)
+	for _, k := range []int{1, 7, 8, 20, 33} {
+		q[k] = rng.Float32() - 0.5
+	}
+	got := TopK(q, vs, 10)
+	if len(got) != 10 {
+		t.Fatalf("%d hits", len(got))
+	}
+	for i, h := range got {
+		want := Dot(q, vs[h.Index])
+		if math.Abs(float64(h.Score-want)) > 1e-5 {
+			t.Errorf("hit %d: score %v, dot %v", i, h.Score, want)
+		}
+		for j := range vs {
+			if d := Dot(q, vs[j]); d > got[len(got)-1].Score+1e-5 && !slices.ContainsFunc(got, func(h Hit) bool { return h.Index == j }) {
+				t.Fatalf("vector %d (dot %v) missing from the top 10", j, d)
+			}
+		}
+	}
+}
+
+// A Matrix finds what TopK finds, for dense and mostly-zero queries.
+func TestMatrixTopKMatchesTopK(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	vs := make([][]float32, 500)
+	for i := range vs {
+		vs[i] = randomUnit(rng, 40)
+	}
+	m, err := NewMatrix(vs, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sparse := make([]float32, 40)
+	sparse[3], sparse[4], sparse[17] = 0.6, -0.2, 0.7
+	for _, q := range [][]float32{randomUnit(rng, 40), sparse} {
+		got, want := m.TopK(q, 12), TopK(q, vs, 12)
+		if len(got) != len(want) {
+			t.Fatalf("%d hits, want %d", len(got), len(want))
+		}
+		for i := range got {
+			if got[i].Index != want[i].Index || math.Abs(float64(got[i].Score-want[i].Score)) > 1e-5 {
+				t.Fatalf("hit %d: %+v, want %+v", i, got[i], want[i])
+			}
+		}
+	}
+	if m.TopK(make([]float32, 39), 3) != nil {
+		t.Error("a query of the wrong length found hits")
+	}
+	if _, err := NewMatrix([][]float32{make([]float32, 3)}, 4); err == nil {
+		t.Error("a vector of the wrong length was taken")
+	}
+}

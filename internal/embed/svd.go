@@ -72,7 +72,7 @@ func newDense(r, c int) *dense { return &dense{r, c, make([]float64, r*c)} }
 func (d *dense) row(i int) []float64 { return d.a[i*d.c : (i+1)*d.c] }
 
 // axpy adds a·x to y.
-func axpy(a float64, x, y []float64) {
+func axpy[T float32 | float64](a T, x, y []T) {
 	y = y[:len(x)]
 	i := 0
 	for ; i+4 <= len(x); i += 4 {

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/annals-project/annals/internal/chrono"
+	"github.com/annals-project/annals/internal/index"
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/store"
 	"github.com/annals-project/annals/internal/text"
@@ -20,15 +21,16 @@ import (
 
 // Analysis is what a question asks about.
 type Analysis struct {
-	Question string    `json:"question"`
-	Norm     string    `json:"norm"` // normalised (simplified) question
-	Lang     string    `json:"lang"`
-	Type     string    `json:"type"` // see the Q* constants
-	Asks     *Ask      `json:"asks,omitempty"`
-	Entities []Mention `json:"entities"`
-	Years    []int     `json:"years,omitempty"`
-	Times    []string  `json:"times,omitempty"` // the expressions the years come from
-	terms    []string  // content terms, question words left out
+	Question string          `json:"question"`
+	Norm     string          `json:"norm"` // normalised (simplified) question
+	Lang     string          `json:"lang"`
+	Type     string          `json:"type"` // see the Q* constants
+	Asks     *Ask            `json:"asks,omitempty"`
+	Entities []Mention       `json:"entities"`
+	Years    []int           `json:"years,omitempty"`
+	Times    []string        `json:"times,omitempty"` // the expressions the years come from
+	terms    []string        // content terms, question words left out
+	said     map[string]bool // every term of the question, question words too
 	names    map[int64]bool
 }
 
@@ -102,6 +104,10 @@ func Analyze(ctx context.Context, src Source, question string, t2s bool) (*Analy
 		}
 	}
 	a.terms = contentTerms(a.Norm)
+	a.said = map[string]bool{}
+	for _, t := range index.Terms(a.Norm) {
+		a.said[t] = true
+	}
 	return a, nil
 }
 
@@ -111,6 +117,20 @@ func (a *Analysis) Named(id int64) bool { return a.names[id] }
 // Terms are the question's content terms: character bigrams and words,
 // without those of question words (什么, 哪里, who, when …).
 func (a *Analysis) Terms() []string { return a.terms }
+
+// AddsTo says whether a sentence says anything the question does not: a
+// title line that only repeats the question's names answers nothing.
+func (a *Analysis) AddsTo(sentence string) bool {
+	if a == nil || a.said == nil {
+		return true
+	}
+	for _, t := range index.Terms(sentence) {
+		if !a.said[t] {
+			return true
+		}
+	}
+	return false
+}
 
 // span is a candidate name: where it stands in the question.
 type span struct{ start, end int }

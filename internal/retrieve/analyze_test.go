@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
@@ -130,4 +131,29 @@ func FuzzQuestionParsing(f *testing.F) {
 			t.Fatalf("FirstAsk(%q) = %d", q, n)
 		}
 	})
+}
+
+// noNames is a source that knows no names.
+type noNames struct{ Source }
+
+func (noNames) MatchNames(context.Context, []string) ([]store.NameMatch, error) { return nil, nil }
+
+func TestAddsToTellsTitlesFromAnswers(t *testing.T) {
+	a, err := Analyze(t.Context(), noNames{}, "What is the name of the waterfall in the country where the Bubye River is found?", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.AddsTo("Bubye River") || a.AddsTo("the Bubye River.") {
+		t.Error("a title that repeats the question adds to it")
+	}
+	if !a.AddsTo("The Bubye River is a tributary of the Limpopo River in Zimbabwe.") {
+		t.Error("a sentence with new words adds nothing")
+	}
+	zh, err := Analyze(t.Context(), noNames{}, "诸葛亮字什么？", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if zh.AddsTo("诸葛亮") || !zh.AddsTo("诸葛亮字孔明。") {
+		t.Error("Chinese: a bare name adds nothing, a sentence that gives the name does")
+	}
 }

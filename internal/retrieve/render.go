@@ -22,7 +22,19 @@ var zhTriple = map[string]string{
 // where a phrasing is known, else as "head relation tail".
 func RenderTriple(r kg.Relation, lang string) string {
 	if p, ok := zhTriple[r.Type]; ok && (text.IsChinese(lang) || lang == text.Unknown) {
-		return strings.NewReplacer("H", r.Head, "T", r.Tail).Replace(p)
+		var b strings.Builder
+		b.Grow(len(p) + len(r.Head) + len(r.Tail))
+		for _, c := range p {
+			switch c {
+			case 'H':
+				b.WriteString(r.Head)
+			case 'T':
+				b.WriteString(r.Tail)
+			default:
+				b.WriteRune(c)
+			}
+		}
+		return b.String()
 	}
 	return r.Head + " " + strings.ReplaceAll(r.Type, "_", " ") + " " + r.Tail
 }

@@ -4,8 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/store"
@@ -16,7 +20,9 @@ import (
 type Source interface {
 	MatchNames(ctx context.Context, texts []string) ([]store.NameMatch, error)
 	Aliases(ctx context.Context, entityID int64) ([]kg.Alias, error)
-	Relations(ctx context.Context, entityID int64, limit int) ([]kg.Relation, error)
+	// Facts are an entity's relations, those of the given types first,
+	// then best supported first, each with one evidence sentence.
+	Facts(ctx context.Context, entityID int64, types []string, limit int) ([]kg.Relation, error)
 	Edges(ctx context.Context, entityID int64, limit int) ([]store.Edge, error)
 	RelationsByID(ctx context.Context, ids []int64, per int) ([]kg.Relation, error)
 	EntityChunks(ctx context.Context, entityID int64, limit int) ([]int64, error)
@@ -69,6 +75,9 @@ type Item struct {
 	// holds: how well it speaks to the question, whatever route found it.
 	Overlap float64 `json:"overlap"`
 	ranks   map[string]int
+	// passage is a chunk whose sentence is not yet chosen; Overlap is
+	// then the whole chunk's, which no sentence of it can exceed.
+	passage *store.Passage
 }
 
 // Options tune retrieval.
@@ -103,7 +112,7 @@ type Result struct {
 const (
 	routeLimit    = 20
 	timeRead      = 40 // chunks of a window of years read to rank
-	relationLimit = 60 // the best-supported facts of each entity
+	relationLimit = 30 // the facts read of each entity: of the types asked, then best supported
 )
 
 // Retrieve analyses a question and runs every route. Extra texts (the
@@ -127,6 +136,28 @@ func (r *Retriever) RetrieveFor(ctx context.Context, a *Analysis, opts Options) 
 	}
 	res := &Result{Analysis: a, Routes: map[string]int{}, Inactive: map[string]string{}}
 	f := newFusion(a)
+	// The chunk searches run beside the graph routes: they read other
+	// tables, and a question should not wait for them in turn.
+	// BM25 over the question's content terms (its question words and
+	// particles match thousands of chunks and say nothing), the other
+	// names of its entities, and any extra text.
+	query := strings.Join(append(append(slices.Clone(a.terms), aliasTexts(a)...), opts.Extra...), " ")
+	var (
+		wg             sync.WaitGroup
+		lexical, near  []Scored
+		lexErr, vecErr error
+	)
+	defer wg.Wait()
+	if r.Lexical != nil {
+		wg.Go(func() { lexical, lexErr = r.Lexical(ctx, query, routeLimit) })
+	} else {
+		res.Inactive[RouteChunk] = "no lexical index"
+	}
+	if r.Vectors != nil {
+		wg.Go(func() { near, vecErr = r.Vectors(ctx, a.Norm+" "+strings.Join(opts.Extra, " "), routeLimit) })
+	} else {
+		res.Inactive[RouteVector] = "no chunk vectors"
+	}
 	// Entities and their facts.
 	for _, m := range a.Entities {
 		e := m.Entity
@@ -141,26 +172,19 @@ func (r *Retriever) RetrieveFor(ctx context.Context, a *Analysis, opts Options) 
 		f.add(RouteTriple, i, it)
 	}
 	res.Routes[RouteTriple] = len(triples)
-	// Chunks: BM25 over the question, its aliases and any extra text.
-	query := strings.Join(append(append([]string{a.Norm}, aliasTexts(a)...), opts.Extra...), " ")
+	wg.Wait()
+	if lexErr != nil {
+		return nil, fmt.Errorf("lexical search: %w", lexErr)
+	}
+	if vecErr != nil {
+		return nil, fmt.Errorf("vector search: %w", vecErr)
+	}
 	chunkIDs := map[string][]Scored{}
 	if r.Lexical != nil {
-		hits, err := r.Lexical(ctx, query, routeLimit)
-		if err != nil {
-			return nil, fmt.Errorf("lexical search: %w", err)
-		}
-		chunkIDs[RouteChunk] = hits
-	} else {
-		res.Inactive[RouteChunk] = "no lexical index"
+		chunkIDs[RouteChunk] = lexical
 	}
 	if r.Vectors != nil {
-		hits, err := r.Vectors(ctx, a.Norm+" "+strings.Join(opts.Extra, " "), routeLimit)
-		if err != nil {
-			return nil, fmt.Errorf("vector search: %w", err)
-		}
-		chunkIDs[RouteVector] = hits
-	} else {
-		res.Inactive[RouteVector] = "no chunk vectors"
+		chunkIDs[RouteVector] = near
 	}
 	// The temporal window: chunks that speak of a year near the question's.
 	if len(a.Years) > 0 {
@@ -217,8 +241,12 @@ func (r *Retriever) RetrieveFor(ctx context.Context, a *Analysis, opts Options) 
 // their relation type and other end fit what is asked, then by support.
 func (r *Retriever) triples(ctx context.Context, a *Analysis) ([]Item, error) {
 	var items []Item
+	var asked []string
+	if a.Asks != nil {
+		asked = a.Asks.Relations
+	}
 	for _, m := range a.Entities {
-		rels, err := r.Src.Relations(ctx, m.Entity.ID, relationLimit)
+		rels, err := r.Src.Facts(ctx, m.Entity.ID, asked, relationLimit)
 		if err != nil {
 			return nil, err
 		}
@@ -229,7 +257,9 @@ func (r *Retriever) triples(ctx context.Context, a *Analysis) ([]Item, error) {
 				ev := rel.Evidence[0]
 				it.Citation = &ev
 			}
-			it.Score = tripleFit(a, m.Entity.ID, rel) + 0.01*float64(len(rel.Evidence))
+			// Facts come best supported first, and the sort below is
+			// stable: support breaks ties.
+			it.Score = tripleFit(a, m.Entity.ID, rel)
 			items = append(items, it)
 		}
 		// Names folded into the entity itself (孔明 is 诸葛亮) are no
@@ -354,8 +384,7 @@ func (r *Retriever) addChunks(ctx context.Context, f *fusion, byRoute map[string
 			if p == nil {
 				continue
 			}
-			ev := BestSentence(p, f.a.terms, f.a)
-			f.add(route, rank, Item{Key: chunkKey(p.ChunkID), Kind: KindChunk, Text: ev.Norm, Citation: ev})
+			f.add(route, rank, Item{Key: chunkKey(p.ChunkID), Kind: KindChunk, passage: p})
 			n++
 		}
 		if _, ok := byRoute[route]; ok {
@@ -368,16 +397,30 @@ func (r *Retriever) addChunks(ctx context.Context, f *fusion, byRoute map[string
 // BestSentence picks the sentence of a passage that holds most of the
 // question's terms and entities, as a citation.
 func BestSentence(p *store.Passage, terms []string, a *Analysis) *kg.Evidence {
-	norm := []rune(p.Norm)
-	best, bestScore := kg.Span{End: len(norm)}, -1.0
+	best, bestScore := kg.Span{End: utf8.RuneCountInString(p.Norm)}, -1.0
+	// Only the terms the passage holds can be in its sentences.
+	low := lower(p.Norm)
+	in := make([]string, 0, len(terms))
+	for _, t := range terms {
+		if strings.Contains(low, t) {
+			in = append(in, t)
+		}
+	}
+	at := runeCursor{s: p.Norm}
 	for _, sp := range text.Sentences(p.Norm, p.Lang) {
-		s := string(norm[sp.Start:sp.End])
-		score := overlap(terms, s)
+		s := p.Norm[at.seek(sp.Start):at.seek(sp.End)]
+		score := 0.0
+		if len(in) > 0 {
+			score = overlap(in, s) * float64(len(in)) / float64(len(terms))
+		}
 		if a != nil {
 			for _, m := range a.Entities {
 				if strings.Contains(s, m.Text) || strings.Contains(s, m.Entity.Name) {
 					score += 0.5
 				}
+			}
+			if !a.AddsTo(s) {
+				score = -0.5 // only if the passage has nothing else
 			}
 		}
 		if score > bestScore {
@@ -389,16 +432,50 @@ func BestSentence(p *store.Passage, terms []string, a *Analysis) *kg.Evidence {
 
 // Cite makes the citation of a span of a passage's normalised text.
 func Cite(p *store.Passage, sp kg.Span) *kg.Evidence {
-	norm := []rune(p.Norm)
+	norm := runeCursor{s: p.Norm}
+	ns, ne := norm.seek(max(sp.Start, 0)), norm.seek(max(sp.End, 0))
+	sp.Start, sp.End = norm.at(ns), norm.at(ne) // clamped to the text
 	start, end := p.OrigOffset(sp.Start), p.OrigOffset(sp.End)
-	orig := []rune(p.Text)
-	os, oe := start-p.Start, end-p.Start
-	if os < 0 || oe > len(orig) || os > oe {
-		os, oe = 0, len(orig)
+	orig := p.Text
+	if os, oe := start-p.Start, end-p.Start; os >= 0 && os <= oe {
+		c := runeCursor{s: p.Text}
+		if b := c.seek(os); c.r == os {
+			if e := c.seek(oe); c.r == oe {
+				orig = p.Text[b:e]
+			}
+		}
 	}
 	return &kg.Evidence{DocID: p.DocID, DocKey: p.DocKey, Cite: p.Cite, ChunkID: p.ChunkID,
-		Span: kg.Span{Start: start, End: end}, Sentence: strings.TrimSpace(string(orig[os:oe])),
-		Norm: strings.TrimSpace(string(norm[sp.Start:sp.End]))}
+		Span: kg.Span{Start: start, End: end}, Sentence: strings.TrimSpace(orig), Norm: strings.TrimSpace(p.Norm[ns:ne])}
+}
+
+// runeCursor finds the byte offsets of character offsets in a text,
+// walking forward from the last one found: slicing by character offsets,
+// in order, without copying the text into runes.
+type runeCursor struct {
+	s    string
+	r, b int // character r starts at byte b
+}
+
+// seek returns the byte offset of character n, or len(s) past the end.
+func (c *runeCursor) seek(n int) int {
+	if n < c.r {
+		c.r, c.b = 0, 0
+	}
+	for c.r < n && c.b < len(c.s) {
+		_, w := utf8.DecodeRuneInString(c.s[c.b:])
+		c.b += w
+		c.r++
+	}
+	return c.b
+}
+
+// at is the character offset of byte b, which seek returned last.
+func (c *runeCursor) at(b int) int {
+	if b == c.b {
+		return c.r
+	}
+	return utf8.RuneCountInString(c.s[:b])
 }
 
 // overlap is the share of terms that s contains.
@@ -406,7 +483,7 @@ func overlap(terms []string, s string) float64 {
 	if len(terms) == 0 {
 		return 0
 	}
-	low := strings.ToLower(s)
+	low := lower(s)
 	n := 0
 	for _, t := range terms {
 		if strings.Contains(low, t) {
@@ -414,6 +491,24 @@ func overlap(terms []string, s string) float64 {
 		}
 	}
 	return float64(n) / float64(len(terms))
+}
+
+// lower lowercases s, returning it as it is when nothing in it has case:
+// Han text, most of what is compared, is returned at once.
+func lower(s string) string {
+	for _, r := range s {
+		switch {
+		case r < utf8.RuneSelf:
+			if 'A' <= r && r <= 'Z' {
+				return strings.ToLower(s)
+			}
+		case r >= 0x2E80 && r <= 0x9FFF, r >= 0xF900 && r <= 0xFAFF, r >= 0xFF00 && r <= 0xFF20, r >= 0x20000:
+			// CJK characters and punctuation have no case.
+		case unicode.IsUpper(r) || unicode.IsTitle(r):
+			return strings.ToLower(s)
+		}
+	}
+	return s
 }
 
 func aliasTexts(a *Analysis) []string {
@@ -472,9 +567,10 @@ func (f *fusion) add(route string, rank int, it Item) {
 	cur := f.items[it.Key]
 	if cur == nil {
 		it.Score, it.Routes, it.ranks = 0, nil, map[string]int{}
-		it.Overlap = overlap(f.a.terms, it.Text)
-		if it.Citation != nil {
-			it.Overlap = math.Max(it.Overlap, overlap(f.a.terms, it.Citation.Norm))
+		if it.passage != nil {
+			it.Overlap = overlap(f.a.terms, it.passage.Norm)
+		} else {
+			f.measure(&it)
 		}
 		f.items[it.Key] = &it
 		f.order = append(f.order, it.Key)
@@ -488,16 +584,49 @@ func (f *fusion) add(route string, rank int, it Item) {
 	cur.Score += routeWeight[route] / float64(rrfK+rank)
 }
 
-func (f *fusion) ranked(limit int) []Item {
-	out := make([]Item, 0, len(f.items))
-	for _, k := range f.order {
-		it := *f.items[k]
-		it.Score = math.Round((it.Score*float64(rrfK)+it.Overlap)*1000) / 1000
-		out = append(out, it)
+// measure sets how much of the question an item's text holds.
+func (f *fusion) measure(it *Item) {
+	it.Overlap = overlap(f.a.terms, it.Text)
+	if it.Citation != nil {
+		it.Overlap = math.Max(it.Overlap, overlap(f.a.terms, it.Citation.Norm))
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
-	if len(out) > limit {
-		out = out[:limit]
+}
+
+// ranked scores the items and returns the best. A chunk's sentence is
+// chosen only once the chunk ranks among them: its score can then only
+// fall, so choosing until the best are all chosen gives the ranking of
+// choosing every one.
+func (f *fusion) ranked(limit int) []Item {
+	all := make([]Item, 0, len(f.items))
+	for _, k := range f.order {
+		all = append(all, *f.items[k])
+	}
+	score := func(it *Item) float64 { return math.Round((it.Score*float64(rrfK)+it.Overlap)*1000) / 1000 }
+	order := make([]int, len(all))
+	for {
+		for i := range order {
+			order[i] = i
+		}
+		// Best first; equal scores in the order the routes found them.
+		sort.SliceStable(order, func(i, j int) bool { return score(&all[order[i]]) > score(&all[order[j]]) })
+		chose := false
+		for _, k := range order[:min(limit, len(order))] {
+			if it := &all[k]; it.passage != nil {
+				it.Citation = BestSentence(it.passage, f.a.terms, f.a)
+				it.Text, it.passage = it.Citation.Norm, nil
+				f.measure(it)
+				chose = true
+			}
+		}
+		if !chose {
+			break
+		}
+	}
+	out := make([]Item, 0, min(limit, len(order)))
+	for _, k := range order[:min(limit, len(order))] {
+		it := all[k]
+		it.Score = score(&it)
+		out = append(out, it)
 	}
 	return out
 }

@@ -108,7 +108,7 @@ func (w *docWriter) prepare(ctx context.Context) error {
 	w.insEvi = prep(`INSERT OR IGNORE INTO evidence(doc_id, chunk_id, rtype, head_name, tail_name, head_start, head_end,
 		tail_start, tail_end, start, end, extractor, score, alias_kind, sentence, sentence_norm, kept)
 		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
-	w.insChunk = prep("INSERT INTO chunks(doc_id, seq, section, start, end, overlap, text) VALUES(?, ?, ?, ?, ?, ?, ?)")
+	w.insChunk = prep("INSERT INTO chunks(doc_id, seq, section, start, end, overlap, text, orig) VALUES(?, ?, ?, ?, ?, ?, ?, ?)")
 	if err != nil {
 		return fmt.Errorf("prepare writes: %w", err)
 	}
@@ -163,9 +163,19 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 		if _, err := w.tx.ExecContext(ctx, "DELETE FROM chunks WHERE doc_id = ?", id); err != nil {
 			return err
 		}
+		// Where normalising changed the text, each chunk keeps its original
+		// characters too, so that citing it never reads the document.
+		var orig []rune
+		if norm != nil {
+			orig = []rune(doc.Text)
+		}
 		for i := range d.Chunks {
 			c := &d.Chunks[i]
-			res, err := w.insChunk.ExecContext(ctx, id, c.Seq, c.Section, c.Start, c.End, c.Overlap, c.Text)
+			var o any
+			if orig != nil && c.Start >= 0 && c.Start <= c.End && c.End <= len(orig) {
+				o = string(orig[c.Start:c.End])
+			}
+			res, err := w.insChunk.ExecContext(ctx, id, c.Seq, c.Section, c.Start, c.End, c.Overlap, c.Text, o)
 			if err != nil {
 				return fmt.Errorf("store chunk %d: %w", c.Seq, err)
 			}

@@ -81,7 +81,12 @@ func (s *DB) WriteChunkTerms(ctx context.Context, docIDs []int64, chunks []store
 	return nil
 }
 
+// idList and termList write a list as a JSON array, which queries read
+// with json_each: one statement text whatever the list's length.
 func idList(ids []int64) string {
+	if len(ids) == 0 {
+		return "[]"
+	}
 	b, _ := json.Marshal(ids)
 	return string(b)
 }
@@ -96,6 +101,7 @@ const bm25MaxTF = 2.2
 const (
 	prunedMin    = 1000
 	essentialMax = 1000
+	rareMax      = 300 // the rarer terms' chunks when the ranking need not be shown exact
 )
 
 // SearchChunks ranks the chunks holding any of the terms by BM25, best
@@ -107,6 +113,19 @@ const (
 // terms alone could add up to, no other chunk can enter the ranking, which
 // is then exactly the one over all chunks (MaxScore).
 func (s *DB) SearchChunks(ctx context.Context, terms []string, limit int) ([]store.ChunkHit, error) {
+	return s.searchTerms(ctx, terms, limit, true)
+}
+
+// SearchRareChunks ranks by BM25 the chunks that hold one of the rarer
+// terms, without showing that no chunk holding only common ones would
+// rank higher: nearly always the same ranking as SearchChunks, and never
+// the cost of scoring thousands of chunks for a common word. Retrieval,
+// which fuses it with other routes, asks this.
+func (s *DB) SearchRareChunks(ctx context.Context, terms []string, limit int) ([]store.ChunkHit, error) {
+	return s.searchTerms(ctx, terms, limit, false)
+}
+
+func (s *DB) searchTerms(ctx context.Context, terms []string, limit int, exact bool) ([]store.ChunkHit, error) {
 	terms = uniqueTerms(terms)
 	if len(terms) == 0 {
 		return nil, nil
@@ -116,7 +135,7 @@ func (s *DB) SearchChunks(ctx context.Context, terms []string, limit int) ([]sto
 	}
 	all := index.MatchAny(terms)
 	if len(terms) > 1 {
-		hits, ok, err := s.searchPruned(ctx, terms, all, limit)
+		hits, ok, err := s.searchPruned(ctx, terms, all, limit, exact)
 		if err != nil || ok {
 			return hits, err
 		}
@@ -135,11 +154,11 @@ func uniqueTerms(terms []string) []string {
 }
 
 // searchPruned ranks only the chunks that hold one of the rarer terms; ok
-// is false when that cannot be shown to give the full ranking, or is not
-// worth it.
-func (s *DB) searchPruned(ctx context.Context, terms []string, all string, limit int) ([]store.ChunkHit, bool, error) {
+// is false when that is not worth it or, if exact, cannot be shown to
+// give the full ranking.
+func (s *DB) searchPruned(ctx context.Context, terms []string, all string, limit int, exact bool) ([]store.ChunkHit, bool, error) {
 	df := make(map[string]int, len(terms))
-	rows, err := s.db.QueryContext(ctx, "SELECT term, doc FROM chunk_vocab WHERE term IN (SELECT value FROM json_each(?))", termList(terms))
+	rows, err := s.query(ctx, "SELECT term, doc FROM chunk_vocab WHERE term IN (SELECT value FROM json_each(?))", termList(terms))
 	if err != nil {
 		return nil, false, fmt.Errorf("search chunks: count terms: %w", err)
 	}
@@ -158,13 +177,19 @@ func (s *DB) searchPruned(ctx context.Context, terms []string, all string, limit
 	if err := rows.Err(); err != nil {
 		return nil, false, fmt.Errorf("search chunks: count terms: %w", err)
 	}
+	// Scoring fewer chunks is quicker; only the exact ranking needs the
+	// wider set, which makes its proof succeed more often.
+	maxScored := essentialMax
+	if !exact {
+		maxScored = rareMax
+	}
 	if total <= prunedMin {
 		return nil, false, nil
 	}
 	// Any bound on the number of chunks at least as large as FTS5's count
 	// keeps the bound below safe: idf grows with it.
 	var rowsBound float64
-	if err := s.db.QueryRowContext(ctx, "SELECT COALESCE(max(id), 0) FROM chunks").Scan(&rowsBound); err != nil {
+	if err := s.queryRow(ctx, "SELECT COALESCE(max(id), 0) FROM chunks").Scan(&rowsBound); err != nil {
 		return nil, false, fmt.Errorf("search chunks: count chunks: %w", err)
 	}
 	byDF := slices.Clone(terms)
@@ -181,7 +206,7 @@ func (s *DB) searchPruned(ctx context.Context, terms []string, all string, limit
 			}
 			continue // in no chunk
 		}
-		if len(essential) == 0 || sum+n <= essentialMax {
+		if len(essential) == 0 || sum+n <= maxScored {
 			essential = append(essential, t)
 			sum += n
 			continue
@@ -199,13 +224,16 @@ func (s *DB) searchPruned(ctx context.Context, terms []string, all string, limit
 	if err != nil {
 		return nil, false, err
 	}
-	if len(hits) < limit || hits[limit-1].Score <= rest*(1+1e-9)+1e-9 {
+	if exact && (len(hits) < limit || hits[limit-1].Score <= rest*(1+1e-9)+1e-9) {
 		return nil, false, nil
 	}
 	return hits, true, nil
 }
 
 func termList(terms []string) string {
+	if len(terms) == 0 {
+		return "[]"
+	}
 	b, _ := json.Marshal(terms)
 	return string(b)
 }
@@ -220,7 +248,7 @@ func (s *DB) searchChunks(ctx context.Context, all, among string, limit int) ([]
 		args = append(args, among)
 	}
 	args = append(args, limit)
-	rows, err := s.db.QueryContext(ctx, `SELECT f.id, c.doc_id, -f.score FROM (
+	rows, err := s.query(ctx, `SELECT f.id, c.doc_id, -f.score FROM (
 			SELECT rowid AS id, bm25(chunk_terms) AS score FROM chunk_terms WHERE chunk_terms MATCH ?`+filter+`
 			ORDER BY score, rowid LIMIT ?
 		) f JOIN chunks c ON c.id = f.id ORDER BY f.score, f.id`, args...)

@@ -239,4 +239,15 @@ END;
 -- that hold only common terms.
 CREATE VIRTUAL TABLE chunk_vocab USING fts5vocab(chunk_terms, row);
 `,
+	// 8: a question about someone's courtesy name reads the sentences that
+	// gave their names, from the names themselves.
+	`
+CREATE INDEX evidence_alias_head ON evidence(head_name) WHERE alias_kind != '';
+`,
+	// 9: the original characters of a chunk whose document was normalised
+	// (NULL otherwise, and in chunks written before this version, which
+	// are read from the document instead).
+	`
+ALTER TABLE chunks ADD COLUMN orig TEXT;
+`,
 }

@@ -194,7 +194,7 @@ func (s *DB) ApplyResolution(ctx context.Context, r store.Resolution) error {
 
 // entityAliases loads the aliases of one entity.
 func (s *DB) entityAliases(ctx context.Context, id int64) ([]kg.Alias, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT alias, kind, source FROM aliases WHERE entity_id = ? ORDER BY kind, alias", id)
+	rows, err := s.query(ctx, "SELECT alias, kind, source FROM aliases WHERE entity_id = ? ORDER BY kind, alias", id)
 	if err != nil {
 		return nil, err
 	}

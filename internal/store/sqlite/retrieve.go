@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/store"
@@ -16,17 +15,12 @@ func (s *DB) MatchNames(ctx context.Context, texts []string) ([]store.NameMatch,
 	if len(texts) == 0 {
 		return nil, nil
 	}
-	vals := make([]string, len(texts))
-	args := make([]any, len(texts))
-	for i, t := range texts {
-		vals[i], args[i] = "(?)", t
-	}
-	rows, err := s.db.QueryContext(ctx, `WITH q(t) AS (VALUES `+strings.Join(vals, ",")+`),
+	rows, err := s.query(ctx, `WITH q(t) AS (SELECT DISTINCT value FROM json_each(?)),
 		hit(t, id) AS (
 			SELECT q.t, e.id FROM q JOIN entities e ON e.name = q.t
 			UNION SELECT q.t, a.entity_id FROM q JOIN aliases a ON a.alias = q.t
 			UNION SELECT q.t, n.entity_id FROM q JOIN names n ON n.name = q.t WHERE n.entity_id IS NOT NULL)
-		SELECT hit.t, `+entityColumns+` FROM hit JOIN entities e ON e.id = hit.id ORDER BY hit.t, e.mentions DESC`, args...)
+		SELECT hit.t, `+entityColumns+` FROM hit JOIN entities e ON e.id = hit.id ORDER BY hit.t, e.mentions DESC`, termList(texts))
 	if err != nil {
 		return nil, fmt.Errorf("match names: %w", err)
 	}
@@ -52,7 +46,7 @@ func (s *DB) Aliases(ctx context.Context, entityID int64) ([]kg.Alias, error) {
 // Edges lists the relations of an entity as edges to its neighbours, best
 // supported first.
 func (s *DB) Edges(ctx context.Context, entityID int64, limit int) ([]store.Edge, error) {
-	rows, err := s.db.QueryContext(ctx, `
+	rows, err := s.query(ctx, `
 		SELECT id, type, tail_id, 1, support FROM relations WHERE head_id = ?1
 		UNION ALL SELECT id, type, head_id, 0, support FROM relations WHERE tail_id = ?1 AND head_id != ?1
 		ORDER BY 5 DESC, 1 LIMIT ?2`, entityID, limit)
@@ -77,11 +71,10 @@ func (s *DB) RelationsByID(ctx context.Context, ids []int64, per int) ([]kg.Rela
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	marks, args := placeholders(ids)
-	rows, err := s.db.QueryContext(ctx, `
+	rows, err := s.query(ctx, `
 		SELECT r.id, r.head_id, h.name, h.type, r.type, r.tail_id, t.name, t.type, r.status, r.score, r.extractor
 		FROM relations r JOIN entities h ON h.id = r.head_id JOIN entities t ON t.id = r.tail_id
-		WHERE r.id IN (`+marks+`)`, args...)
+		WHERE r.id IN (SELECT value FROM json_each(?))`, idList(ids))
 	if err != nil {
 		return nil, fmt.Errorf("read relations: %w", err)
 	}
@@ -131,12 +124,12 @@ func (s *DB) Passages(ctx context.Context, ids []int64) ([]store.Passage, error)
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	marks, args := placeholders(ids)
-	rows, err := s.db.QueryContext(ctx, `
+	rows, err := s.query(ctx, `
 		SELECT c.id, c.doc_id, d.key, d.title, d.section, d.lang, c.start, c.end,
-			CASE WHEN d.norm IS NULL THEN c.text ELSE substr(d.text, c.start + 1, c.end - c.start) END, c.text,
+			CASE WHEN c.orig IS NOT NULL THEN c.orig WHEN d.norm IS NULL THEN c.text
+				ELSE substr(d.text, c.start + 1, c.end - c.start) END, c.text,
 			d.offmap IS NOT NULL
-		FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id IN (`+marks+`)`, args...)
+		FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id IN (SELECT value FROM json_each(?))`, idList(ids))
 	if err != nil {
 		return nil, fmt.Errorf("read passages: %w", err)
 	}
@@ -192,20 +185,14 @@ func (s *DB) Passages(ctx context.Context, ids []int64) ([]store.Passage, error)
 // AliasEvidence lists the sentences that give an entity another name of one
 // of the kinds (字, 号 …; all kinds when none are given).
 func (s *DB) AliasEvidence(ctx context.Context, entityID int64, kinds []string) ([]store.AliasEvidence, error) {
-	q := `SELECT t.name, e.alias_kind, e.doc_id, d.key, d.title, d.section, e.chunk_id, e.start, e.end,
+	// From the entity's names to the sentences that name them, so only
+	// its own alias sentences are read.
+	rows, err := s.query(ctx, `SELECT t.name, e.alias_kind, e.doc_id, d.key, d.title, d.section, e.chunk_id, e.start, e.end,
 			e.head_start, e.head_end, e.tail_start, e.tail_end, e.sentence, COALESCE(e.sentence_norm, e.sentence)
-		FROM evidence e JOIN names h ON h.id = e.head_name JOIN names t ON t.id = e.tail_name JOIN documents d ON d.id = e.doc_id
-		WHERE e.alias_kind != '' AND e.kept = 1 AND h.entity_id = ?`
-	args := []any{entityID}
-	if len(kinds) > 0 {
-		marks := make([]string, len(kinds))
-		for i, k := range kinds {
-			marks[i] = "?"
-			args = append(args, k)
-		}
-		q += ` AND e.alias_kind IN (` + strings.Join(marks, ",") + `)`
-	}
-	rows, err := s.db.QueryContext(ctx, q+` ORDER BY d.key, e.start LIMIT 50`, args...)
+		FROM names h JOIN evidence e ON e.head_name = h.id JOIN names t ON t.id = e.tail_name JOIN documents d ON d.id = e.doc_id
+		WHERE h.entity_id = ?1 AND e.alias_kind != '' AND e.kept = 1
+			AND (json_array_length(?2) = 0 OR e.alias_kind IN (SELECT value FROM json_each(?2)))
+		ORDER BY d.key, e.start LIMIT 50`, entityID, termList(kinds))
 	if err != nil {
 		return nil, fmt.Errorf("read alias evidence: %w", err)
 	}
@@ -223,14 +210,4 @@ func (s *DB) AliasEvidence(ctx context.Context, entityID int64, kinds []string) 
 		out = append(out, a)
 	}
 	return out, rows.Err()
-}
-
-// placeholders makes the "?, ?, …" of an IN list of ids, with its arguments.
-func placeholders(ids []int64) (string, []any) {
-	marks := make([]string, len(ids))
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		marks[i], args[i] = "?", id
-	}
-	return strings.Join(marks, ","), args
 }

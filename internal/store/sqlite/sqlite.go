@@ -22,6 +22,7 @@ type DB struct {
 	// beforeCommit, when set, runs inside every document write just before
 	// it commits; crash tests kill the process there.
 	beforeCommit func()
+	stmts        stmtCache
 }
 
 // SetBeforeCommit installs a hook that runs inside each document write,
@@ -42,6 +43,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(4)
+	db.SetMaxIdleConns(4) // idle connections keep their prepared statements
 	s := &DB{db: db, path: path}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
@@ -51,7 +53,10 @@ func Open(ctx context.Context, path string) (*DB, error) {
 }
 
 // Close releases the database.
-func (s *DB) Close() error { return s.db.Close() }
+func (s *DB) Close() error {
+	s.stmts.close()
+	return s.db.Close()
+}
 
 // SQL exposes the database for packages that add their own tables later.
 func (s *DB) SQL() *sql.DB { return s.db }

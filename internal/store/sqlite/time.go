@@ -23,7 +23,7 @@ func (s *DB) DocsNeedingStep(ctx context.Context, step, version string) ([]int64
 
 // ids runs a query that selects one integer column.
 func (s *DB) ids(ctx context.Context, q string, args ...any) ([]int64, error) {
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	rows, err := s.query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,61 @@
+package sqlite
+
+import (
+	"github.com/annals-project/annals/internal/store"
+	"testing"
+)
+
+// A chunk of a normalised document is read with its original characters,
+// whether the chunk stored them (written now) or they come from the
+// document (chunks written before the column existed).
+func TestPassagesKeepOriginalCharacters(t *testing.T) {
+	ctx, db := openTest(t)
+	writes := []struct{ key, orig, norm string }{
+		{"三国志/蜀书/诸葛亮传/text.txt", "諸葛亮字孔明。亮躬耕隴畝。", "诸葛亮字孔明。亮躬耕陇亩。"},
+		{"史记/项羽本纪/text.txt", "项羽者，下相人也。", ""},
+	}
+	for _, w := range writes {
+		if err := db.WriteDocs(ctx, []store.DocWrite{chunked(w.key, w.orig, w.norm, nil, 7, 0)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := count(t, db, "SELECT count(*) FROM chunks WHERE orig IS NOT NULL"); n != 2 {
+		t.Fatalf("%d chunks keep their original text, want the 2 of the normalised document", n)
+	}
+	check := func() {
+		t.Helper()
+		ids := chunkIDs(t, db)
+		ps, err := db.Passages(ctx, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"诸葛亮字孔明。": "諸葛亮字孔明。", "亮躬耕陇亩。": "亮躬耕隴畝。"}
+		if len(ps) != len(ids) {
+			t.Fatalf("%d passages for %d chunks", len(ps), len(ids))
+		}
+		for i, p := range ps {
+			orig, ok := want[p.Norm]
+			if !ok {
+				orig = p.Norm // not normalised
+			}
+			if p.ChunkID != ids[i] || p.Text != orig {
+				t.Errorf("passage %d: %q read as %q", p.ChunkID, p.Norm, p.Text)
+			}
+		}
+	}
+	check()
+	// As a workspace indexed before the column: read from the document.
+	if _, err := db.db.ExecContext(ctx, "UPDATE chunks SET orig = NULL"); err != nil {
+		t.Fatal(err)
+	}
+	check()
+}
+
+func chunkIDs(t *testing.T, db *DB) []int64 {
+	t.Helper()
+	ids, err := db.ids(t.Context(), "SELECT id FROM chunks ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
