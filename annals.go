@@ -57,6 +57,7 @@ type Workspace struct {
 	// chunkVectors is read on the first question that needs it, not at
 	// Open, so that commands which never ask stay quick to start.
 	chunkVectors lazyVectors
+	relateGraph  lazyEKG
 }
 
 // Open opens the workspace in dir, creating it (with a commented

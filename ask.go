@@ -67,22 +67,32 @@ func (w *Workspace) Retrieve(ctx context.Context, question string, limit, delta 
 	return w.retriever(nil).Retrieve(ctx, question, retrieve.Options{Limit: limit, Delta: delta, T2S: w.Config.Normalize.T2S})
 }
 
+// optionalLLM opens the configured endpoint for a command that works
+// without one: nil when offline is set, or when none is configured and
+// the caller did not insist (want).
+func (w *Workspace) optionalLLM(want, offline bool, maxTokens int) (*llmRun, error) {
+	if offline {
+		return nil, nil
+	}
+	cfg, err := w.Config.Endpoint(want, maxTokens)
+	switch {
+	case errors.Is(err, llm.ErrNotConfigured) && !want:
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	meter := llm.NewMeter(maxTokens)
+	c, err := llm.New(cfg, w.db.Cache(), meter)
+	if err != nil {
+		return nil, err
+	}
+	return &llmRun{client: c, meter: meter, cfg: cfg}, nil
+}
+
 func (w *Workspace) answerer(ctx context.Context, opts AskOptions) (*answer.Answerer, *llmRun, error) {
-	var run *llmRun
-	if !opts.Offline {
-		cfg, err := w.Config.Endpoint(opts.LLM, opts.MaxTokens)
-		switch {
-		case errors.Is(err, llm.ErrNotConfigured) && !opts.LLM:
-		case err != nil:
-			return nil, nil, fmt.Errorf("ask with an LLM: %w", err)
-		default:
-			meter := llm.NewMeter(opts.MaxTokens)
-			c, err := llm.New(cfg, w.db.Cache(), meter)
-			if err != nil {
-				return nil, nil, err
-			}
-			run = &llmRun{client: c, meter: meter, cfg: cfg}
-		}
+	run, err := w.optionalLLM(opts.LLM, opts.Offline, opts.MaxTokens)
+	if err != nil {
+		return nil, nil, fmt.Errorf("ask with an LLM: %w", err)
 	}
 	a := &answer.Answerer{R: w.retriever(run), T2S: w.Config.Normalize.T2S, PromptDir: filepath.Join(w.Dir, "prompts")}
 	if run != nil {

@@ -52,3 +52,23 @@ func BenchmarkAskOffline(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRelate relates neighbours among the 201 most mentioned people
+// (nothing written back); the graph's structure is read before timing.
+func BenchmarkRelate(b *testing.B) {
+	ws := benchWorkspace(b)
+	ctx := context.Background()
+	people, err := ws.Entities(ctx, annals.EntityQuery{Type: "人物", Limit: 201})
+	if err != nil || len(people) < 2 {
+		b.Fatal("no people", err)
+	}
+	opts := annals.RelateOptions{NoFeed: true, Offline: true}
+	ws.RelateIDs(ctx, people[0].ID, people[1].ID, opts)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		k := i % (len(people) - 1)
+		if _, err := ws.RelateIDs(ctx, people[k].ID, people[k+1].ID, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/pipeline"
 	"github.com/annals-project/annals/internal/resolve"
 	"github.com/annals-project/annals/internal/text"
@@ -33,9 +34,9 @@ type EntityView struct {
 	Died *int `json:"died,omitempty"`
 }
 
-// Entity looks up a name (main name, alias, 字/号, in traditional or
-// simplified characters) and returns the best match with its facts.
-func (w *Workspace) Entity(ctx context.Context, name string, opts EntityOptions) (*EntityView, error) {
+// findEntities looks up a name (main name, alias, 字/号, in traditional or
+// simplified characters): the entities it names, best match first.
+func (w *Workspace) findEntities(ctx context.Context, name string) ([]kg.Entity, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return nil, fmt.Errorf("no entity named")
@@ -53,6 +54,16 @@ func (w *Workspace) Entity(ctx context.Context, name string, opts EntityOptions)
 	}
 	if len(found) == 0 {
 		return nil, fmt.Errorf("entity %q: %w", name, ErrNotFound)
+	}
+	return found, nil
+}
+
+// Entity looks up a name (main name, alias, 字/号, in traditional or
+// simplified characters) and returns the best match with its facts.
+func (w *Workspace) Entity(ctx context.Context, name string, opts EntityOptions) (*EntityView, error) {
+	found, err := w.findEntities(ctx, name)
+	if err != nil {
+		return nil, err
 	}
 	v := &EntityView{Entity: found[0], Others: found[1:], Attributes: map[string][]string{}}
 	for _, a := range v.Aliases {

@@ -56,6 +56,7 @@ type benchReport struct {
 	BM25P95    time.Duration   `json:"bm25_p95_ns"`
 	BM25Max    time.Duration   `json:"bm25_max_ns"`
 	Ask        *askBench       `json:"ask"`
+	Relate     *relateBench    `json:"relate"`
 	Stats      *annals.Stats   `json:"stats"`
 	TargetsMet map[string]bool `json:"targets_met"`
 }
@@ -124,6 +125,11 @@ target.`,
 				a.printf("answer     %8.2f ms p50, %.2f ms p99, offline, %d of %d answered (target p50 ≤ 20 ms)  %s\n",
 					ms(q.AnswerP50), ms(q.AnswerP99), q.Answered, q.Questions, mark(rep.TargetsMet["answer"]))
 				a.printf("`annals ask` as a fresh process: %.0f ms wall (target ≤ 1 s)  %s\n", ms(q.Process.Wall), mark(rep.TargetsMet["ask_process"]))
+			}
+			if r := rep.Relate; r != nil {
+				a.printf("relate     %8.2f ms p50, %.2f ms p99, %.2f ms max over %d pairs; %d with a path, %d findings (target p50 ≤ 100 ms, p99 ≤ 1 s)  %s\n",
+					ms(r.P50), ms(r.P99), ms(r.Max), r.Pairs, r.Connected, r.Findings, mark(rep.TargetsMet["relate"]))
+				a.printf("  first relate after opening, reading the graph's structure: %.0f ms\n", ms(r.First))
 			}
 			a.printStats(rep.Stats)
 			return nil
@@ -224,6 +230,12 @@ func (a *app) bench(ctx context.Context, path, ws string) (*benchReport, error) 
 	}
 	if rep.Ask, err = benchAsk(ctx, w, exe, people); err != nil {
 		return nil, fmt.Errorf("ask: %w", err)
+	}
+	if rep.Relate, err = benchRelate(ctx, w); err != nil {
+		return nil, fmt.Errorf("relate: %w", err)
+	}
+	if r := rep.Relate; r != nil {
+		rep.TargetsMet["relate"] = r.P50 <= targetRelateP50 && r.P99 <= targetRelateP99
 	}
 	rep.TargetsMet["retrieve"] = rep.Ask.RetrieveP50 <= targetRetrieveP50 && rep.Ask.RetrieveP99 <= targetRetrieveP99
 	rep.TargetsMet["answer"] = rep.Ask.AnswerP50 <= targetAnswerP50

@@ -250,4 +250,25 @@ CREATE INDEX evidence_alias_head ON evidence(head_name) WHERE alias_kind != '';
 	`
 ALTER TABLE chunks ADD COLUMN orig TEXT;
 `,
+	// 10: what relation reasoning wrote back into the graph (BEKO's
+	// feedback): the relation it added, the question that produced it, the
+	// entities between for a composed fact, and its evidence sentences as
+	// JSON (they may come from several chunks, and alignment rewrites the
+	// evidence table's links to relations). Reverting keeps the row.
+	`
+CREATE TABLE feedback (
+	id          INTEGER PRIMARY KEY,
+	relation_id INTEGER REFERENCES relations(id) ON DELETE SET NULL,
+	head_id     INTEGER NOT NULL,
+	type        TEXT NOT NULL,
+	tail_id     INTEGER NOT NULL,
+	status      TEXT NOT NULL,
+	query       TEXT NOT NULL,
+	via         TEXT NOT NULL DEFAULT '',
+	evidence    TEXT NOT NULL,
+	created_at  TEXT NOT NULL,
+	reverted_at TEXT
+);
+CREATE INDEX feedback_relation ON feedback(relation_id);
+`,
 }

@@ -197,7 +197,12 @@ func (s *DB) attachEvidence(ctx context.Context, rels []kg.Relation, per int) er
 		i := byID[rid]
 		rels[i].Evidence = append(rels[i].Evidence, ev)
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows.Close()
+	// Facts that relation reasoning fed back keep their sentences apart.
+	return s.feedbackEvidence(ctx, rels, per)
 }
 
 func splitSection(s string) []string {

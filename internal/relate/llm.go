@@ -1,0 +1,98 @@
+package relate
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"text/template"
+
+	"github.com/annals-project/annals/internal/llm"
+)
+
+//go:embed prompts/*.tmpl
+var builtin embed.FS
+
+// Step names for usage accounting.
+const (
+	StepHop    = "relate-hop"
+	StepVerify = "relate-verify"
+)
+
+// LLMJudge reads hop relations and verifies findings with a model (BEKO
+// §4.2.2 and §4.4).
+type LLMJudge struct {
+	Client    llm.Client
+	Types     []string // the schema's relation types the model chooses from
+	PromptDir string   // the workspace's prompt overrides
+}
+
+// HopRelation asks the model which of the schema's relation types the
+// sentences state between from and to; "" when none.
+func (j *LLMJudge) HopRelation(ctx context.Context, from, to string, sentences []string) (string, bool, error) {
+	var out struct {
+		Relation string `json:"relation"`
+		Head     string `json:"head"`
+	}
+	data := map[string]any{"From": from, "To": to, "Sentences": sentences, "Types": j.Types}
+	if err := j.call(ctx, StepHop, "hop.tmpl", data, &out); err != nil {
+		return "", false, err
+	}
+	typ := strings.TrimSpace(out.Relation)
+	if typ == "" || strings.EqualFold(typ, "none") {
+		return "", false, nil
+	}
+	if !slices.Contains(j.Types, typ) {
+		// A type outside the schema is not taken: the hop expresses none.
+		return "", false, nil
+	}
+	return typ, strings.TrimSpace(out.Head) != to, nil
+}
+
+// Verify asks the model whether a finding follows from its evidence.
+func (j *LLMJudge) Verify(ctx context.Context, f Finding) (bool, error) {
+	var out struct {
+		Consistent *bool `json:"consistent"`
+	}
+	evs := make([]string, len(f.Evidence))
+	for i, e := range f.Evidence {
+		evs[i] = e.Sentence
+	}
+	if err := j.call(ctx, StepVerify, "verify.tmpl", map[string]any{"Fact": f.Text, "Evidence": evs}, &out); err != nil {
+		return false, err
+	}
+	if out.Consistent == nil {
+		return false, fmt.Errorf("%s: the model's reply has no \"consistent\"", StepVerify)
+	}
+	return *out.Consistent, nil
+}
+
+func (j *LLMJudge) call(ctx context.Context, step, name string, data any, out any) error {
+	t, err := llm.LoadTemplate(builtin, "prompts", name, j.PromptDir, template.FuncMap{"join": strings.Join})
+	if err != nil {
+		return err
+	}
+	var sys, user bytes.Buffer
+	if err := t.ExecuteTemplate(&sys, "system", data); err != nil {
+		return fmt.Errorf("prompt %s: %w", name, err)
+	}
+	if err := t.ExecuteTemplate(&user, "user", data); err != nil {
+		return fmt.Errorf("prompt %s: %w", name, err)
+	}
+	resp, err := j.Client.Chat(ctx, llm.Request{Step: step, Messages: []llm.Message{
+		{Role: "system", Content: sys.String()}, {Role: "user", Content: user.String()}}})
+	if err != nil {
+		return fmt.Errorf("%s: %w", step, err)
+	}
+	raw, err := llm.ExtractJSON(resp.Content)
+	if err == nil {
+		err = json.Unmarshal(raw, out)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: the model's reply is not the JSON asked for: %w", step, err)
+	}
+	return nil
+}

@@ -1,0 +1,83 @@
+package relate
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/llm"
+	"github.com/annals-project/annals/internal/llm/llmtest"
+)
+
+func judge(t *testing.T, srv *llmtest.Server) *LLMJudge {
+	t.Helper()
+	c, err := llm.New(llm.Config{BaseURL: srv.URL, Model: "test"}, llm.NewMemoryCache(), llm.NewMeter(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &LLMJudge{Client: c, Types: []string{"子女", "下级", "同胞"}}
+}
+
+func TestLLMReadsAHopNoCueReads(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Handle(func(r llmtest.ChatRequest) llmtest.Reply {
+		if strings.Contains(r.Messages[0].Content, "check a fact") {
+			return llmtest.Reply{Content: `{"consistent": true}`}
+		}
+		if strings.Contains(r.Messages[1].Content, "周瑜与孙权共议") {
+			return llmtest.Reply{Content: `{"relation": "下级", "head": "孙权"}`}
+		}
+		return llmtest.Reply{Content: `{"relation": "none"}`}
+	})
+	w := family()
+	w.facts = nil
+	r := relater(t, w)
+	r.Judge = judge(t, srv)
+	res, err := r.Relate(t.Context(), 4, 3, Options{SearchOptions: SearchOptions{MaxPaths: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hop *HopView
+	for _, p := range res.Paths {
+		if len(p.Hops) == 1 {
+			hop = &p.Hops[0]
+		}
+	}
+	if hop == nil || hop.Relation != "下级" || hop.Source != FromLLM || hop.Head || hop.Status != kg.StatusInferred {
+		t.Fatalf("the model's reading of 周瑜与孙权共议 (孙权 head): %+v", res.Paths)
+	}
+	// Read by the model, then judged consistent with its evidence.
+	if len(res.Findings) == 0 || res.Findings[0].Status != kg.StatusVerified || !strings.Contains(res.Findings[0].Verified, "model") {
+		t.Fatalf("findings %+v", res.Findings)
+	}
+	req := srv.Requests()[0]
+	if !strings.Contains(req.Messages[1].Content, "周瑜与孙权共议") || !strings.Contains(req.Messages[0].Content, "同胞") {
+		t.Fatalf("the prompt shows the sentence and the schema's types: %+v", req.Messages)
+	}
+}
+
+func TestLLMJudgeReplies(t *testing.T) {
+	srv := llmtest.New(t)
+	j := judge(t, srv)
+	srv.Script(llmtest.Reply{Content: `{"relation": "盟友", "head": "甲"}`}, llmtest.Reply{Content: `{"relation": "none"}`},
+		llmtest.Reply{Content: `not json`}, llmtest.Reply{Status: 400})
+	if typ, _, err := j.HopRelation(t.Context(), "甲", "乙", []string{"甲与乙盟"}); err != nil || typ != "" {
+		t.Fatalf("a type outside the schema is none: %q %v", typ, err)
+	}
+	if typ, _, err := j.HopRelation(t.Context(), "甲", "乙", []string{"甲乙二人"}); err != nil || typ != "" {
+		t.Fatalf("none: %q %v", typ, err)
+	}
+	if _, _, err := j.HopRelation(t.Context(), "甲", "乙", []string{"甲乙三人"}); err == nil || !strings.Contains(err.Error(), "JSON") {
+		t.Fatalf("malformed reply: %v", err)
+	}
+	if _, err := j.Verify(t.Context(), Finding{Text: "甲是乙的部下"}); err == nil {
+		t.Fatal("an API error passed as a verdict")
+	}
+	srv.Script(llmtest.Reply{Content: `{"consistent": true}`}, llmtest.Reply{Content: `{"verdict": "yes"}`})
+	if ok, err := j.Verify(t.Context(), Finding{Text: "甲是乙的部下", Evidence: []kg.Evidence{{Sentence: "甲事乙"}}}); err != nil || !ok {
+		t.Fatalf("consistent: %v %v", ok, err)
+	}
+	if _, err := j.Verify(t.Context(), Finding{Text: "甲是乙的孙"}); err == nil {
+		t.Fatal("a reply without consistent passed")
+	}
+}

@@ -1,0 +1,440 @@
+package relate
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/store"
+	"github.com/annals-project/annals/internal/text"
+)
+
+// How a hop's relation was read.
+const (
+	FromFact    = "fact"    // a relation the graph holds
+	FromPattern = "pattern" // a cue in the evidence sentence
+	FromLLM     = "llm"     // a model chose it from the schema's types
+)
+
+// HopView is a hop with the relation it expresses and its evidence.
+type HopView struct {
+	Hop
+	FromName string       `json:"from_name"`
+	ToName   string       `json:"to_name"`
+	Relation string       `json:"relation"`       // its type; "" when the hop expresses none
+	Head     bool         `json:"from_is_head"`   // From is the relation's head
+	Source   string       `json:"source"`         // FromFact, FromPattern or FromLLM
+	Status   string       `json:"status"`         // the fact's, or verified/inferred for one read here
+	Evidence *kg.Evidence `json:"evidence"`       // the sentence that shows it
+	Why      string       `json:"why,omitempty"`  // why the hop expresses no relation
+	FactID   int64        `json:"fact,omitempty"` // the relation, for a fact
+	Names    []string     `json:"-"`              // what From and To are called, for reading sentences
+	toNames  []string
+}
+
+// PathView is a ranked path with its hops read.
+type PathView struct {
+	Path
+	Names []string  `json:"names"`
+	Hops  []HopView `json:"hops"`
+}
+
+// Finding is one relation between the two entities: direct, or composed
+// along a path through another.
+type Finding struct {
+	Type     string        `json:"relation"`
+	HeadID   int64         `json:"head_id"` // which of the two is the head
+	Head     string        `json:"head"`
+	TailID   int64         `json:"tail_id"`
+	Tail     string        `json:"tail"`
+	Status   string        `json:"status"` // extracted (already a fact), verified or inferred
+	Via      []string      `json:"via,omitempty"`
+	ViaIDs   []int64       `json:"via_ids,omitempty"`
+	Text     string        `json:"text"`  // the finding as a sentence
+	Paths    []int         `json:"paths"` // the paths (1-based) that show it
+	Evidence []kg.Evidence `json:"evidence"`
+	Verified string        `json:"verified_by,omitempty"` // how it was checked
+}
+
+// Result is what relation reasoning found between two entities.
+type Result struct {
+	Head     kg.Entity  `json:"head"`
+	Tail     kg.Entity  `json:"tail"`
+	Paths    []PathView `json:"paths"`
+	Dropped  int        `json:"dropped"`            // ranked paths left out for a hop that expresses no relation
+	Left     []PathView `json:"left_out,omitempty"` // the best of them, with why
+	Findings []Finding  `json:"findings"`
+	Verdict  string     `json:"verdict"`
+	Visited  int        `json:"visited"`
+	Stopped  string     `json:"stopped,omitempty"` // why the search stopped early
+	Lang     string     `json:"lang"`
+}
+
+// Options tune one question.
+type Options struct {
+	SearchOptions
+}
+
+// Relater reasons over one workspace's graph.
+type Relater struct {
+	Src Source
+	EKG *EKG
+	// Judge, when set, reads relations a pattern cannot (choosing from the
+	// schema's types) and verifies inferred facts; nil works offline.
+	Judge Judge
+}
+
+// Judge is what a model adds: a relation for a hop no cue reads, and a
+// verdict on whether a fact follows from its evidence.
+type Judge interface {
+	HopRelation(ctx context.Context, from, to string, sentences []string) (typ string, fromIsHead bool, err error)
+	Verify(ctx context.Context, f Finding) (bool, error)
+}
+
+// Relate finds how head and tail are related.
+func (r *Relater) Relate(ctx context.Context, head, tail int64, opts Options) (*Result, error) {
+	h, err := r.Src.Entity(ctx, head)
+	if err != nil {
+		return nil, err
+	}
+	t, err := r.Src.Entity(ctx, tail)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Head: *h, Tail: *t, Lang: langOf(h.Name + t.Name), Paths: []PathView{}, Findings: []Finding{}}
+	keep := opts.MaxPaths
+	if keep <= 0 {
+		keep = DefaultMaxPaths
+	}
+	// Rank more than are kept: paths whose hops express nothing drop out.
+	search := opts.SearchOptions
+	search.MaxPaths = keep * 3
+	paths, visited, stopped := r.EKG.Search(head, tail, search)
+	res.Visited = visited
+	if stopped {
+		res.Stopped = fmt.Sprintf("the search stopped after visiting %d nodes (--budget); the paths found by then are shown", visited)
+	}
+	views, err := r.read(ctx, paths)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, v := range views {
+		ok := true
+		key := ""
+		for _, hp := range v.Hops {
+			ok = ok && hp.Relation != ""
+			key += fmt.Sprintf("%d>%d:%s:%v:", hp.From, hp.To, hp.Relation, hp.Head)
+			if hp.Evidence != nil {
+				key += fmt.Sprintf("%d@%d;", hp.Evidence.DocID, hp.Evidence.Start)
+			}
+		}
+		// A cue read in the sentence a fact came from says it again.
+		if ok && seen[key] {
+			continue
+		}
+		seen[key] = true
+		switch {
+		case !ok:
+			res.Dropped++
+			if len(res.Left) < 5 {
+				res.Left = append(res.Left, v)
+			}
+		case len(res.Paths) < keep:
+			res.Paths = append(res.Paths, v)
+		}
+	}
+	if fs := r.reason(res); len(fs) > 0 {
+		res.Findings = fs
+	}
+	if r.Judge != nil {
+		if err := r.verify(ctx, res); err != nil {
+			return nil, err
+		}
+	}
+	res.Verdict = verdict(res)
+	return res, nil
+}
+
+// read gives each hop of the paths its relation and evidence.
+func (r *Relater) read(ctx context.Context, paths []Path) ([]PathView, error) {
+	var ids, chunks, rels []int64
+	for _, p := range paths {
+		ids = append(ids, p.Entities...)
+		for _, h := range p.Hops {
+			if h.Chunk != 0 {
+				chunks = append(chunks, h.Chunk)
+			} else {
+				rels = append(rels, h.Relation)
+			}
+		}
+	}
+	names, err := r.Src.EntityNames(ctx, unique(ids))
+	if err != nil {
+		return nil, err
+	}
+	ps, err := r.Src.Passages(ctx, unique(chunks))
+	if err != nil {
+		return nil, err
+	}
+	passage := map[int64]*store.Passage{}
+	for i := range ps {
+		passage[ps[i].ChunkID] = &ps[i]
+	}
+	facts, err := r.Src.RelationsByID(ctx, unique(rels), 1)
+	if err != nil {
+		return nil, err
+	}
+	fact := map[int64]*kg.Relation{}
+	for i := range facts {
+		fact[facts[i].ID] = &facts[i]
+	}
+	name := func(id int64) string {
+		if ns := names[id]; len(ns) > 0 {
+			return ns[0]
+		}
+		return fmt.Sprint(id)
+	}
+	out := make([]PathView, len(paths))
+	for i, p := range paths {
+		v := PathView{Path: p}
+		for _, e := range p.Entities {
+			v.Names = append(v.Names, name(e))
+		}
+		for _, h := range p.Hops {
+			hv := HopView{Hop: h, FromName: name(h.From), ToName: name(h.To), Names: names[h.From], toNames: names[h.To]}
+			if h.Relation != 0 {
+				readFact(&hv, fact[h.Relation])
+			} else if err := r.readChunk(ctx, &hv, passage[h.Chunk]); err != nil {
+				return nil, err
+			}
+			v.Hops = append(v.Hops, hv)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func readFact(hv *HopView, f *kg.Relation) {
+	if f == nil {
+		hv.Why = "the relation is no longer in the graph"
+		return
+	}
+	hv.Relation, hv.Head, hv.Source, hv.Status, hv.FactID = f.Type, f.HeadID == hv.From, FromFact, f.Status, f.ID
+	if len(f.Evidence) > 0 {
+		ev := f.Evidence[0]
+		hv.Evidence = &ev
+	}
+}
+
+// readChunk finds the sentence of a shared chunk that shows the two
+// together and reads their relation from it.
+func (r *Relater) readChunk(ctx context.Context, hv *HopView, p *store.Passage) error {
+	if p == nil {
+		hv.Why = "the chunk is no longer in the workspace"
+		return nil
+	}
+	latin := !text.IsChinese(p.Lang) && langOf(p.Norm) != text.Classical
+	type sent struct {
+		span kg.Span
+		s    string
+	}
+	var both, either []sent
+	rs := []rune(p.Norm)
+	for _, sp := range text.Sentences(p.Norm, p.Lang) {
+		s := string(rs[sp.Start:sp.End])
+		x, y := mentionsAny(s, hv.Names), mentionsAny(s, hv.toNames)
+		switch {
+		case x && y:
+			both = append(both, sent{sp, s})
+		case x || y:
+			either = append(either, sent{sp, s})
+		}
+	}
+	for _, st := range both {
+		if typ, xHead, sure, ok := readCue(st.s, hv.Names, hv.toNames, latin); ok {
+			hv.Relation, hv.Head, hv.Source = typ, xHead, FromPattern
+			hv.Status = kg.StatusInferred
+			if sure {
+				hv.Status = kg.StatusVerified
+			}
+			hv.Evidence = cite(p, st.span)
+			return nil
+		}
+	}
+	var shown []string
+	for _, st := range append(both, either...) {
+		shown = append(shown, st.s)
+	}
+	if len(both) > 0 {
+		hv.Evidence = cite(p, both[0].span)
+	} else if len(either) > 0 {
+		hv.Evidence = cite(p, either[0].span)
+	}
+	if r.Judge != nil && len(shown) > 0 {
+		typ, fromHead, err := r.Judge.HopRelation(ctx, hv.FromName, hv.ToName, shown[:min(len(shown), 4)])
+		if err != nil {
+			return fmt.Errorf("read the relation of %s and %s: %w", hv.FromName, hv.ToName, err)
+		}
+		if typ != "" {
+			hv.Relation, hv.Head, hv.Source, hv.Status = typ, fromHead, FromLLM, kg.StatusInferred
+			return nil
+		}
+	}
+	if len(both) == 0 {
+		hv.Why = "no sentence of the chunk names both"
+	} else {
+		hv.Why = "no cue in the sentence that names both states a relation"
+	}
+	return nil
+}
+
+// cite makes the evidence of a sentence of a passage.
+func cite(p *store.Passage, sp kg.Span) *kg.Evidence {
+	rs, orig := []rune(p.Norm), []rune(p.Text)
+	start, end := p.OrigOffset(sp.Start), p.OrigOffset(sp.End)
+	o := string(rs[sp.Start:sp.End])
+	if os, oe := start-p.Start, end-p.Start; os >= 0 && os <= oe && oe <= len(orig) {
+		o = string(orig[os:oe])
+	}
+	return &kg.Evidence{DocID: p.DocID, DocKey: p.DocKey, Cite: p.Cite, ChunkID: p.ChunkID,
+		Span: kg.Span{Start: start, End: end}, Sentence: strings.TrimSpace(o), Norm: strings.TrimSpace(string(rs[sp.Start:sp.End]))}
+}
+
+// reason reads each path for what it says about the two (a direct hop
+// says it outright; two hops compose), and fuses the paths into one
+// finding per relation and direction.
+func (r *Relater) reason(res *Result) []Finding {
+	a, b := res.Head, res.Tail
+	var out []Finding
+	add := func(f Finding, path int, evs []kg.Evidence) {
+		for i := range out {
+			g := &out[i]
+			if g.Type == f.Type && (g.HeadID == f.HeadID || symmetricTypes[f.Type]) && slices.Equal(g.ViaIDs, f.ViaIDs) {
+				g.Paths = append(g.Paths, path)
+				g.Evidence = appendEvidence(g.Evidence, evs...)
+				g.Status = stronger(g.Status, f.Status)
+				return
+			}
+		}
+		f.Paths, f.Evidence = []int{path}, appendEvidence(nil, evs...)
+		out = append(out, f)
+	}
+	for i, p := range res.Paths {
+		var evs []kg.Evidence
+		for _, h := range p.Hops {
+			if h.Evidence != nil {
+				evs = append(evs, *h.Evidence)
+			}
+		}
+		switch len(p.Hops) {
+		case 1:
+			h := p.Hops[0]
+			f := Finding{Type: h.Relation, Status: h.Status}
+			f.HeadID, f.TailID = a.ID, b.ID
+			if !h.Head {
+				f.HeadID, f.TailID = b.ID, a.ID
+			}
+			add(f, i+1, evs)
+		case 2:
+			x, y := p.Hops[0], p.Hops[1]
+			c, ok := compose(dirRel{x.Relation, x.Head}, dirRel{y.Relation, y.Head})
+			if !ok {
+				continue
+			}
+			f := Finding{Type: c.typ, Via: []string{p.Names[1]}, ViaIDs: []int64{p.Entities[1]}, Status: kg.StatusInferred}
+			if c.sure && solid(x.Status) && solid(y.Status) {
+				f.Status, f.Verified = kg.StatusVerified, "composition of two established steps"
+			}
+			f.HeadID, f.TailID = a.ID, b.ID
+			if !c.forward {
+				f.HeadID, f.TailID = b.ID, a.ID
+			}
+			add(f, i+1, evs)
+		}
+	}
+	for i := range out {
+		f := &out[i]
+		f.Head, f.Tail = a.Name, b.Name
+		if f.HeadID == b.ID {
+			f.Head, f.Tail = b.Name, a.Name
+		}
+		if f.Verified == "" && f.Status == kg.StatusVerified {
+			f.Verified = "a cue in the evidence sentence"
+		}
+		f.Text = phrase(*f, res.Lang)
+	}
+	// Facts first, then verified, then inferred; more paths first.
+	rank := map[string]int{kg.StatusExtracted: 0, kg.StatusUser: 0, kg.StatusVerified: 1, kg.StatusInferred: 2}
+	slices.SortStableFunc(out, func(x, y Finding) int {
+		if d := rank[x.Status] - rank[y.Status]; d != 0 {
+			return d
+		}
+		return len(y.Paths) - len(x.Paths)
+	})
+	return out
+}
+
+// solid says whether a step can carry a verified composition.
+func solid(status string) bool {
+	return status == kg.StatusExtracted || status == kg.StatusVerified || status == kg.StatusUser
+}
+
+func stronger(a, b string) string {
+	rank := map[string]int{kg.StatusExtracted: 3, kg.StatusUser: 3, kg.StatusVerified: 2, kg.StatusInferred: 1}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
+}
+
+func appendEvidence(evs []kg.Evidence, more ...kg.Evidence) []kg.Evidence {
+	for _, e := range more {
+		dup := false
+		for _, x := range evs {
+			if x.DocID == e.DocID && x.Start == e.Start && x.End == e.End {
+				dup = true
+				break
+			}
+		}
+		if !dup && len(evs) < 6 {
+			evs = append(evs, e)
+		}
+	}
+	return evs
+}
+
+// verify asks the judge about every inferred finding.
+func (r *Relater) verify(ctx context.Context, res *Result) error {
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		if f.Status != kg.StatusInferred {
+			continue
+		}
+		ok, err := r.Judge.Verify(ctx, *f)
+		if err != nil {
+			return fmt.Errorf("verify %s: %w", f.Text, err)
+		}
+		if ok {
+			f.Status, f.Verified = kg.StatusVerified, "the model judged it consistent with its evidence"
+		}
+	}
+	return nil
+}
+
+func unique(ids []int64) []int64 {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func langOf(s string) string {
+	for _, r := range s {
+		if r >= 0x3400 && r <= 0x9FFF {
+			return text.Classical
+		}
+	}
+	return "en"
+}

@@ -1,0 +1,265 @@
+package relate
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/store"
+)
+
+// world is a small graph in memory: chunks of text, the entities each
+// names, and some facts.
+type world struct {
+	entities map[int64]kg.Entity
+	chunks   map[int64]string
+	facts    []kg.Relation
+}
+
+func (w *world) EKGLinks(ctx context.Context) ([]store.EKGLink, error) {
+	var out []store.EKGLink
+	for id, e := range w.entities {
+		for cid, text := range w.chunks {
+			if strings.Contains(text, e.Name) {
+				out = append(out, store.EKGLink{Entity: id, Chunk: cid})
+			}
+		}
+	}
+	return out, nil
+}
+
+func (w *world) RelationEdges(ctx context.Context) ([]store.RelationEdge, error) {
+	var out []store.RelationEdge
+	for _, f := range w.facts {
+		out = append(out, store.RelationEdge{ID: f.ID, Head: f.HeadID, Tail: f.TailID, Type: f.Type, Status: f.Status})
+	}
+	return out, nil
+}
+
+func (w *world) EntityTypes(ctx context.Context) (map[int64]string, error) {
+	out := map[int64]string{}
+	for id, e := range w.entities {
+		out[id] = e.Type
+	}
+	return out, nil
+}
+
+func (w *world) EntityNames(ctx context.Context, ids []int64) (map[int64][]string, error) {
+	out := map[int64][]string{}
+	for _, id := range ids {
+		out[id] = []string{w.entities[id].Name}
+	}
+	return out, nil
+}
+
+func (w *world) Entity(ctx context.Context, id int64) (*kg.Entity, error) {
+	e, ok := w.entities[id]
+	if !ok {
+		return nil, store.ErrNotFound
+	}
+	return &e, nil
+}
+
+func (w *world) Passages(ctx context.Context, ids []int64) ([]store.Passage, error) {
+	var out []store.Passage
+	for _, id := range ids {
+		t := w.chunks[id]
+		out = append(out, store.Passage{ChunkID: id, DocID: id, DocKey: fmt.Sprint("doc", id), Cite: "《doc》", Lang: "lzh",
+			Start: 0, End: len([]rune(t)), Text: t, Norm: t})
+	}
+	return out, nil
+}
+
+func (w *world) RelationsByID(ctx context.Context, ids []int64, per int) ([]kg.Relation, error) {
+	var out []kg.Relation
+	for _, id := range ids {
+		for _, f := range w.facts {
+			if f.ID == id {
+				out = append(out, f)
+			}
+		}
+	}
+	return out, nil
+}
+
+// 孙坚 is the father of 孙策 and 孙权; 周瑜 served under 孙策; 鲁肃 under
+// 孙权; a date stands beside everybody.
+func family() *world {
+	person := func(id int64, name string) kg.Entity { return kg.Entity{ID: id, Name: name, Type: "人物"} }
+	return &world{
+		entities: map[int64]kg.Entity{
+			1: person(1, "孙坚"), 2: person(2, "孙策"), 3: person(3, "孙权"), 4: person(4, "周瑜"), 5: person(5, "鲁肃"),
+			6: {ID: 6, Name: "建安", Type: "时间"},
+		},
+		chunks: map[int64]string{
+			10: "孙坚之子孙策，建安中渡江。",
+			11: "孙坚次子孙权，建安五年统事。",
+			12: "孙策遣周瑜屯巴丘。",
+			13: "周瑜与孙权共议，建安十三年。",
+		},
+		facts: []kg.Relation{{ID: 100, HeadID: 3, Head: "孙权", Type: "下级", TailID: 5, Tail: "鲁肃", Status: kg.StatusExtracted,
+			Evidence: []kg.Evidence{{DocID: 99, Sentence: "权以肃为赞军校尉", Norm: "权以肃为赞军校尉"}}}},
+	}
+}
+
+func relater(t *testing.T, w *world) *Relater {
+	t.Helper()
+	g, err := LoadEKG(t.Context(), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Relater{Src: w, EKG: g}
+}
+
+func TestBrothersThroughTheirFather(t *testing.T) {
+	r := relater(t, family())
+	res, err := r.Relate(t.Context(), 2, 3, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sib *Finding
+	for i, f := range res.Findings {
+		if f.Type == "同胞" {
+			sib = &res.Findings[i]
+		}
+	}
+	if sib == nil {
+		t.Fatalf("no 同胞 finding: %+v", res.Findings)
+	}
+	if sib.Status != kg.StatusVerified || len(sib.Via) != 1 || sib.Via[0] != "孙坚" || len(sib.Evidence) != 2 {
+		t.Fatalf("siblings through their father, verified by two cue sentences: %+v", sib)
+	}
+	for _, p := range res.Paths {
+		for _, e := range p.Entities {
+			if e == 6 {
+				t.Fatalf("a date stood between two people: %+v", p)
+			}
+		}
+	}
+	if !strings.Contains(res.Verdict, "孙策与孙权") || !strings.Contains(res.Verdict, "同胞") {
+		t.Fatalf("verdict %q", res.Verdict)
+	}
+}
+
+func TestDirectCueAndFact(t *testing.T) {
+	r := relater(t, family())
+	res, err := r.Relate(t.Context(), 2, 4, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) == 0 || res.Findings[0].Type != "下级" || res.Findings[0].HeadID != 2 || res.Findings[0].Status != kg.StatusVerified {
+		t.Fatalf("孙策遣周瑜: 周瑜 served under 孙策: %+v", res.Findings)
+	}
+	ev := res.Paths[0].Hops[0].Evidence
+	if ev == nil || ev.Sentence != "孙策遣周瑜屯巴丘。" || ev.Start != 0 || ev.End != 9 {
+		t.Fatalf("evidence %+v", ev)
+	}
+	// 孙权 and 鲁肃: the fact the graph holds, not fed back again.
+	res, err = r.Relate(t.Context(), 5, 3, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != 1 || res.Findings[0].Status != kg.StatusExtracted || res.Findings[0].Head != "孙权" {
+		t.Fatalf("the extracted fact: %+v", res.Findings)
+	}
+}
+
+func TestAHopThatStatesNothingDropsItsPath(t *testing.T) {
+	// 周瑜 and 孙权 share a sentence with no cue between them.
+	w := family()
+	w.facts = nil
+	r := relater(t, w)
+	res, err := r.Relate(t.Context(), 4, 3, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range res.Paths {
+		if len(p.Hops) == 1 {
+			t.Fatalf("the direct path through a sentence with no cue stayed: %+v", p)
+		}
+	}
+	if res.Dropped == 0 || len(res.Left) == 0 || res.Left[0].Hops[0].Why == "" {
+		t.Fatalf("dropped paths and why: %d %+v", res.Dropped, res.Left)
+	}
+}
+
+func TestSearchStopsAtItsBudget(t *testing.T) {
+	r := relater(t, family())
+	_, visited, stopped := r.EKG.Search(2, 3, SearchOptions{Budget: 3})
+	if !stopped || visited > 3 {
+		t.Fatalf("budget 3: visited %d, stopped %v", visited, stopped)
+	}
+	_, _, stopped = r.EKG.Search(2, 3, SearchOptions{})
+	if stopped {
+		t.Fatal("the default budget stopped a tiny graph")
+	}
+}
+
+func TestEFIDFPrefersRareEntitiesOnManyPaths(t *testing.T) {
+	g := &EKG{chunks: map[int64][]int64{1: {1, 2, 3}, 2: {1, 2, 3}, 3: {1, 2}, 4: {3, 4, 5, 6, 7, 8}}, nChunks: 8}
+	paths := []Path{
+		{Entities: []int64{1, 3, 2}}, {Entities: []int64{1, 3, 2}}, // 3: two paths, rare
+		{Entities: []int64{1, 4, 2}}, // 4: one path, common
+	}
+	for i := range paths {
+		paths[i].Hops = make([]Hop, 2)
+	}
+	got := g.rank(paths, 3)
+	if got[0].Entities[1] != 3 || got[2].Entities[1] != 4 || got[0].Score <= got[2].Score {
+		t.Fatalf("ranking %+v", got)
+	}
+	if got[0].Explain[1].EF != 2 || got[0].Explain[1].IDF <= got[2].Explain[1].IDF {
+		t.Fatalf("explain %+v / %+v", got[0].Explain, got[2].Explain)
+	}
+}
+
+func TestReadCue(t *testing.T) {
+	for _, c := range []struct {
+		s, x, y string
+		typ     string
+		xHead   bool
+		latin   bool
+	}{
+		{"孙坚之子孙策", "孙坚", "孙策", "子女", true, false},
+		{"孙策之父孙坚", "孙坚", "孙策", "子女", true, false},
+		{"曹操遣张辽击之", "张辽", "曹操", "下级", false, false},
+		{"张辽降曹操", "曹操", "张辽", "下级", true, false},
+		{"孙权与刘备善", "孙权", "刘备", "积极态度倾向", true, false},
+		{"吕布杀董卓", "董卓", "吕布", "消极态度倾向", false, false},
+		{"Cao Pi, son of Cao Cao, took the throne.", "Cao Cao", "Cao Pi", "parent_of", true, true},
+		{"Sun Quan married Lady Bu.", "Sun Quan", "Lady Bu", "spouse_of", true, true},
+	} {
+		typ, xHead, _, ok := readCue(c.s, []string{c.x}, []string{c.y}, c.latin)
+		if !ok || typ != c.typ || xHead != c.xHead {
+			t.Errorf("%s: got %s head=%v ok=%v, want %s head=%v", c.s, typ, xHead, ok, c.typ, c.xHead)
+		}
+	}
+	if _, _, _, ok := readCue("周瑜与孙权共议", []string{"周瑜"}, []string{"孙权"}, false); ok {
+		t.Error("no cue in 周瑜与孙权共议")
+	}
+}
+
+func TestCompose(t *testing.T) {
+	for _, c := range []struct {
+		a, b dirRel
+		want dirRel
+		sure bool
+	}{
+		{fw("子女"), fw("子女"), fw("孙"), true},
+		{bw("子女"), fw("子女"), fw("同胞"), true},
+		{bw("下级"), fw("下级"), fw("同僚"), true},
+		{fw("上级"), fw("下级"), fw("同僚"), true}, // 上级 read as the 下级 it mirrors
+		{bw("同胞"), fw("子女"), fw("同族"), true}, // symmetric either way
+		{fw("所属团体"), bw("所属团体"), fw("同属"), true},
+	} {
+		got, ok := compose(c.a, c.b)
+		if !ok || got.dirRel != c.want || got.sure != c.sure {
+			t.Errorf("%v + %v = %+v %v, want %v", c.a, c.b, got, ok, c.want)
+		}
+	}
+	if _, ok := compose(fw("攻"), fw("占")); ok {
+		t.Error("attacking and holding compose to nothing")
+	}
+}

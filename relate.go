@@ -1,0 +1,242 @@
+package annals
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/relate"
+	"github.com/annals-project/annals/internal/schema"
+	"github.com/annals-project/annals/internal/store"
+)
+
+// Relation reasoning's results.
+type (
+	RelateResult = relate.Result
+	Finding      = relate.Finding
+	Feedback     = store.Feedback
+)
+
+// RelateOptions tune Relate.
+type RelateOptions struct {
+	Top    int  // paths kept; 0 means 10
+	Budget int  // graph nodes visited at most; 0 means 200,000
+	NoFeed bool // do not write what was found back into the graph
+	// LLM reads relations no pattern reads and verifies inferred facts
+	// with the configured endpoint; Offline never calls one.
+	LLM, Offline bool
+	MaxTokens    int
+}
+
+// Related is what Relate found, with what it wrote back into the graph.
+type Related struct {
+	*RelateResult
+	Feedback []Feedback `json:"feedback,omitempty"`
+}
+
+// lazyEKG is the graph's structure for relation reasoning, read on the
+// first Relate and kept up to date with the facts fed back.
+type lazyEKG struct {
+	mu  sync.Mutex
+	ekg *relate.EKG
+}
+
+func (w *Workspace) ekg(ctx context.Context) (*relate.EKG, error) {
+	l := &w.relateGraph
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ekg == nil {
+		g, err := relate.LoadEKG(ctx, w.db)
+		if err != nil {
+			return nil, fmt.Errorf("read the graph for relation reasoning: %w", err)
+		}
+		l.ekg = g
+	}
+	return l.ekg, nil
+}
+
+// Relate finds every relation annals can establish between the entities
+// two names refer to, direct or through one other, each step with its
+// evidence, and writes what it verified (and, apart, what it only
+// inferred) back into the graph (BEKO, seed 002).
+func (w *Workspace) Relate(ctx context.Context, a, b string, opts RelateOptions) (*Related, error) {
+	ea, err := w.findEntities(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	eb, err := w.findEntities(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	return w.RelateIDs(ctx, ea[0].ID, eb[0].ID, opts)
+}
+
+// RelateIDs is Relate for two entity ids.
+func (w *Workspace) RelateIDs(ctx context.Context, a, b int64, opts RelateOptions) (*Related, error) {
+	if a == b {
+		return nil, fmt.Errorf("relate: both names refer to the same entity (%d)", a)
+	}
+	g, err := w.ekg(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := &relate.Relater{Src: w.db, EKG: g}
+	run, err := w.relateJudge(r, opts)
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.Relate(ctx, a, b, relate.Options{SearchOptions: relate.SearchOptions{MaxPaths: opts.Top, Budget: opts.Budget}})
+	if run != nil {
+		if _, ferr := w.finish(ctx, run, "relate"); ferr != nil && err == nil {
+			err = ferr
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := &Related{RelateResult: res}
+	if opts.NoFeed {
+		return out, nil
+	}
+	query := fmt.Sprintf("relate %s %s", res.Head.Name, res.Tail.Name)
+	for _, f := range res.Findings {
+		if f.Status != kg.StatusVerified && f.Status != kg.StatusInferred {
+			continue // already a fact
+		}
+		fb, err := w.db.AddFeedback(ctx, store.Feedback{HeadID: f.HeadID, Head: f.Head, Type: f.Type, TailID: f.TailID, Tail: f.Tail,
+			Status: f.Status, Query: query, Via: f.Via, Evidence: f.Evidence})
+		if err != nil {
+			return nil, fmt.Errorf("feed back %s: %w", f.Text, err)
+		}
+		if fb.New {
+			g.Add(store.RelationEdge{ID: fb.RelationID, Head: fb.HeadID, Tail: fb.TailID, Type: fb.Type, Status: fb.Status})
+		}
+		out.Feedback = append(out.Feedback, fb)
+	}
+	return out, nil
+}
+
+// FeedbackList lists the facts relation reasoning wrote back, newest
+// first; reverted ones too when all is set.
+func (w *Workspace) FeedbackList(ctx context.Context, all bool) ([]Feedback, error) {
+	return w.db.Feedback(ctx, all)
+}
+
+// RevertFeedback takes a fed-back fact out of the graph.
+func (w *Workspace) RevertFeedback(ctx context.Context, id int64) error {
+	list, err := w.db.Feedback(ctx, false)
+	if err != nil {
+		return err
+	}
+	if err := w.db.RevertFeedback(ctx, id); err != nil {
+		return err
+	}
+	w.relateGraph.mu.Lock()
+	defer w.relateGraph.mu.Unlock()
+	if w.relateGraph.ekg != nil {
+		for _, f := range list {
+			if f.ID == id {
+				w.relateGraph.ekg.Remove(f.RelationID)
+			}
+		}
+	}
+	return nil
+}
+
+// relateJudge gives r a model to read relations and verify findings when
+// one is configured (or asked for); it returns the run to account for.
+func (w *Workspace) relateJudge(r *relate.Relater, opts RelateOptions) (*llmRun, error) {
+	run, err := w.optionalLLM(opts.LLM, opts.Offline, opts.MaxTokens)
+	if err != nil || run == nil {
+		if err != nil {
+			err = fmt.Errorf("relate with an LLM: %w", err)
+		}
+		return nil, err
+	}
+	// The workspace's schema, or both shipped ones when it chooses by
+	// language.
+	var types []string
+	names := []string{w.Config.Schema}
+	if w.Config.Schema == "" {
+		names = schema.Shipped()
+	}
+	for _, n := range names {
+		sc, err := schema.Load(n)
+		if err != nil {
+			return nil, err
+		}
+		types = append(types, sc.RelationTypeNames()...)
+	}
+	r.Judge = &relate.LLMJudge{Client: run.client, Types: types, PromptDir: filepath.Join(w.Dir, "prompts")}
+	return run, nil
+}
+
+// RelatePair is one pair of a batch: two names, and for evaluation the
+// relation types that hold between them.
+type RelatePair struct {
+	Head string   `json:"head"`
+	Tail string   `json:"tail"`
+	Gold []string `json:"relations,omitempty"`
+}
+
+// RelateRound is what one round of a batch did.
+type RelateRound struct {
+	N            int     `json:"round"`
+	Pairs        int     `json:"pairs"`
+	Connected    int     `json:"connected"`    // pairs with a path whose every step states a relation
+	Connectivity float64 `json:"connectivity"` // Connected / Pairs
+	Added        int     `json:"added"`        // facts written back that the graph did not hold
+	Verified     int     `json:"verified"`     // of them, verified
+	Unknown      int     `json:"unknown"`      // pairs whose names name no entity
+}
+
+// RelateRounds relates every pair, round after round, feeding back what
+// each round finds (BEKO's multi-round enhancement), and reports each
+// round. each, when set, sees every pair's result (nil for an unknown
+// name).
+func (w *Workspace) RelateRounds(ctx context.Context, pairs []RelatePair, rounds int, opts RelateOptions,
+	each func(round, i int, res *Related)) ([]RelateRound, error) {
+	if rounds <= 0 {
+		rounds = 1
+	}
+	var out []RelateRound
+	for n := 1; n <= rounds; n++ {
+		rd := RelateRound{N: n, Pairs: len(pairs)}
+		for i, p := range pairs {
+			if err := ctx.Err(); err != nil {
+				return out, err
+			}
+			res, err := w.Relate(ctx, p.Head, p.Tail, opts)
+			switch {
+			case errors.Is(err, ErrNotFound):
+				rd.Unknown++
+				res = nil
+			case err != nil:
+				return out, fmt.Errorf("round %d, pair %d (%s, %s): %w", n, i+1, p.Head, p.Tail, err)
+			default:
+				if len(res.Paths) > 0 {
+					rd.Connected++
+				}
+				for _, f := range res.Feedback {
+					if f.New {
+						rd.Added++
+						if f.Status == kg.StatusVerified {
+							rd.Verified++
+						}
+					}
+				}
+			}
+			if each != nil {
+				each(n, i, res)
+			}
+		}
+		if rd.Pairs > 0 {
+			rd.Connectivity = float64(rd.Connected) / float64(rd.Pairs)
+		}
+		out = append(out, rd)
+	}
+	return out, nil
+}
