@@ -134,6 +134,9 @@ func TestLLMBudgetStopsCleanly(t *testing.T) {
 	srv := llmtest.New(t)
 	srv.Handle(fakeModel)
 	ws, corpus := llmWorkspace(t, srv)
+	// One call at a time, so that which documents finish before the
+	// budget runs out does not depend on scheduling.
+	ws.Config.LLM.Concurrency = 1
 	for i := 0; i < 6; i++ {
 		os.WriteFile(filepath.Join(corpus, fmt.Sprintf("d%d.txt", i)), []byte(strings.Repeat("刘备子刘禅。", i+1)), 0o644)
 	}
