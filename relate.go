@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/annals-project/annals/internal/kg"
@@ -25,6 +27,10 @@ type RelateOptions struct {
 	Top    int  // paths kept; 0 means 10
 	Budget int  // graph nodes visited at most; 0 means 200,000
 	NoFeed bool // do not write what was found back into the graph
+	// AddDocument also writes the verdict as a document of its own
+	// (findings/relate/A与B.txt in the workspace) and indexes it, so that
+	// its entities link to it (BEKO §4.4).
+	AddDocument bool
 	// LLM reads relations no pattern reads and verifies inferred facts
 	// with the configured endpoint; Offline never calls one.
 	LLM, Offline bool
@@ -35,6 +41,7 @@ type RelateOptions struct {
 type Related struct {
 	*RelateResult
 	Feedback []Feedback `json:"feedback,omitempty"`
+	Document string     `json:"document,omitempty"` // the key of the verdict's document, with AddDocument
 }
 
 // lazyEKG is the graph's structure for relation reasoning, read on the
@@ -116,7 +123,41 @@ func (w *Workspace) RelateIDs(ctx context.Context, a, b int64, opts RelateOption
 		}
 		out.Feedback = append(out.Feedback, fb)
 	}
+	if opts.AddDocument && len(res.Findings) > 0 {
+		if out.Document, err = w.addFinding(ctx, res); err != nil {
+			return nil, err
+		}
+	}
 	return out, nil
+}
+
+// addFinding writes the verdict and its evidence as a document under the
+// workspace's findings folder and indexes that folder.
+func (w *Workspace) addFinding(ctx context.Context, res *RelateResult) (string, error) {
+	root := filepath.Join(w.Dir, "findings")
+	name := strings.Map(func(r rune) rune {
+		if strings.ContainsRune(`/\:*?"<>|`, r) {
+			return '_'
+		}
+		return r
+	}, res.Head.Name+"与"+res.Tail.Name) + ".txt"
+	var b strings.Builder
+	b.WriteString(res.Verdict + "\n")
+	for _, f := range res.Findings {
+		for _, ev := range f.Evidence {
+			fmt.Fprintf(&b, "%s %s\n", ev.Cite, ev.Sentence)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(root, "relate"), 0o755); err != nil {
+		return "", fmt.Errorf("add the verdict as a document: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "relate", name), []byte(b.String()), 0o644); err != nil {
+		return "", fmt.Errorf("add the verdict as a document: %w", err)
+	}
+	if _, err := w.Index(ctx, []string{root}, IndexOptions{}); err != nil {
+		return "", fmt.Errorf("index the verdict's document: %w", err)
+	}
+	return "relate/" + name, nil
 }
 
 // FeedbackList lists the facts relation reasoning wrote back, newest

@@ -131,3 +131,31 @@ func TestRelateRoundsReportConnectivity(t *testing.T) {
 		t.Fatalf("unknown name: %v", err)
 	}
 }
+
+// The verdict can become a document of its own, linked to its entities.
+func TestRelateAddsTheVerdictAsADocument(t *testing.T) {
+	ctx := context.Background()
+	ws, _ := indexDemo(t)
+	res, err := ws.Relate(ctx, "孙坚", "孙策", annals.RelateOptions{AddDocument: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Document == "" || len(res.Findings) == 0 {
+		t.Fatalf("no document for %+v", res.RelateResult)
+	}
+	d, err := ws.Store().Document(ctx, res.Document)
+	if err != nil || !strings.Contains(d.Text, res.Verdict) {
+		t.Fatalf("document %s: %v", res.Document, err)
+	}
+	v, err := ws.Entity(ctx, "孙策", annals.EntityOptions{Mentions: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked := false
+	for _, m := range v.Occurrences {
+		linked = linked || m.DocKey == res.Document
+	}
+	if !linked {
+		t.Fatalf("孙策 is not linked to %s", res.Document)
+	}
+}

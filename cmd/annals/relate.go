@@ -74,6 +74,7 @@ facts added and the connectivity ratio (the share of pairs with a path).`,
 	f.IntVar(&opts.Budget, "budget", 0, "graph nodes the search may visit (default 200000)")
 	f.BoolVar(&explain, "explain", false, "show each path's EF-IDF: every entity's frequency over the paths and its IDF")
 	f.BoolVar(&opts.NoFeed, "no-feedback", false, "do not write what was found back into the graph")
+	f.BoolVar(&opts.AddDocument, "add-document", false, "also add the verdict as a document (findings/relate/A与B.txt) whose entities link to it")
 	f.StringVar(&batch, "batch", "", "a JSONL file of pairs to relate")
 	f.IntVar(&rounds, "rounds", 1, "with --batch: rounds of relating and feeding back")
 	f.BoolVar(&opts.LLM, "llm", false, "use the configured LLM (or OPENAI_BASE_URL) even if annals.yaml names none")
@@ -119,6 +120,9 @@ func (a *app) printRelated(res *annals.Related, explain bool) {
 			}
 		}
 		a.printf("\nwritten back: %d new fact(s) of %d found (annals feedback list; annals feedback revert ID)\n", added, len(res.Feedback))
+	}
+	if res.Document != "" {
+		a.printf("the verdict is now the document %s\n", res.Document)
 	}
 }
 

@@ -19,6 +19,7 @@ var builtin embed.FS
 // Step names for usage accounting.
 const (
 	StepHop    = "relate-hop"
+	StepPath   = "relate-path"
 	StepVerify = "relate-verify"
 )
 
@@ -50,6 +51,25 @@ func (j *LLMJudge) HopRelation(ctx context.Context, from, to string, sentences [
 		return "", false, nil
 	}
 	return typ, strings.TrimSpace(out.Head) != to, nil
+}
+
+// ComposePath asks the model what relation a chain of steps establishes
+// between its first and last entity (BEKO §4.3, reasoning along one path);
+// "" when none.
+func (j *LLMJudge) ComposePath(ctx context.Context, head, tail string, steps []string) (string, bool, error) {
+	var out struct {
+		Relation string `json:"relation"`
+		Head     string `json:"head"`
+	}
+	data := map[string]any{"Head": head, "Tail": tail, "Steps": steps, "Types": j.Types}
+	if err := j.call(ctx, StepPath, "path.tmpl", data, &out); err != nil {
+		return "", false, err
+	}
+	typ := strings.TrimSpace(out.Relation)
+	if typ == "" || strings.EqualFold(typ, "none") || !slices.Contains(j.Types, typ) {
+		return "", false, nil
+	}
+	return typ, strings.TrimSpace(out.Head) != tail, nil
 }
 
 // Verify asks the model whether a finding follows from its evidence.

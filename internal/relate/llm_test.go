@@ -81,3 +81,41 @@ func TestLLMJudgeReplies(t *testing.T) {
 		t.Fatal("a reply without consistent passed")
 	}
 }
+
+func TestLLMReasonsAlongAPathNoRuleComposes(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Handle(func(r llmtest.ChatRequest) llmtest.Reply {
+		switch sys := r.Messages[0].Content; {
+		case strings.Contains(sys, "chain of relations"):
+			return llmtest.Reply{Content: `{"relation": "下级", "head": "孙坚"}`}
+		case strings.Contains(sys, "check a fact"):
+			return llmtest.Reply{Content: `{"consistent": false}`}
+		}
+		return llmtest.Reply{Content: `{"relation": "none"}`}
+	})
+	w := family()
+	w.facts = nil
+	r := relater(t, w)
+	r.Judge = judge(t, srv)
+	// 周瑜 served under 孙策, who is 孙坚's son: no rule composes that.
+	res, err := r.Relate(t.Context(), 4, 1, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != 1 {
+		t.Fatalf("findings %+v", res.Findings)
+	}
+	f := res.Findings[0]
+	if f.Type != "下级" || f.HeadID != 1 || f.Status != kg.StatusInferred || len(f.Via) != 1 || f.Via[0] != "孙策" {
+		t.Fatalf("the model's reading of the chain, judged inconsistent, stays inferred: %+v", f)
+	}
+	var asked bool
+	for _, req := range srv.Requests() {
+		if strings.Contains(req.Messages[0].Content, "chain of relations") {
+			asked = strings.Contains(req.Messages[1].Content, "孙策遣周瑜屯巴丘") && strings.Contains(req.Messages[1].Content, "孙坚之子孙策")
+		}
+	}
+	if !asked {
+		t.Fatal("the chain prompt lacks the steps' sentences")
+	}
+}

@@ -90,6 +90,9 @@ type Relater struct {
 // verdict on whether a fact follows from its evidence.
 type Judge interface {
 	HopRelation(ctx context.Context, from, to string, sentences []string) (typ string, fromIsHead bool, err error)
+	// ComposePath reads what a chain of steps, each a sentence, says
+	// about its two ends, where no composition rule does.
+	ComposePath(ctx context.Context, head, tail string, steps []string) (typ string, headIsHead bool, err error)
 	Verify(ctx context.Context, f Finding) (bool, error)
 }
 
@@ -146,7 +149,11 @@ func (r *Relater) Relate(ctx context.Context, head, tail int64, opts Options) (*
 			res.Paths = append(res.Paths, v)
 		}
 	}
-	if fs := r.reason(res); len(fs) > 0 {
+	fs, err := r.reason(ctx, res)
+	if err != nil {
+		return nil, err
+	}
+	if len(fs) > 0 {
 		res.Findings = fs
 	}
 	if r.Judge != nil {
@@ -240,19 +247,33 @@ func (r *Relater) readChunk(ctx context.Context, hv *HopView, p *store.Passage) 
 	type sent struct {
 		span kg.Span
 		s    string
+		n    int  // its place in the chunk
+		x    bool // it names From (else To)
 	}
 	var both, either []sent
 	rs := []rune(p.Norm)
-	for _, sp := range text.Sentences(p.Norm, p.Lang) {
+	for i, sp := range text.Sentences(p.Norm, p.Lang) {
 		s := string(rs[sp.Start:sp.End])
 		x, y := mentionsAny(s, hv.Names), mentionsAny(s, hv.toNames)
 		switch {
 		case x && y:
-			both = append(both, sent{sp, s})
+			both = append(both, sent{sp, s, i, true})
 		case x || y:
-			either = append(either, sent{sp, s})
+			either = append(either, sent{sp, s, i, x})
 		}
 	}
+	// Sentences naming one of the two, nearest a sentence naming the
+	// other first: what the chunk says of them together.
+	distance := func(st sent) int {
+		d := len(rs)
+		for _, o := range either {
+			if o.x != st.x {
+				d = min(d, abs(o.n-st.n))
+			}
+		}
+		return d
+	}
+	slices.SortStableFunc(either, func(a, b sent) int { return distance(a) - distance(b) })
 	for _, st := range both {
 		if typ, xHead, sure, ok := readCue(st.s, hv.Names, hv.toNames, latin); ok {
 			hv.Relation, hv.Head, hv.Source = typ, xHead, FromPattern
@@ -306,7 +327,7 @@ func cite(p *store.Passage, sp kg.Span) *kg.Evidence {
 // reason reads each path for what it says about the two (a direct hop
 // says it outright; two hops compose), and fuses the paths into one
 // finding per relation and direction.
-func (r *Relater) reason(res *Result) []Finding {
+func (r *Relater) reason(ctx context.Context, res *Result) ([]Finding, error) {
 	a, b := res.Head, res.Tail
 	var out []Finding
 	add := func(f Finding, path int, evs []kg.Evidence) {
@@ -341,6 +362,15 @@ func (r *Relater) reason(res *Result) []Finding {
 		case 2:
 			x, y := p.Hops[0], p.Hops[1]
 			c, ok := compose(dirRel{x.Relation, x.Head}, dirRel{y.Relation, y.Head})
+			if !ok && r.Judge != nil {
+				// No rule composes the two: the model reads the chain.
+				steps := []string{hopText(x, res.Lang) + "：" + sentenceOf(x), hopText(y, res.Lang) + "：" + sentenceOf(y)}
+				typ, headFirst, err := r.Judge.ComposePath(ctx, a.Name, b.Name, steps)
+				if err != nil {
+					return nil, fmt.Errorf("reason along %s: %w", strings.Join(p.Names, "—"), err)
+				}
+				c, ok = composition{dirRel: dirRel{typ, headFirst}}, typ != ""
+			}
 			if !ok {
 				continue
 			}
@@ -374,7 +404,14 @@ func (r *Relater) reason(res *Result) []Finding {
 		}
 		return len(y.Paths) - len(x.Paths)
 	})
-	return out
+	return out, nil
+}
+
+func sentenceOf(h HopView) string {
+	if h.Evidence == nil {
+		return ""
+	}
+	return h.Evidence.Sentence
 }
 
 // solid says whether a step can carry a verified composition.
@@ -422,6 +459,13 @@ func (r *Relater) verify(ctx context.Context, res *Result) error {
 		}
 	}
 	return nil
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 func unique(ids []int64) []int64 {
