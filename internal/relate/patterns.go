@@ -71,6 +71,9 @@ func readCue(sentence string, xs, ys []string, latin bool) (typ string, xHead, s
 	}
 	try := func(as, bs []string) (string, bool, bool) {
 		for _, a := range as {
+			if a == "" {
+				continue // would match everywhere, and never move on
+			}
 			for i := 0; ; {
 				k := strings.Index(s[i:], a)
 				if k < 0 {
@@ -79,7 +82,7 @@ func readCue(sentence string, xs, ys []string, latin bool) (typ string, xHead, s
 				end := i + k + len(a)
 				for _, b := range bs {
 					j := strings.Index(s[end:], b)
-					if j < 0 || utf8.RuneCountInString(s[end:end+j]) > maxGap {
+					if b == "" || j < 0 || utf8.RuneCountInString(s[end:end+j]) > maxGap {
 						continue
 					}
 					gap, after := s[end:end+j], s[end+j+len(b):]
