@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestEvalRelate(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	corpus := write("corpus.json", `[{"title": "孙氏", "text": "孙坚之子孙策，勇而有谋。孙策之弟孙权，字仲谋。"}]`)
+	pairs := write("pairs.jsonl", `{"head": "孙坚", "tail": "孙策", "relations": ["子女"]}
+{"head": "孙权", "tail": "孙策", "relations": ["同胞"]}
+{"head": "孙坚", "tail": "孙权"}
+`)
+
+	if _, err := run(t, "eval", "relate", "--dataset", pairs, "--format", "jsonl"); err == nil || !strings.Contains(err.Error(), "--corpus") {
+		t.Errorf("jsonl without --corpus: error %v, want one naming --corpus", err)
+	}
+
+	keep := filepath.Join(dir, "kept")
+	out := mustRun(t, "eval", "relate", "--dataset", pairs, "--corpus", corpus, "--rounds", "2", "--keep", keep, "--json")
+	var rep struct {
+		Pairs   int `json:"pairs"`
+		LeftOut struct {
+			NoGold int `json:"pairs_without_gold"`
+		} `json:"left_out"`
+		Rounds []struct {
+			Round int `json:"round"`
+			Micro struct {
+				Gold, Predicted, Correct int
+			} `json:"micro"`
+		} `json:"rounds"`
+		ByType []struct {
+			Type    string `json:"type"`
+			Correct int    `json:"correct"`
+		} `json:"by_type"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Pairs != 3 || rep.LeftOut.NoGold != 1 || len(rep.Rounds) != 2 {
+		t.Fatalf("pairs %d, without gold %d, rounds %d; want 3, 1, 2\n%s", rep.Pairs, rep.LeftOut.NoGold, len(rep.Rounds), out)
+	}
+	if m := rep.Rounds[1].Micro; m.Gold != 2 || m.Correct != 2 {
+		t.Errorf("round 2 micro %+v: want both gold types found\n%s", m, out)
+	}
+	if _, err := os.Stat(filepath.Join(keep, ".annals")); err != nil {
+		t.Errorf("--keep: %v", err)
+	}
+
+	// Text, with --limit: one pair, the rest counted out.
+	out = mustRun(t, "eval", "relate", "--dataset", pairs, "--corpus", corpus, "--limit", "1", "--rounds", "1")
+	for _, want := range []string{"1 pairs", "2 pairs past --limit", "子女", "macro", "micro"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestEvalRelateCHisIECFormat(t *testing.T) {
+	dir := t.TempDir()
+	// An invented record in the CHisIEC format; spans traditional.
+	data := `[{"tokens": "孙坚之子孙策，与孙权同伐某城。", "entities": [
+  {"type": "PER", "start": 0, "end": 2, "span": "孫堅"},
+  {"type": "PER", "start": 4, "end": 6, "span": "孫策"},
+  {"type": "PER", "start": 8, "end": 10, "span": "孫權"}],
+ "relations": [
+  {"type": "父母", "head": 0, "tail": 1, "head_span": "孫堅", "tail_span": "孫策"},
+  {"type": "同僚", "head": 1, "tail": 2, "head_span": "孫策", "tail_span": "孫權"}]}]`
+	p := filepath.Join(dir, "re.json")
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := mustRun(t, "eval", "relate", "--dataset", p, "--rounds", "1") // the format from the file
+	for _, want := range []string{"1 pairs", "2 gold relations read", "同僚 1", "skipped: 1 pairs", "子女"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
