@@ -203,19 +203,90 @@ func residual(q, sentence string) string {
 }
 
 // bridgeIn finds an entity named in an answer's first citation that the
-// question does not name and no step has followed yet.
+// question does not name and no step has followed yet. Where the question
+// says what kind of thing the bridge is (the country where …, the company
+// which …), a candidate the texts call one is preferred.
 func (a *Answerer) bridgeIn(ctx context.Context, ans *Answer, q *retrieve.Analysis, followed []string) (string, error) {
 	sent, err := retrieve.Analyze(ctx, a.R.Src, ans.Citations[0].Norm, false)
 	if err != nil {
 		return "", err
 	}
+	var cands, places []string
 	for _, m := range sent.Entities {
 		if q.Named(m.Entity.ID) || contains(followed, m.Entity.Name) || len([]rune(m.Text)) < 2 {
 			continue
 		}
-		return m.Entity.Name, nil
+		cands = append(cands, m.Entity.Name)
+		if m.Entity.Type == "place" || m.Entity.Type == "地点" {
+			places = append(places, m.Entity.Name)
+		}
 	}
-	return "", nil
+	if len(cands) == 0 {
+		return "", nil
+	}
+	kind := bridgeKind(q.Norm)
+	// A name that says its kind (Jefferson County) is one.
+	for _, c := range cands {
+		if kind != "" && strings.Contains(strings.ToLower(c), kind) {
+			return c, nil
+		}
+	}
+	if kind != "" && len(cands) > 1 && a.R.Lexical != nil {
+		for _, c := range cands {
+			ok, err := a.calledA(ctx, c, kind)
+			if err != nil {
+				return "", err
+			}
+			if ok {
+				return c, nil
+			}
+		}
+	}
+	// English names places from the narrowest to the widest (a district,
+	// then the country): the widest is the one asked for.
+	if containers[kind] && len(places) > 0 {
+		return places[len(places)-1], nil
+	}
+	return cands[0], nil
+}
+
+// containers are kinds of place that hold the others a sentence names.
+var containers = map[string]bool{"country": true, "nation": true, "continent": true}
+
+// kindBefore finds the noun a relative clause hangs on: "the country
+// where", "the association which", "the city in which".
+var kindBefore = regexp.MustCompile(`(?i)\bthe ([a-z]+) (?:where|which|that|who|whose|in which|of which|from which)\b`)
+
+// bridgeKind is the kind of thing a multi-hop question's bridge is.
+func bridgeKind(q string) string {
+	if m := kindBefore.FindStringSubmatch(q); m != nil {
+		return strings.ToLower(m[1])
+	}
+	return ""
+}
+
+// calledA says whether some sentence of the texts names the entity and
+// the kind together (Zimbabwe … a landlocked country).
+func (a *Answerer) calledA(ctx context.Context, name, kind string) (bool, error) {
+	hits, err := a.R.Lexical(ctx, name+" "+kind, 5)
+	if err != nil {
+		return false, err
+	}
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	ps, err := a.R.Src.Passages(ctx, ids)
+	if err != nil {
+		return false, err
+	}
+	is := regexp.MustCompile(`(?i)` + regexp.QuoteMeta(name) + `[^.;]{0,80}?\b(?:is|was|are|were)\b (?:a|an|the|one of the)\b[^.;]{0,40}?\b` + regexp.QuoteMeta(kind) + `\b`)
+	for _, p := range ps {
+		if is.MatchString(p.Norm) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 func contains(list []string, s string) bool {
