@@ -66,12 +66,19 @@ func LoadEKG(ctx context.Context, src Source) (*EKG, error) {
 		return nil, err
 	}
 	g := &EKG{chunks: map[int64][]int64{}, entities: map[int64][]int64{}, edges: map[int64][]edge{}, types: types}
-	for _, l := range links { // by entity, then chunk
+	for _, l := range links {
 		g.chunks[l.Entity] = append(g.chunks[l.Entity], l.Chunk)
 		g.entities[l.Chunk] = append(g.entities[l.Chunk], l.Entity)
 	}
-	for _, es := range g.entities {
+	// Sorted and unique, as the search's intersections need, whatever
+	// order the links came in.
+	for id, cs := range g.chunks {
+		slices.Sort(cs)
+		g.chunks[id] = slices.Compact(cs)
+	}
+	for id, es := range g.entities {
 		slices.Sort(es)
+		g.entities[id] = slices.Compact(es)
 	}
 	g.nChunks = len(g.entities)
 	for _, r := range rels {
@@ -109,6 +116,13 @@ func (g *EKG) Remove(relID int64) {
 	for id, es := range g.edges {
 		g.edges[id] = slices.DeleteFunc(es, func(e edge) bool { return e.rel == relID })
 	}
+}
+
+// typeOf is an entity's type.
+func (g *EKG) typeOf(id int64) string {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.types[id]
 }
 
 // idf is the inverse chunk frequency of an entity.

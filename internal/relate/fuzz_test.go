@@ -16,7 +16,7 @@ func FuzzReadCue(f *testing.F) {
 		types = append(types, c.typ)
 	}
 	f.Fuzz(func(t *testing.T, s, x, y string, latin bool) {
-		typ, _, _, ok := readCue(s, []string{x}, []string{y}, latin)
+		typ, _, _, ok := readCue(s, []string{x}, []string{y}, latin, nil)
 		if ok != (typ != "") || ok && !slices.Contains(types, typ) {
 			t.Fatalf("readCue(%q, %q, %q) = %q, %v", s, x, y, typ, ok)
 		}

@@ -274,8 +274,9 @@ func (r *Relater) readChunk(ctx context.Context, hv *HopView, p *store.Passage) 
 		return d
 	}
 	slices.SortStableFunc(either, func(a, b sent) int { return distance(a) - distance(b) })
+	accept := typedAccept(r.EKG.typeOf(hv.From), r.EKG.typeOf(hv.To))
 	for _, st := range both {
-		if typ, xHead, sure, ok := readCue(st.s, hv.Names, hv.toNames, latin); ok {
+		if typ, xHead, sure, ok := readCue(st.s, hv.Names, hv.toNames, latin, accept); ok {
 			hv.Relation, hv.Head, hv.Source = typ, xHead, FromPattern
 			hv.Status = kg.StatusInferred
 			if sure {

@@ -231,13 +231,35 @@ func TestReadCue(t *testing.T) {
 		{"Cao Pi, son of Cao Cao, took the throne.", "Cao Cao", "Cao Pi", "parent_of", true, true},
 		{"Sun Quan married Lady Bu.", "Sun Quan", "Lady Bu", "spouse_of", true, true},
 	} {
-		typ, xHead, _, ok := readCue(c.s, []string{c.x}, []string{c.y}, c.latin)
+		typ, xHead, _, ok := readCue(c.s, []string{c.x}, []string{c.y}, c.latin, nil)
 		if !ok || typ != c.typ || xHead != c.xHead {
 			t.Errorf("%s: got %s head=%v ok=%v, want %s head=%v", c.s, typ, xHead, ok, c.typ, c.xHead)
 		}
 	}
-	if _, _, _, ok := readCue("周瑜与孙权共议", []string{"周瑜"}, []string{"孙权"}, false); ok {
+	if _, _, _, ok := readCue("周瑜与孙权共议", []string{"周瑜"}, []string{"孙权"}, false, nil); ok {
 		t.Error("no cue in 周瑜与孙权共议")
+	}
+	// With the ends' types: a person and a place.
+	for _, c := range []struct {
+		s, x, y, xType, yType string
+		typ                   string
+		xHead                 bool
+	}{
+		{"诸葛亮，字孔明，琅邪阳都人也。", "诸葛亮", "阳都", "人物", "地点", "籍贯", true},
+		{"曹操攻下邳，擒吕布。", "下邳", "曹操", "地点", "人物", "攻", false},
+		{"吕布奔河内。", "吕布", "河内", "人物", "地点", "逃奔", true},
+		{"刘备奔袁绍。", "刘备", "袁绍", "人物", "人物", "下级", false},
+		{"诸葛亮卒于五丈原。", "诸葛亮", "五丈原", "人物", "地点", "卒于", true},
+		{"关羽屯荆州。", "荆州", "关羽", "地点", "人物", "辖", false},
+	} {
+		typ, xHead, _, ok := readCue(c.s, []string{c.x}, []string{c.y}, false, typedAccept(c.xType, c.yType))
+		if !ok || typ != c.typ || xHead != c.xHead {
+			t.Errorf("%s: got %s head=%v ok=%v, want %s head=%v", c.s, typ, xHead, ok, c.typ, c.xHead)
+		}
+	}
+	// A place cue between two people reads nothing.
+	if typ, _, _, ok := readCue("刘备至孙权所。", []string{"刘备"}, []string{"孙权"}, false, typedAccept("人物", "人物")); ok {
+		t.Errorf("刘备至孙权 read as %s", typ)
 	}
 }
 
