@@ -33,6 +33,7 @@ type EmbedReport struct {
 func Embed(ctx context.Context, db store.VectorStore, em embed.Embedder) (*EmbedReport, error) {
 	rep := &EmbedReport{}
 	for _, kind := range []string{"chunk", "entity"} {
+		var after int64 // the last id embedded: batches go on from there
 		for {
 			if em == nil {
 				var err error
@@ -42,7 +43,7 @@ func Embed(ctx context.Context, db store.VectorStore, em embed.Embedder) (*Embed
 			}
 			model := em.Name() + "@" + em.Version()
 			rep.Model = model
-			items, err := db.Unembedded(ctx, kind, model, embedBatch)
+			items, err := db.Unembedded(ctx, kind, model, after, embedBatch)
 			if err != nil {
 				return rep, err
 			}
@@ -54,6 +55,7 @@ func Embed(ctx context.Context, db store.VectorStore, em embed.Embedder) (*Embed
 			for i, it := range items {
 				texts[i], ids[i] = it.Text, it.ID
 			}
+			after = ids[len(ids)-1]
 			vecs, err := em.Embed(ctx, texts)
 			if err != nil {
 				return rep, fmt.Errorf("embed %ss: %w", kind, err)

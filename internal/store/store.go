@@ -180,7 +180,7 @@ type VectorItem struct {
 
 // VectorStore keeps the vectors of chunks and entities, by embedding model.
 type VectorStore interface {
-	Unembedded(ctx context.Context, kind, model string, limit int) ([]VectorItem, error)
+	Unembedded(ctx context.Context, kind, model string, after int64, limit int) ([]VectorItem, error)
 	PutVectors(ctx context.Context, kind, model string, ids []int64, vecs [][]byte) error
 	ChunkTexts(ctx context.Context) ([]string, error)
 	VectorCounts(ctx context.Context, model string) (chunks, entities int, err error)

@@ -9,21 +9,23 @@ import (
 )
 
 // Unembedded lists up to limit chunks ("chunk") or entities ("entity") that
-// have no vector from model. An entity's text is its name and aliases.
-func (s *DB) Unembedded(ctx context.Context, kind, model string, limit int) ([]store.VectorItem, error) {
+// have no vector from model, of ids above after (so that a caller working
+// through them in batches never rereads what it did). An entity's text is
+// its name and aliases.
+func (s *DB) Unembedded(ctx context.Context, kind, model string, after int64, limit int) ([]store.VectorItem, error) {
 	var q string
 	switch kind {
 	case "chunk":
 		q = `SELECT c.id, c.text FROM chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id AND v.model = ?
-			WHERE v.chunk_id IS NULL ORDER BY c.id LIMIT ?`
+			WHERE v.chunk_id IS NULL AND c.id > ? ORDER BY c.id LIMIT ?`
 	case "entity":
 		q = `SELECT e.id, e.name || COALESCE(' ' || (SELECT group_concat(DISTINCT a.alias) FROM aliases a WHERE a.entity_id = e.id), '')
 			FROM entities e LEFT JOIN entity_vectors v ON v.entity_id = e.id AND v.model = ?
-			WHERE v.entity_id IS NULL ORDER BY e.id LIMIT ?`
+			WHERE v.entity_id IS NULL AND e.id > ? ORDER BY e.id LIMIT ?`
 	default:
 		return nil, fmt.Errorf("unknown vector kind %q", kind)
 	}
-	rows, err := s.db.QueryContext(ctx, q, model, limit)
+	rows, err := s.db.QueryContext(ctx, q, model, after, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list %ss to embed: %w", kind, err)
 	}
