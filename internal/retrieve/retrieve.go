@@ -406,12 +406,18 @@ func BestSentence(p *store.Passage, terms []string, a *Analysis) *kg.Evidence {
 			in = append(in, t)
 		}
 	}
+	// Han text has no case: its sentences need no lowering.
+	caseless := low == p.Norm
 	at := runeCursor{s: p.Norm}
 	for _, sp := range text.Sentences(p.Norm, p.Lang) {
 		s := p.Norm[at.seek(sp.Start):at.seek(sp.End)]
 		score := 0.0
 		if len(in) > 0 {
-			score = overlap(in, s) * float64(len(in)) / float64(len(terms))
+			ls := s
+			if !caseless {
+				ls = lower(s)
+			}
+			score = share(in, ls) * float64(len(in)) / float64(len(terms))
 		}
 		if a != nil {
 			for _, m := range a.Entities {
@@ -419,7 +425,8 @@ func BestSentence(p *store.Passage, terms []string, a *Analysis) *kg.Evidence {
 					score += 0.5
 				}
 			}
-			if !a.AddsTo(s) {
+			// Checked only for a sentence that would win.
+			if score > bestScore && !a.AddsTo(s) {
 				score = -0.5 // only if the passage has nothing else
 			}
 		}
@@ -483,7 +490,14 @@ func overlap(terms []string, s string) float64 {
 	if len(terms) == 0 {
 		return 0
 	}
-	low := lower(s)
+	return share(terms, lower(s))
+}
+
+// share is the share of terms that low, already lowercased, contains.
+func share(terms []string, low string) float64 {
+	if len(terms) == 0 {
+		return 0
+	}
 	n := 0
 	for _, t := range terms {
 		if strings.Contains(low, t) {
