@@ -114,6 +114,9 @@ func (g *EKG) neighbours(from, to int64, budget int) (map[int64]*link, int, bool
 		return l
 	}
 	for _, e := range g.edges[from] {
+		if visited >= budget {
+			return out, visited, true
+		}
 		visited++
 		if e.other != to && g.between(e.other) {
 			get(e.other).rels = append(get(e.other).rels, e)

@@ -187,11 +187,13 @@ func TestAHopThatStatesNothingDropsItsPath(t *testing.T) {
 
 func TestSearchStopsAtItsBudget(t *testing.T) {
 	r := relater(t, family())
-	_, visited, stopped := r.EKG.Search(2, 3, SearchOptions{Budget: 3})
-	if !stopped || visited > 3 {
-		t.Fatalf("budget 3: visited %d, stopped %v", visited, stopped)
+	for _, budget := range []int{1, 2, 3, 5} {
+		_, visited, stopped := r.EKG.Search(2, 3, SearchOptions{Budget: budget})
+		if !stopped || visited > budget {
+			t.Fatalf("budget %d: visited %d, stopped %v", budget, visited, stopped)
+		}
 	}
-	_, _, stopped = r.EKG.Search(2, 3, SearchOptions{})
+	_, _, stopped := r.EKG.Search(2, 3, SearchOptions{})
 	if stopped {
 		t.Fatal("the default budget stopped a tiny graph")
 	}
