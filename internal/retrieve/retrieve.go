@@ -142,23 +142,40 @@ func (r *Retriever) RetrieveFor(ctx context.Context, a *Analysis, opts Options) 
 	// particles match thousands of chunks and say nothing), the other
 	// names of its entities, and any extra text.
 	query := strings.Join(append(append(slices.Clone(a.terms), aliasTexts(a)...), opts.Extra...), " ")
+	// Each search reads its chunks' passages too, so that the slowest
+	// route alone sets how long a question waits.
+	type found struct {
+		hits     []Scored
+		passages []store.Passage
+		err      error
+	}
+	search := func(route string, s Search, text string, out *found) {
+		if out.hits, out.err = s(ctx, text, routeLimit); out.err != nil {
+			out.err = fmt.Errorf("%s search: %w", route, out.err)
+			return
+		}
+		ids := make([]int64, len(out.hits))
+		for i, h := range out.hits {
+			ids[i] = h.ID
+		}
+		out.passages, out.err = r.Src.Passages(ctx, ids)
+	}
 	var (
-		wg             sync.WaitGroup
-		lexical, near  []Scored
-		lexErr, vecErr error
+		wg            sync.WaitGroup
+		lexical, near found
 	)
 	defer wg.Wait()
 	if r.Lexical != nil {
-		wg.Go(func() { lexical, lexErr = r.Lexical(ctx, query, routeLimit) })
+		wg.Go(func() { search(RouteChunk, r.Lexical, query, &lexical) })
 	} else {
 		res.Inactive[RouteChunk] = "no lexical index"
 	}
 	if r.Vectors != nil {
-		wg.Go(func() { near, vecErr = r.Vectors(ctx, a.Norm+" "+strings.Join(opts.Extra, " "), routeLimit) })
+		wg.Go(func() { search(RouteVector, r.Vectors, a.Norm+" "+strings.Join(opts.Extra, " "), &near) })
 	} else {
 		res.Inactive[RouteVector] = "no chunk vectors"
 	}
-	// Entities and their facts.
+	// Meanwhile: the entities, their facts and the paths between them.
 	for _, m := range a.Entities {
 		e := m.Entity
 		f.add(RouteEntity, 0, Item{Key: entityKey(e.ID), Kind: KindEntity, Entity: &e, Text: entityText(e, m.Aliases)})
@@ -172,21 +189,14 @@ func (r *Retriever) RetrieveFor(ctx context.Context, a *Analysis, opts Options) 
 		f.add(RouteTriple, i, it)
 	}
 	res.Routes[RouteTriple] = len(triples)
-	wg.Wait()
-	if lexErr != nil {
-		return nil, fmt.Errorf("lexical search: %w", lexErr)
-	}
-	if vecErr != nil {
-		return nil, fmt.Errorf("vector search: %w", vecErr)
-	}
-	chunkIDs := map[string][]Scored{}
-	if r.Lexical != nil {
-		chunkIDs[RouteChunk] = lexical
-	}
-	if r.Vectors != nil {
-		chunkIDs[RouteVector] = near
+	var paths []Item
+	if len(a.Entities) >= 2 && !opts.NoPath {
+		if paths, err = r.paths(ctx, a); err != nil {
+			return nil, err
+		}
 	}
 	// The temporal window: chunks that speak of a year near the question's.
+	chunkIDs := map[string][]Scored{}
 	if len(a.Years) > 0 {
 		var ids []Scored
 		for _, y := range a.Years {
@@ -202,15 +212,26 @@ func (r *Retriever) RetrieveFor(ctx context.Context, a *Analysis, opts Options) 
 	} else {
 		res.Inactive[RouteTime] = "no time in the question"
 	}
-	if err := r.addChunks(ctx, f, chunkIDs, res); err != nil {
+	wg.Wait()
+	read := map[int64]*store.Passage{}
+	for _, fd := range []*found{&lexical, &near} {
+		if fd.err != nil {
+			return nil, fd.err
+		}
+		for i := range fd.passages {
+			read[fd.passages[i].ChunkID] = &fd.passages[i]
+		}
+	}
+	if r.Lexical != nil {
+		chunkIDs[RouteChunk] = lexical.hits
+	}
+	if r.Vectors != nil {
+		chunkIDs[RouteVector] = near.hits
+	}
+	if err := r.addChunks(ctx, f, chunkIDs, read, res); err != nil {
 		return nil, err
 	}
-	// Paths between the question's entities.
 	if len(a.Entities) >= 2 && !opts.NoPath {
-		paths, err := r.paths(ctx, a)
-		if err != nil {
-			return nil, err
-		}
 		for i, it := range paths {
 			f.add(RoutePath, i, it)
 		}
@@ -318,21 +339,18 @@ func tripleFit(a *Analysis, from int64, rel kg.Relation) float64 {
 	return s
 }
 
-// addChunks reads the chunks the search routes found, cites the sentence
-// of each that best matches the question and adds them to the fusion.
-func (r *Retriever) addChunks(ctx context.Context, f *fusion, byRoute map[string][]Scored, res *Result) error {
-	var ids []int64
+// addChunks adds the chunks the search routes found, whose passages are
+// in read (the time route's are read here), to the fusion.
+func (r *Retriever) addChunks(ctx context.Context, f *fusion, byRoute map[string][]Scored, read map[int64]*store.Passage, res *Result) error {
 	seen := map[int64]bool{}
 	for _, route := range []string{RouteChunk, RouteVector} {
 		for _, s := range byRoute[route] {
-			if !seen[s.ID] {
-				seen[s.ID] = true
-				ids = append(ids, s.ID)
-			}
+			seen[s.ID] = true
 		}
 	}
-	// A window of years can hold hundreds of chunks: read those the other
+	// A window of years can hold hundreds of chunks: those the other
 	// routes found first, then others up to a bound.
+	var ids []int64
 	if t := byRoute[RouteTime]; len(t) > 0 {
 		var keep []Scored
 		for _, s := range t {
@@ -352,17 +370,16 @@ func (r *Retriever) addChunks(ctx context.Context, f *fusion, byRoute map[string
 		}
 		byRoute[RouteTime] = keep
 	}
-	if len(ids) == 0 {
-		return nil
+	if len(ids) > 0 {
+		ps, err := r.Src.Passages(ctx, ids)
+		if err != nil {
+			return err
+		}
+		for i := range ps {
+			read[ps[i].ChunkID] = &ps[i]
+		}
 	}
-	ps, err := r.Src.Passages(ctx, ids)
-	if err != nil {
-		return err
-	}
-	byID := make(map[int64]*store.Passage, len(ps))
-	for i := range ps {
-		byID[ps[i].ChunkID] = &ps[i]
-	}
+	byID := read
 	// The time route can return many chunks: keep those that speak to the
 	// question most.
 	if t := byRoute[RouteTime]; len(t) > 0 {
