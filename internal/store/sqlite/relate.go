@@ -226,7 +226,7 @@ func (s *DB) RevertFeedback(ctx context.Context, id int64) error {
 	var reverted sql.NullString
 	err = tx.QueryRowContext(ctx, "SELECT relation_id, reverted_at FROM feedback WHERE id = ?", id).Scan(&rel, &reverted)
 	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("no feedback %d (annals feedback list shows them)", id)
+		return fmt.Errorf("feedback %d (annals feedback list shows them): %w", id, store.ErrNotFound)
 	}
 	if err != nil {
 		return err

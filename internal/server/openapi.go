@@ -1,0 +1,80 @@
+package server
+
+// openAPI describes the API (OpenAPI 3.1). Results are the JSON the
+// matching CLI command prints with --json; their schemas are left open.
+func openAPI(version string) map[string]any {
+	str := map[string]any{"type": "string"}
+	integer := map[string]any{"type": "integer"}
+	boolean := map[string]any{"type": "boolean"}
+	object := map[string]any{"type": "object"}
+	param := func(name, in, desc string, required bool, schema map[string]any) map[string]any {
+		return map[string]any{"name": name, "in": in, "description": desc, "required": required, "schema": schema}
+	}
+	ok := func(desc string) map[string]any {
+		return map[string]any{
+			"200":     map[string]any{"description": desc, "content": map[string]any{"application/json": map[string]any{"schema": object}}},
+			"400":     map[string]any{"$ref": "#/components/responses/Error"},
+			"default": map[string]any{"$ref": "#/components/responses/Error"},
+		}
+	}
+	body := func(props map[string]any, required ...string) map[string]any {
+		return map[string]any{"required": true, "content": map[string]any{"application/json": map[string]any{
+			"schema": map[string]any{"type": "object", "properties": props, "required": required, "additionalProperties": false}}}}
+	}
+	option := map[string]any{"type": "object", "properties": map[string]any{"letter": str, "text": str}, "required": []string{"letter", "text"}}
+	return map[string]any{
+		"openapi": "3.1.0",
+		"info": map[string]any{"title": "annals", "version": version,
+			"description": "A knowledge graph of historical texts with cited evidence. Writes (feedback, relate with feedback) need the server's token (Authorization: Bearer …) unless the server listens on loopback without one."},
+		"components": map[string]any{
+			"responses": map[string]any{"Error": map[string]any{"description": "what went wrong",
+				"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{
+					"type": "object", "properties": map[string]any{"error": str}}}}}},
+			"securitySchemes": map[string]any{"token": map[string]any{"type": "http", "scheme": "bearer"}},
+		},
+		"paths": map[string]any{
+			"/api/stats": map[string]any{"get": map[string]any{"summary": "What the workspace holds", "responses": ok("counts by kind and type")}},
+			"/api/entities": map[string]any{"get": map[string]any{"summary": "Find entities by name or alias, or by the start of a name",
+				"parameters": []any{param("q", "query", "a name, alias (字, 号) or the start of a name; empty lists the most mentioned", false, str),
+					param("type", "query", "one entity type (人物, 地点, person …)", false, str),
+					param("limit", "query", "most entities, 1–500 (20)", false, integer)},
+				"responses": ok("entities, exact name or alias first, then most mentioned")}},
+			"/api/entity/{name}": map[string]any{"get": map[string]any{"summary": "An entity with its names, facts with cited sentences, and mentions",
+				"parameters": []any{param("name", "path", "name or alias", true, str),
+					param("relations", "query", "most facts, 1–1000 (50)", false, integer),
+					param("mentions", "query", "most mentions, 1–1000 (10)", false, integer)},
+				"responses": ok("the entity view")}},
+			"/api/search": map[string]any{"get": map[string]any{"summary": "Concordance: every occurrence of a text, in context, cited",
+				"parameters": []any{param("text", "query", "what to look for", true, str),
+					param("limit", "query", "1–1000 (100)", false, integer), param("offset", "query", "occurrences to skip", false, integer),
+					param("context", "query", "characters either side, 0–500 (20)", false, integer)},
+				"responses": ok("the occurrences and their total")}},
+			"/api/ask": map[string]any{"post": map[string]any{"summary": "Answer a question with citations",
+				"requestBody": body(map[string]any{"question": str, "mode": map[string]any{"type": "string", "enum": []string{"reject", "open"}},
+					"options": map[string]any{"type": "array", "items": option}, "theta": map[string]any{"type": "number"},
+					"agent": boolean, "trace": boolean, "top_k": integer, "delta": integer, "offline": boolean}, "question"),
+				"responses": ok("the answer, its citations and the items retrieved")}},
+			"/api/relate": map[string]any{"post": map[string]any{"summary": "How two entities are related: paths, per-step evidence, a verdict",
+				"requestBody": body(map[string]any{"head": str, "tail": str, "top": integer, "budget": integer,
+					"feedback": map[string]any{"type": "boolean", "description": "write what is found into the graph (needs the token)"}}, "head", "tail"),
+				"responses": ok("paths, findings, verdict, and what was written back")}},
+			"/api/timeline": map[string]any{"get": map[string]any{"summary": "A person's dated facts, or what happened in a window of years",
+				"parameters": []any{param("name", "query", "a person; or give from and to", false, str),
+					param("from", "query", "first year (−121 is 122 BCE)", false, integer), param("to", "query", "last year", false, integer),
+					param("type", "query", "one relation type", false, str), param("limit", "query", "1–5000 (200)", false, integer)},
+				"responses": ok("dated facts in year order, each cited")}},
+			"/api/date": map[string]any{"get": map[string]any{"summary": "Convert a historical date into years",
+				"parameters": []any{param("expr", "query", "建兴十二年, 孝景中元年, 甲子, năm 1288 …", true, str),
+					param("dynasty", "query", "the dynasty or state whose era is meant", false, str)},
+				"responses": ok("every reading with its year and why")}},
+			"/api/documents": map[string]any{"get": map[string]any{"summary": "The indexed documents", "responses": ok("documents")}},
+			"/api/feedback": map[string]any{"get": map[string]any{"summary": "Facts relation reasoning wrote back, newest first",
+				"parameters": []any{param("all", "query", "include reverted ones", false, boolean)}, "responses": ok("feedback rows")}},
+			"/api/feedback/{id}/revert": map[string]any{"post": map[string]any{"summary": "Take a written-back fact out of the graph",
+				"security":   []any{map[string]any{"token": []any{}}},
+				"parameters": []any{param("id", "path", "from /api/feedback", true, integer)},
+				"responses":  ok("the id reverted")}},
+			"/api/openapi.json": map[string]any{"get": map[string]any{"summary": "This description", "responses": ok("OpenAPI 3.1")}},
+		},
+	}
+}

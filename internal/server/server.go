@@ -1,0 +1,377 @@
+// Package server is annals's HTTP API: JSON over HTTP, described by an
+// OpenAPI document at /api/openapi.json, over a Backend the root package
+// provides. It listens on loopback unless told otherwise, and then only
+// with a token for anything that writes.
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Backend is what the API serves; each result is encoded as JSON.
+type Backend interface {
+	Stats(ctx context.Context) (any, error)
+	Entities(ctx context.Context, q EntitiesQuery) (any, error)
+	Entity(ctx context.Context, name string, relations, mentions int) (any, error)
+	Search(ctx context.Context, q SearchQuery) (any, error)
+	Ask(ctx context.Context, req AskRequest) (any, error)
+	Relate(ctx context.Context, req RelateRequest) (any, error)
+	Timeline(ctx context.Context, q TimelineQuery) (any, error)
+	Date(ctx context.Context, expr, dynasty string) (any, error)
+	Documents(ctx context.Context) (any, error)
+	Feedback(ctx context.Context, all bool) (any, error)
+	RevertFeedback(ctx context.Context, id int64) error
+}
+
+// EntitiesQuery finds entities by name or alias, or by the start of a
+// name, of one type or any.
+type EntitiesQuery struct {
+	Q     string `json:"q"`
+	Type  string `json:"type"`
+	Limit int    `json:"limit"`
+}
+
+// SearchQuery is a concordance request.
+type SearchQuery struct {
+	Text          string
+	Limit, Offset int
+	Context       int
+}
+
+// Option is one choice of a multiple-choice question.
+type Option struct {
+	Letter string `json:"letter"`
+	Text   string `json:"text"`
+}
+
+// AskRequest carries the options of `annals ask`.
+type AskRequest struct {
+	Question string   `json:"question"`
+	Mode     string   `json:"mode,omitempty"` // reject (default) or open
+	Options  []Option `json:"options,omitempty"`
+	Theta    float64  `json:"theta,omitempty"`
+	Agent    bool     `json:"agent,omitempty"`
+	Trace    bool     `json:"trace,omitempty"`
+	TopK     int      `json:"top_k,omitempty"`
+	Delta    *int     `json:"delta,omitempty"`
+	Offline  bool     `json:"offline,omitempty"`
+}
+
+// RelateRequest carries the options of `annals relate`. Feedback writes
+// what is found into the graph, which needs the right to write.
+type RelateRequest struct {
+	Head     string `json:"head"`
+	Tail     string `json:"tail"`
+	Top      int    `json:"top,omitempty"`
+	Budget   int    `json:"budget,omitempty"`
+	Feedback bool   `json:"feedback,omitempty"`
+}
+
+// TimelineQuery is a person's dated facts, or a window of years.
+type TimelineQuery struct {
+	Name     string
+	From, To *int
+	Type     string
+	Limit    int
+}
+
+// Options configure a server.
+type Options struct {
+	// Token, when set, must come with every request that writes
+	// (Authorization: Bearer TOKEN). Without it, only a loopback server
+	// accepts writes.
+	Token string
+	// Loopback says the server listens on loopback only.
+	Loopback bool
+	MaxBody  int64         // request body limit; 0 means 1 MiB
+	Timeout  time.Duration // per request; 0 means 2 minutes
+	// NotFound is the backend's error for an unknown entity or document,
+	// answered 404.
+	NotFound error
+	Version  string
+}
+
+// Server is the API's handler.
+type Server struct {
+	b    Backend
+	opts Options
+	mux  *http.ServeMux
+}
+
+// New makes the handler.
+func New(b Backend, opts Options) *Server {
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = 1 << 20
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = 2 * time.Minute
+	}
+	s := &Server{b: b, opts: opts, mux: http.NewServeMux()}
+	s.routes()
+	return s
+}
+
+// CheckAddress refuses to serve on an address other machines reach
+// without a token, and says whether the address is loopback.
+func CheckAddress(addr, token string) (loopback bool, err error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, fmt.Errorf("address %q: %w (want HOST:PORT, e.g. 127.0.0.1:8080)", addr, err)
+	}
+	loopback = host == "localhost"
+	if ip := net.ParseIP(host); ip != nil {
+		loopback = ip.IsLoopback()
+	}
+	if !loopback && token == "" {
+		return false, fmt.Errorf("refusing to serve on %s, which other machines reach, without a token: set ANNALS_TOKEN (writes then need it), or listen on 127.0.0.1", addr)
+	}
+	return loopback, nil
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	ctx, cancel := context.WithTimeout(r.Context(), s.opts.Timeout)
+	defer cancel()
+	r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBody)
+	s.mux.ServeHTTP(w, r.WithContext(ctx))
+}
+
+func (s *Server) routes() {
+	get := func(path string, h func(*http.Request) (any, error)) {
+		s.mux.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) { s.reply(w, r, h) })
+	}
+	post := func(path string, write bool, h func(*http.Request) (any, error)) {
+		s.mux.HandleFunc("POST "+path, func(w http.ResponseWriter, r *http.Request) {
+			if write && !s.mayWrite(r) {
+				s.fail(w, http.StatusUnauthorized, errors.New("this request writes: send the server's token (Authorization: Bearer …)"))
+				return
+			}
+			s.reply(w, r, h)
+		})
+	}
+	get("/api/openapi.json", func(*http.Request) (any, error) { return openAPI(s.opts.Version), nil })
+	get("/api/stats", func(r *http.Request) (any, error) { return s.b.Stats(r.Context()) })
+	get("/api/entities", func(r *http.Request) (any, error) {
+		q := r.URL.Query()
+		limit, err := intParam(q.Get("limit"), 20, 1, 500)
+		if err != nil {
+			return nil, badRequest("limit", err)
+		}
+		return s.b.Entities(r.Context(), EntitiesQuery{Q: strings.TrimSpace(q.Get("q")), Type: q.Get("type"), Limit: limit})
+	})
+	get("/api/entity/{name}", func(r *http.Request) (any, error) {
+		q := r.URL.Query()
+		rels, err := intParam(q.Get("relations"), 50, 1, 1000)
+		if err != nil {
+			return nil, badRequest("relations", err)
+		}
+		ments, err := intParam(q.Get("mentions"), 10, 1, 1000)
+		if err != nil {
+			return nil, badRequest("mentions", err)
+		}
+		return s.b.Entity(r.Context(), r.PathValue("name"), rels, ments)
+	})
+	get("/api/search", func(r *http.Request) (any, error) {
+		q := r.URL.Query()
+		text := q.Get("text")
+		if strings.TrimSpace(text) == "" {
+			return nil, badRequest("text", errors.New("give a word or some characters"))
+		}
+		sq := SearchQuery{Text: text}
+		var err error
+		if sq.Limit, err = intParam(q.Get("limit"), 100, 1, 1000); err != nil {
+			return nil, badRequest("limit", err)
+		}
+		if sq.Offset, err = intParam(q.Get("offset"), 0, 0, 1<<30); err != nil {
+			return nil, badRequest("offset", err)
+		}
+		if sq.Context, err = intParam(q.Get("context"), 20, 0, 500); err != nil {
+			return nil, badRequest("context", err)
+		}
+		return s.b.Search(r.Context(), sq)
+	})
+	post("/api/ask", false, func(r *http.Request) (any, error) {
+		var req AskRequest
+		if err := decode(r, &req); err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(req.Question) == "" {
+			return nil, badRequest("question", errors.New("empty"))
+		}
+		if req.Mode != "" && req.Mode != "reject" && req.Mode != "open" {
+			return nil, badRequest("mode", fmt.Errorf("%q: want reject or open", req.Mode))
+		}
+		for _, o := range req.Options {
+			if strings.TrimSpace(o.Letter) == "" || strings.TrimSpace(o.Text) == "" {
+				return nil, badRequest("options", errors.New("each option needs a letter and a text"))
+			}
+		}
+		return s.b.Ask(r.Context(), req)
+	})
+	s.mux.HandleFunc("POST /api/relate", func(w http.ResponseWriter, r *http.Request) {
+		var req RelateRequest
+		if err := decode(r, &req); err != nil {
+			s.fail(w, statusOf(err, s.opts.NotFound), err)
+			return
+		}
+		if req.Feedback && !s.mayWrite(r) {
+			s.fail(w, http.StatusUnauthorized, errors.New("feedback writes into the graph: send the server's token (Authorization: Bearer …)"))
+			return
+		}
+		s.reply(w, r, func(r *http.Request) (any, error) {
+			if strings.TrimSpace(req.Head) == "" || strings.TrimSpace(req.Tail) == "" {
+				return nil, badRequest("head, tail", errors.New("name both entities"))
+			}
+			return s.b.Relate(r.Context(), req)
+		})
+	})
+	get("/api/timeline", func(r *http.Request) (any, error) {
+		q := r.URL.Query()
+		tq := TimelineQuery{Name: strings.TrimSpace(q.Get("name")), Type: q.Get("type")}
+		var err error
+		if tq.Limit, err = intParam(q.Get("limit"), 200, 1, 5000); err != nil {
+			return nil, badRequest("limit", err)
+		}
+		for _, p := range []struct {
+			name string
+			dst  **int
+		}{{"from", &tq.From}, {"to", &tq.To}} {
+			if v := q.Get(p.name); v != "" {
+				n, err := strconv.Atoi(v)
+				if err != nil {
+					return nil, badRequest(p.name, errors.New("a year, e.g. 220 or -121"))
+				}
+				*p.dst = &n
+			}
+		}
+		if tq.Name == "" && (tq.From == nil || tq.To == nil) {
+			return nil, badRequest("name", errors.New("give a name, or a window of years (from and to)"))
+		}
+		return s.b.Timeline(r.Context(), tq)
+	})
+	get("/api/date", func(r *http.Request) (any, error) {
+		q := r.URL.Query()
+		if strings.TrimSpace(q.Get("expr")) == "" {
+			return nil, badRequest("expr", errors.New("give a date, e.g. 建兴十二年"))
+		}
+		return s.b.Date(r.Context(), q.Get("expr"), q.Get("dynasty"))
+	})
+	get("/api/documents", func(r *http.Request) (any, error) { return s.b.Documents(r.Context()) })
+	get("/api/feedback", func(r *http.Request) (any, error) {
+		return s.b.Feedback(r.Context(), r.URL.Query().Get("all") == "true" || r.URL.Query().Get("all") == "1")
+	})
+	post("/api/feedback/{id}/revert", true, func(r *http.Request) (any, error) {
+		id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+		if err != nil {
+			return nil, badRequest("id", errors.New("a feedback id, a number"))
+		}
+		if err := s.b.RevertFeedback(r.Context(), id); err != nil {
+			return nil, err
+		}
+		return map[string]any{"reverted": id}, nil
+	})
+	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		s.fail(w, http.StatusNotFound, fmt.Errorf("no endpoint %s %s (see /api/openapi.json)", r.Method, r.URL.Path))
+	})
+}
+
+// mayWrite says whether a request may change the workspace: with a token
+// configured, it must carry it; without, only on loopback.
+func (s *Server) mayWrite(r *http.Request) bool {
+	if s.opts.Token == "" {
+		return s.opts.Loopback
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	return ok && constantTimeEqual(got, s.opts.Token)
+}
+
+func constantTimeEqual(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	var d byte
+	for i := range len(a) {
+		d |= a[i] ^ b[i]
+	}
+	return d == 0
+}
+
+// errBadRequest marks what the client got wrong.
+type errBadRequest struct {
+	field string
+	err   error
+}
+
+func (e *errBadRequest) Error() string { return e.field + ": " + e.err.Error() }
+func (e *errBadRequest) Unwrap() error { return e.err }
+
+func badRequest(field string, err error) error { return &errBadRequest{field, err} }
+
+func decode(r *http.Request, v any) error {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return err
+		}
+		return badRequest("body", fmt.Errorf("not the JSON expected: %w", err))
+	}
+	if dec.More() {
+		return badRequest("body", errors.New("more than one JSON value"))
+	}
+	return nil
+}
+
+func intParam(s string, def, lo, hi int) (int, error) {
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("%q: want a whole number from %d to %d", s, lo, hi)
+	}
+	return n, nil
+}
+
+func statusOf(err, notFound error) int {
+	var bad *errBadRequest
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return http.StatusRequestEntityTooLarge
+	case errors.As(err, &bad):
+		return http.StatusBadRequest
+	case notFound != nil && errors.Is(err, notFound):
+		return http.StatusNotFound
+	case errors.Is(err, context.DeadlineExceeded):
+		return http.StatusGatewayTimeout
+	}
+	return http.StatusInternalServerError
+}
+
+func (s *Server) reply(w http.ResponseWriter, r *http.Request, h func(*http.Request) (any, error)) {
+	v, err := h(r)
+	if err != nil {
+		s.fail(w, statusOf(err, s.opts.NotFound), err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(true) // corpus text may hold markup: never raw in a page
+	enc.Encode(v)
+}
+
+func (s *Server) fail(w http.ResponseWriter, status int, err error) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+}

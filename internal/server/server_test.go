@@ -1,0 +1,199 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+var errNotFound = errors.New("not found")
+
+// fake answers with what it was asked, so tests see the parsing.
+type fake struct{ reverted []int64 }
+
+func (f *fake) Stats(ctx context.Context) (any, error) { return map[string]int{"documents": 3}, nil }
+func (f *fake) Entities(ctx context.Context, q EntitiesQuery) (any, error) {
+	return q, nil
+}
+func (f *fake) Entity(ctx context.Context, name string, rels, ments int) (any, error) {
+	if name == "无名" {
+		return nil, errNotFound
+	}
+	return map[string]any{"name": name, "relations": rels, "mentions": ments}, nil
+}
+func (f *fake) Search(ctx context.Context, q SearchQuery) (any, error) { return q, nil }
+func (f *fake) Ask(ctx context.Context, req AskRequest) (any, error) {
+	return map[string]any{"answer": "<b>" + req.Question + "</b>", "options": len(req.Options)}, nil
+}
+func (f *fake) Relate(ctx context.Context, req RelateRequest) (any, error) { return req, nil }
+func (f *fake) Timeline(ctx context.Context, q TimelineQuery) (any, error) { return q, nil }
+func (f *fake) Date(ctx context.Context, expr, dynasty string) (any, error) {
+	return map[string]string{"expr": expr, "dynasty": dynasty}, nil
+}
+func (f *fake) Documents(ctx context.Context) (any, error)         { return []string{}, nil }
+func (f *fake) Feedback(ctx context.Context, all bool) (any, error) { return map[string]bool{"all": all}, nil }
+func (f *fake) RevertFeedback(ctx context.Context, id int64) error {
+	if id == 404 {
+		return errNotFound
+	}
+	f.reverted = append(f.reverted, id)
+	return nil
+}
+
+func call(t *testing.T, h http.Handler, method, path, body string, header ...string) (int, map[string]any, string) {
+	t.Helper()
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	req := httptest.NewRequest(method, path, r)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	raw := rec.Body.String()
+	var out map[string]any
+	json.Unmarshal([]byte(raw), &out)
+	return rec.Code, out, raw
+}
+
+func TestEndpointsParseAndAnswer(t *testing.T) {
+	h := New(&fake{}, Options{Loopback: true, NotFound: errNotFound})
+	for _, c := range []struct {
+		method, path, body string
+		status             int
+		check              func(map[string]any) bool
+	}{
+		{"GET", "/api/stats", "", 200, func(m map[string]any) bool { return m["documents"] == 3.0 }},
+		{"GET", "/api/entities?q=孔明&type=人物&limit=5", "", 200, func(m map[string]any) bool { return m["q"] == "孔明" && m["limit"] == 5.0 }},
+		{"GET", "/api/entity/%E8%AF%B8%E8%91%9B%E4%BA%AE?relations=7", "", 200, func(m map[string]any) bool { return m["name"] == "诸葛亮" && m["relations"] == 7.0 }},
+		{"GET", "/api/entity/无名", "", 404, func(m map[string]any) bool { return m["error"] != nil }},
+		{"GET", "/api/search?text=丞相&limit=3&offset=6", "", 200, func(m map[string]any) bool { return m["Text"] == "丞相" && m["Offset"] == 6.0 }},
+		{"GET", "/api/search", "", 400, nil},
+		{"GET", "/api/search?text=x&limit=0", "", 400, nil},
+		{"GET", "/api/search?text=x&limit=abc", "", 400, nil},
+		{"POST", "/api/ask", `{"question":"诸葛亮字什么？","options":[{"letter":"A","text":"孔明"}]}`, 200, func(m map[string]any) bool { return m["options"] == 1.0 }},
+		{"POST", "/api/ask", `{"question":""}`, 400, nil},
+		{"POST", "/api/ask", `{"question":"x","mode":"loud"}`, 400, nil},
+		{"POST", "/api/ask", `{"question":"x","options":[{"letter":"A"}]}`, 400, nil},
+		{"POST", "/api/ask", `{"question":`, 400, nil},
+		{"POST", "/api/ask", `{"question":"x","colour":"red"}`, 400, nil},
+		{"POST", "/api/ask", `{"question":"x"} {"question":"y"}`, 400, nil},
+		{"POST", "/api/relate", `{"head":"曹操","tail":"曹丕","top":3}`, 200, func(m map[string]any) bool { return m["top"] == 3.0 }},
+		{"POST", "/api/relate", `{"head":"曹操"}`, 400, nil},
+		{"GET", "/api/timeline?name=诸葛亮", "", 200, func(m map[string]any) bool { return m["Name"] == "诸葛亮" }},
+		{"GET", "/api/timeline?from=220&to=-5", "", 200, func(m map[string]any) bool { return m["To"] == -5.0 }},
+		{"GET", "/api/timeline?from=220", "", 400, nil},
+		{"GET", "/api/timeline?name=x&from=abc", "", 400, nil},
+		{"GET", "/api/date?expr=建兴十二年&dynasty=蜀汉", "", 200, func(m map[string]any) bool { return m["dynasty"] == "蜀汉" }},
+		{"GET", "/api/date", "", 400, nil},
+		{"GET", "/api/feedback?all=true", "", 200, func(m map[string]any) bool { return m["all"] == true }},
+		{"POST", "/api/feedback/12/revert", "", 200, func(m map[string]any) bool { return m["reverted"] == 12.0 }},
+		{"POST", "/api/feedback/x/revert", "", 400, nil},
+		{"POST", "/api/feedback/404/revert", "", 404, nil},
+		{"GET", "/api/nothing", "", 404, nil},
+		{"DELETE", "/api/stats", "", 404, nil},
+		{"GET", "/api/openapi.json", "", 200, func(m map[string]any) bool { return m["openapi"] == "3.1.0" && m["paths"] != nil }},
+	} {
+		status, out, raw := call(t, h, c.method, c.path, c.body)
+		if status != c.status || c.check != nil && !c.check(out) {
+			t.Errorf("%s %s %s: %d %s", c.method, c.path, c.body, status, raw)
+		}
+		if status >= 400 && (out == nil || out["error"] == nil) {
+			t.Errorf("%s %s: an error without a message: %s", c.method, c.path, raw)
+		}
+	}
+}
+
+func TestTextIsEscapedForPages(t *testing.T) {
+	h := New(&fake{}, Options{Loopback: true})
+	_, _, raw := call(t, h, "POST", "/api/ask", `{"question":"<script>alert(1)</script>"}`)
+	if strings.Contains(raw, "<script>") || strings.Contains(raw, "<b>") {
+		t.Fatalf("markup from the corpus reached the JSON raw: %s", raw)
+	}
+}
+
+func TestWritesNeedTheToken(t *testing.T) {
+	f := &fake{}
+	// Beyond loopback with a token: writes need it, reads do not.
+	h := New(f, Options{Token: "s3cret", NotFound: errNotFound})
+	if status, _, _ := call(t, h, "POST", "/api/feedback/1/revert", ""); status != 401 {
+		t.Fatalf("revert without the token: %d", status)
+	}
+	if status, _, _ := call(t, h, "POST", "/api/feedback/1/revert", "", "Authorization", "Bearer wrong!"); status != 401 {
+		t.Fatalf("revert with a wrong token: %d", status)
+	}
+	if status, _, _ := call(t, h, "POST", "/api/relate", `{"head":"a","tail":"b","feedback":true}`); status != 401 {
+		t.Fatalf("relate with feedback without the token: %d", status)
+	}
+	if status, _, _ := call(t, h, "POST", "/api/relate", `{"head":"a","tail":"b"}`); status != 200 {
+		t.Fatalf("relate that only reads: %d", status)
+	}
+	if status, _, _ := call(t, h, "POST", "/api/feedback/1/revert", "", "Authorization", "Bearer s3cret"); status != 200 || len(f.reverted) != 1 {
+		t.Fatalf("revert with the token: %d %v", status, f.reverted)
+	}
+	if status, _, _ := call(t, h, "GET", "/api/stats", ""); status != 200 {
+		t.Fatalf("a read without the token: %d", status)
+	}
+	// Not loopback and no token: no writes at all.
+	h = New(f, Options{})
+	if status, _, _ := call(t, h, "POST", "/api/feedback/1/revert", ""); status != 401 {
+		t.Fatalf("revert on an open server without a token: %d", status)
+	}
+}
+
+func TestBodiesAreBounded(t *testing.T) {
+	h := New(&fake{}, Options{Loopback: true, MaxBody: 64})
+	status, out, _ := call(t, h, "POST", "/api/ask", `{"question":"`+strings.Repeat("长", 100)+`"}`)
+	if status != http.StatusRequestEntityTooLarge || out["error"] == nil {
+		t.Fatalf("oversize body: %d %v", status, out)
+	}
+}
+
+func TestCheckAddress(t *testing.T) {
+	for _, c := range []struct {
+		addr, token string
+		loopback    bool
+		ok          bool
+	}{
+		{"127.0.0.1:8080", "", true, true},
+		{"localhost:8080", "", true, true},
+		{"[::1]:8080", "", true, true},
+		{"0.0.0.0:8080", "", false, false},
+		{":8080", "", false, false},
+		{"0.0.0.0:8080", "t", false, true},
+		{"nonsense", "", false, false},
+	} {
+		loop, err := CheckAddress(c.addr, c.token)
+		if (err == nil) != c.ok || err == nil && loop != c.loopback {
+			t.Errorf("%s token=%q: loopback %v, %v", c.addr, c.token, loop, err)
+		}
+	}
+}
+
+func FuzzRequests(f *testing.F) {
+	f.Add("POST", "/api/ask", `{"question":"x"}`)
+	f.Add("GET", "/api/search?text=%ff", "")
+	f.Add("GET", "/api/entity/..%2F..%2Fetc", "")
+	h := New(&fake{}, Options{Loopback: true, NotFound: errNotFound, MaxBody: 4096})
+	f.Fuzz(func(t *testing.T, method, path, body string) {
+		if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, " \r\n\t#") || method == "" || strings.ContainsAny(method, " \r\n\t/()<>@,;:\\\"[]?={}") {
+			return
+		}
+		req, err := http.NewRequest(method, "http://x"+path, strings.NewReader(body))
+		if err != nil {
+			return
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code >= 500 {
+			t.Fatalf("%s %s %q: %d %s", method, path, body, rec.Code, rec.Body)
+		}
+	})
+}

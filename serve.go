@@ -1,0 +1,169 @@
+package annals
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/annals-project/annals/internal/answer"
+	"github.com/annals-project/annals/internal/chrono"
+	"github.com/annals-project/annals/internal/server"
+	"github.com/annals-project/annals/internal/text"
+)
+
+// ServeOptions configure the HTTP API.
+type ServeOptions struct {
+	Addr  string // HOST:PORT; loopback unless a token is set
+	Token string // needed by every request that writes; required off loopback
+	// Version is reported in the API's description.
+	Version string
+}
+
+// Handler is the HTTP API over the workspace, after checking that the
+// address may be served with the token given.
+func (w *Workspace) Handler(opts ServeOptions) (http.Handler, error) {
+	loopback, err := server.CheckAddress(opts.Addr, opts.Token)
+	if err != nil {
+		return nil, err
+	}
+	return server.New(apiBackend{w}, server.Options{Token: opts.Token, Loopback: loopback, NotFound: ErrNotFound, Version: opts.Version}), nil
+}
+
+// Serve runs the HTTP API until ctx ends; ready, when set, is told the
+// address it listens on.
+func (w *Workspace) Serve(ctx context.Context, opts ServeOptions, ready func(addr string)) error {
+	h, err := w.Handler(opts)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", opts.Addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
+	if ready != nil {
+		ready(ln.Addr().String())
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(shut); err != nil {
+			return err
+		}
+		if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	}
+}
+
+// apiBackend answers the API from the workspace.
+type apiBackend struct{ w *Workspace }
+
+func (b apiBackend) Stats(ctx context.Context) (any, error) { return b.w.Stats(ctx) }
+
+// Entities lists the entities a name or alias refers to first, then those
+// whose name starts with it, most mentioned first.
+func (b apiBackend) Entities(ctx context.Context, q server.EntitiesQuery) (any, error) {
+	var out []Entity
+	seen := map[int64]bool{}
+	if q.Q != "" {
+		found, err := b.w.findEntities(ctx, q.Q)
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return nil, err
+		}
+		for _, e := range found {
+			if (q.Type == "" || e.Type == q.Type) && !seen[e.ID] {
+				seen[e.ID] = true
+				out = append(out, e)
+			}
+		}
+	}
+	more, err := b.w.Entities(ctx, EntityQuery{Type: q.Type, Prefix: q.Q, Limit: q.Limit})
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range more {
+		if !seen[e.ID] {
+			seen[e.ID] = true
+			out = append(out, e)
+		}
+	}
+	if out == nil {
+		out = []Entity{}
+	}
+	return out[:min(len(out), q.Limit)], nil
+}
+
+func (b apiBackend) Entity(ctx context.Context, name string, relations, mentions int) (any, error) {
+	return b.w.Entity(ctx, name, EntityOptions{Relations: relations, Mentions: mentions})
+}
+
+func (b apiBackend) Search(ctx context.Context, q server.SearchQuery) (any, error) {
+	ctxChars := q.Context
+	if ctxChars == 0 {
+		ctxChars = -1 // the API's 0 means none
+	}
+	return b.w.Search(ctx, q.Text, SearchOptions{Context: ctxChars, Limit: q.Limit, Offset: q.Offset})
+}
+
+func (b apiBackend) Ask(ctx context.Context, req server.AskRequest) (any, error) {
+	opts := AskOptions{Mode: req.Mode, Theta: req.Theta, Agent: req.Agent, TopK: req.TopK, Delta: -1, Offline: req.Offline}
+	if req.Delta != nil {
+		opts.Delta = *req.Delta
+	}
+	for _, o := range req.Options {
+		opts.Options = append(opts.Options, answer.Option{Letter: o.Letter, Text: o.Text})
+	}
+	ans, err := b.w.Ask(ctx, req.Question, opts)
+	if err != nil {
+		return nil, err
+	}
+	if !req.Trace {
+		ans.Trace = nil
+	}
+	return ans, nil
+}
+
+func (b apiBackend) Relate(ctx context.Context, req server.RelateRequest) (any, error) {
+	return b.w.Relate(ctx, req.Head, req.Tail, RelateOptions{Top: req.Top, Budget: req.Budget, NoFeed: !req.Feedback})
+}
+
+func (b apiBackend) Timeline(ctx context.Context, q server.TimelineQuery) (any, error) {
+	items, err := b.w.Timeline(ctx, q.Name, TimelineOptions{From: q.From, To: q.To, Type: q.Type, Limit: q.Limit})
+	if items == nil && err == nil {
+		items = []TimelineItem{}
+	}
+	return items, err
+}
+
+func (b apiBackend) Date(ctx context.Context, expr, dynasty string) (any, error) {
+	simp, _ := text.ToSimplified(expr)
+	times := chrono.Parse(simp, &chrono.Context{Dynasty: dynasty})
+	if times == nil {
+		times = []chrono.Time{}
+	}
+	return map[string]any{"expression": expr, "times": times}, nil
+}
+
+func (b apiBackend) Documents(ctx context.Context) (any, error) { return b.w.Documents(ctx) }
+
+func (b apiBackend) Feedback(ctx context.Context, all bool) (any, error) {
+	fbs, err := b.w.FeedbackList(ctx, all)
+	if fbs == nil && err == nil {
+		fbs = []Feedback{}
+	}
+	return fbs, err
+}
+
+func (b apiBackend) RevertFeedback(ctx context.Context, id int64) error {
+	return b.w.RevertFeedback(ctx, id)
+}

@@ -1,0 +1,69 @@
+package annals_test
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/annals-project/annals"
+)
+
+func TestAPIOverTheDemo(t *testing.T) {
+	ws, _ := indexDemo(t)
+	if _, err := ws.Handler(annals.ServeOptions{Addr: "0.0.0.0:8080"}); err == nil {
+		t.Fatal("served beyond loopback without a token")
+	}
+	h, err := ws.Handler(annals.ServeOptions{Addr: "127.0.0.1:0", Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	read := func(resp *http.Response, err error) (int, string) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp.StatusCode, string(b)
+	}
+	get := func(path string) (int, string) { return read(http.Get(srv.URL + path)) }
+	post := func(path, body string) (int, string) {
+		return read(http.Post(srv.URL+path, "application/json", strings.NewReader(body)))
+	}
+	q := url.QueryEscape
+	if s, b := get("/api/entities?q=" + q("孔明")); s != 200 || !strings.Contains(b, `"name":"诸葛亮"`) {
+		t.Fatalf("entities by 字: %d %.300s", s, b)
+	}
+	if s, b := get("/api/entity/" + url.PathEscape("诸葛亮")); s != 200 || !strings.Contains(b, "孔明") || !strings.Contains(b, `"relations"`) {
+		t.Fatalf("entity: %d %.300s", s, b)
+	}
+	if s, _ := get("/api/entity/" + url.PathEscape("无名氏甲")); s != 404 {
+		t.Fatalf("unknown entity: %d", s)
+	}
+	if s, b := get("/api/search?text=" + q("孔明") + "&limit=2"); s != 200 || !strings.Contains(b, `"total"`) {
+		t.Fatalf("search: %d %.300s", s, b)
+	}
+	if s, b := post("/api/ask", `{"question":"诸葛亮字什么？"}`); s != 200 || !strings.Contains(b, "孔明") || !strings.Contains(b, `"citations"`) {
+		t.Fatalf("ask: %d %.300s", s, b)
+	}
+	if s, b := post("/api/relate", `{"head":"孙坚","tail":"孙策"}`); s != 200 || !strings.Contains(b, `"verdict"`) || strings.Contains(b, `"feedback"`) {
+		t.Fatalf("relate, reading only: %d %.300s", s, b)
+	}
+	if s, b := get("/api/timeline?name=" + q("诸葛亮")); s != 200 || !strings.HasPrefix(b, "[") {
+		t.Fatalf("timeline: %d %.300s", s, b)
+	}
+	if s, b := get("/api/date?expr=" + q("建兴十二年") + "&dynasty=" + q("蜀汉")); s != 200 || !strings.Contains(b, "234") {
+		t.Fatalf("date: %d %.300s", s, b)
+	}
+	if s, _ := post("/api/feedback/999/revert", ""); s != 404 {
+		t.Fatalf("revert of no feedback: %d", s)
+	}
+}
