@@ -35,8 +35,10 @@ func (f *fake) Timeline(ctx context.Context, q TimelineQuery) (any, error) { ret
 func (f *fake) Date(ctx context.Context, expr, dynasty string) (any, error) {
 	return map[string]string{"expr": expr, "dynasty": dynasty}, nil
 }
-func (f *fake) Documents(ctx context.Context) (any, error)         { return []string{}, nil }
-func (f *fake) Feedback(ctx context.Context, all bool) (any, error) { return map[string]bool{"all": all}, nil }
+func (f *fake) Documents(ctx context.Context) (any, error) { return []string{}, nil }
+func (f *fake) Feedback(ctx context.Context, all bool) (any, error) {
+	return map[string]bool{"all": all}, nil
+}
 func (f *fake) RevertFeedback(ctx context.Context, id int64) error {
 	if id == 404 {
 		return errNotFound
