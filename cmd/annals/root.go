@@ -52,6 +52,7 @@ folder here or above, else ./.annals/ (made by init or the first index).`,
 	root.AddCommand(
 		a.initCmd(), a.indexCmd(), a.extractCmd(), a.statsCmd(), a.entityCmd(), a.entitiesCmd(),
 		a.docsCmd(), a.rmCmd(), a.aliasesCmd(), a.mergeCmd(), a.alignCmd(), a.schemaCmd(), a.dateCmd(), a.timelineCmd(), a.searchCmd(), a.askCmd(), a.relateCmd(), a.feedbackCmd(), a.quickstartCmd(), a.evalCmd(), a.benchCmd(),
+		a.mcpCmd(), a.serveCmd(),
 	)
 	return root
 }
