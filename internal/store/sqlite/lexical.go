@@ -116,12 +116,11 @@ func (s *DB) SearchChunks(ctx context.Context, terms []string, limit int) ([]sto
 	return s.searchTerms(ctx, terms, limit, true)
 }
 
-// SearchRareChunks ranks by BM25 over the rarer terms alone the chunks
-// that hold one of them, when the terms together match many chunks (else
-// it is SearchChunks): close to SearchChunks's ranking, since common
-// terms weigh little, and never the cost of reading the thousands of
-// chunks a common word is in. Retrieval, which fuses it with other
-// routes, asks this.
+// SearchRareChunks ranks by BM25 the chunks that hold one of the rarer
+// terms, without showing that no chunk holding only common ones would
+// rank higher: nearly always the same ranking as SearchChunks, and never
+// the cost of scoring thousands of chunks for a common word. Retrieval,
+// which fuses it with other routes, asks this.
 func (s *DB) SearchRareChunks(ctx context.Context, terms []string, limit int) ([]store.ChunkHit, error) {
 	return s.searchTerms(ctx, terms, limit, false)
 }
@@ -221,18 +220,11 @@ func (s *DB) searchPruned(ctx context.Context, terms []string, all string, limit
 	if len(essential) == len(terms) || sum >= total {
 		return nil, false, nil
 	}
-	if !exact {
-		// Scored over the rarer terms alone: FTS5 then reads only their
-		// postings, where filtering the full query would still merge
-		// the common terms' thousands.
-		hits, err := s.searchChunks(ctx, index.MatchAny(essential), "", limit)
-		return hits, err == nil, err
-	}
 	hits, err := s.searchChunks(ctx, all, index.MatchAny(essential), limit)
 	if err != nil {
 		return nil, false, err
 	}
-	if len(hits) < limit || hits[limit-1].Score <= rest*(1+1e-9)+1e-9 {
+	if exact && (len(hits) < limit || hits[limit-1].Score <= rest*(1+1e-9)+1e-9) {
 		return nil, false, nil
 	}
 	return hits, true, nil
