@@ -58,6 +58,7 @@ type Workspace struct {
 	// Open, so that commands which never ask stay quick to start.
 	chunkVectors lazyVectors
 	relateGraph  lazyEKG
+	lexical      lazyLexical
 }
 
 // Open opens the workspace in dir, creating it (with a commented

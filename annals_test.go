@@ -359,3 +359,47 @@ func TestAskAgentFollowsABridge(t *testing.T) {
 		t.Fatalf("his father 孙坚's 字 is 文台, found in two steps: %q %+v", ans.Answer, ans.Trace)
 	}
 }
+
+// The lexical index in memory follows the chunks: a document indexed
+// after it was built is found by the next question.
+func TestLexicalMemoryFollowsTheChunks(t *testing.T) {
+	ctx := context.Background()
+	ws, _ := indexDemo(t)
+	if err := ws.Warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+	found := func(q, word string) bool {
+		t.Helper()
+		res, err := ws.Retrieve(ctx, q, 30, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range res.Items {
+			if it.Kind == "chunk" && strings.Contains(it.Text, word) {
+				return true
+			}
+		}
+		return false
+	}
+	if !found("躬耕于何处", "躬耕") {
+		t.Fatal("a passage of the demo is not found from memory")
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "new.txt"), []byte("甲乙丙丁，霹雳砰訇，皆在此篇。"), 0o644)
+	if _, err := ws.Index(ctx, []string{dir}, annals.IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// The first question after the change may read the full-text index
+	// while memory is rebuilt; either way the new passage is found.
+	for range 3 {
+		if !found("霹雳砰訇", "霹雳") {
+			t.Fatal("a passage indexed after the memory index was built is not found")
+		}
+	}
+	if err := ws.Warm(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !found("霹雳砰訇", "霹雳") {
+		t.Fatal("not found after warming again")
+	}
+}

@@ -106,7 +106,7 @@ func (w *Workspace) answerer(ctx context.Context, opts AskOptions) (*answer.Answ
 func (w *Workspace) retriever(run *llmRun) *retrieve.Retriever {
 	r := &retrieve.Retriever{Src: w.db}
 	r.Lexical = func(ctx context.Context, text string, limit int) ([]retrieve.Scored, error) {
-		hits, err := w.searchRareChunks(ctx, text, limit)
+		hits, err := w.rankChunks(ctx, text, limit)
 		if err != nil {
 			return nil, err
 		}

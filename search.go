@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 
 	"github.com/annals-project/annals/internal/index"
 	"github.com/annals-project/annals/internal/pipeline"
@@ -56,14 +57,66 @@ func (w *Workspace) SearchChunks(ctx context.Context, text string, limit int) ([
 	return w.db.SearchChunks(ctx, index.Terms(q), limit)
 }
 
-// searchRareChunks is SearchChunks over the chunks that hold one of the
-// rarer terms only, as the retrieval route reads it.
-func (w *Workspace) searchRareChunks(ctx context.Context, text string, limit int) ([]ChunkHit, error) {
+// lazyLexical is the lexical index held in memory for questions: built in
+// the background on the first question (which, like any asked before it
+// is ready, reads the full-text index instead), and again when the chunks
+// change. A single `annals ask` thus never waits for it; a server or a
+// batch soon has it.
+type lazyLexical struct {
+	mu       sync.Mutex
+	mem      *index.Memory
+	gen      [2]int64
+	building bool
+}
+
+// rankChunks ranks chunks by BM25 over the terms of text, as the
+// retrieval route reads them.
+func (w *Workspace) rankChunks(ctx context.Context, text string, limit int) ([]ChunkHit, error) {
 	q, err := w.normaliseQuery(text)
 	if err != nil {
 		return nil, err
 	}
-	return w.db.SearchRareChunks(ctx, index.Terms(q), limit)
+	count, maxID, err := w.db.ChunkGeneration(ctx)
+	if err != nil {
+		return nil, err
+	}
+	gen := [2]int64{count, maxID}
+	l := &w.lexical
+	l.mu.Lock()
+	mem := l.mem
+	if mem != nil && l.gen != gen {
+		mem = nil // the chunks changed
+	}
+	if mem == nil && !l.building {
+		l.building = true
+		go w.buildLexical(gen)
+	}
+	l.mu.Unlock()
+	terms := index.Terms(q)
+	if mem == nil {
+		return w.db.SearchChunks(ctx, terms, limit)
+	}
+	hits := mem.Search(terms, limit)
+	out := make([]ChunkHit, len(hits))
+	for i, h := range hits {
+		out[i] = ChunkHit{ChunkID: h.ID, Score: h.Score}
+	}
+	return out, nil
+}
+
+// buildLexical reads every chunk into a new index in memory. It outlives
+// the question that started it, so it has its own context; a failure
+// leaves questions on the full-text index.
+func (w *Workspace) buildLexical(gen [2]int64) {
+	mem := index.NewMemory()
+	err := w.db.EachChunk(context.Background(), mem.Add)
+	l := &w.lexical
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.building = false
+	if err == nil {
+		l.mem, l.gen = mem, gen
+	}
 }
 
 // normaliseQuery trims the query and normalises it as documents are.
@@ -76,4 +129,30 @@ func (w *Workspace) normaliseQuery(q string) (string, error) {
 		q, _ = text.ToSimplified(q)
 	}
 	return q, nil
+}
+
+// Warm reads into memory what questions and relation reasoning use (the
+// chunk vectors, the lexical index, the graph's structure), so that a
+// server's or a batch's first questions do not wait for it. Commands that
+// answer one question never need to call it.
+func (w *Workspace) Warm(ctx context.Context) error {
+	lv := &w.chunkVectors
+	lv.once.Do(func() { lv.err = w.loadChunkVectors(ctx) })
+	if lv.err != nil {
+		return lv.err
+	}
+	count, maxID, err := w.db.ChunkGeneration(ctx)
+	if err != nil {
+		return err
+	}
+	mem := index.NewMemory()
+	if err := w.db.EachChunk(ctx, mem.Add); err != nil {
+		return err
+	}
+	l := &w.lexical
+	l.mu.Lock()
+	l.mem, l.gen = mem, [2]int64{count, maxID}
+	l.mu.Unlock()
+	_, err = w.ekg(ctx)
+	return err
 }

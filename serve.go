@@ -44,6 +44,8 @@ func (w *Workspace) Serve(ctx context.Context, opts ServeOptions, ready func(add
 		return fmt.Errorf("serve: %w", err)
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
+	// Questions answer while this reads; they are quicker once it has.
+	go w.Warm(ctx)
 	if ready != nil {
 		ready(ln.Addr().String())
 	}

@@ -121,7 +121,7 @@ target.`,
 			if q := rep.Ask; q != nil {
 				a.printf("retrieve   %8.2f ms p50, %.2f ms p99 over %d questions (target p50 ≤ 5 ms, p99 ≤ 50 ms)  %s\n",
 					ms(q.RetrieveP50), ms(q.RetrieveP99), q.Questions, mark(rep.TargetsMet["retrieve"]))
-				a.printf("  first question after opening, reading the chunk vectors: %.0f ms\n", ms(q.First))
+				a.printf("  before them, reading vectors, lexical index and graph structure into memory: %.0f ms\n", ms(q.Warm))
 				a.printf("answer     %8.2f ms p50, %.2f ms p99, offline, %d of %d answered (target p50 ≤ 20 ms)  %s\n",
 					ms(q.AnswerP50), ms(q.AnswerP99), q.Answered, q.Questions, mark(rep.TargetsMet["answer"]))
 				a.printf("`annals ask` as a fresh process: %.0f ms wall (target ≤ 1 s)  %s\n", ms(q.Process.Wall), mark(rep.TargetsMet["ask_process"]))
@@ -129,7 +129,6 @@ target.`,
 			if r := rep.Relate; r != nil {
 				a.printf("relate     %8.2f ms p50, %.2f ms p99, %.2f ms max over %d pairs; %d with a path, %d findings (target p50 ≤ 100 ms, p99 ≤ 1 s)  %s\n",
 					ms(r.P50), ms(r.P99), ms(r.Max), r.Pairs, r.Connected, r.Findings, mark(rep.TargetsMet["relate"]))
-				a.printf("  first relate after opening, reading the graph's structure: %.0f ms\n", ms(r.First))
 			}
 			a.printStats(rep.Stats)
 			return nil

@@ -101,7 +101,6 @@ const bm25MaxTF = 2.2
 const (
 	prunedMin    = 1000
 	essentialMax = 1000
-	rareMax      = 300 // the rarer terms' chunks when the ranking need not be shown exact
 )
 
 // SearchChunks ranks the chunks holding any of the terms by BM25, best
@@ -113,19 +112,6 @@ const (
 // terms alone could add up to, no other chunk can enter the ranking, which
 // is then exactly the one over all chunks (MaxScore).
 func (s *DB) SearchChunks(ctx context.Context, terms []string, limit int) ([]store.ChunkHit, error) {
-	return s.searchTerms(ctx, terms, limit, true)
-}
-
-// SearchRareChunks ranks by BM25 the chunks that hold one of the rarer
-// terms, without showing that no chunk holding only common ones would
-// rank higher: nearly always the same ranking as SearchChunks, and never
-// the cost of scoring thousands of chunks for a common word. Retrieval,
-// which fuses it with other routes, asks this.
-func (s *DB) SearchRareChunks(ctx context.Context, terms []string, limit int) ([]store.ChunkHit, error) {
-	return s.searchTerms(ctx, terms, limit, false)
-}
-
-func (s *DB) searchTerms(ctx context.Context, terms []string, limit int, exact bool) ([]store.ChunkHit, error) {
 	terms = uniqueTerms(terms)
 	if len(terms) == 0 {
 		return nil, nil
@@ -135,7 +121,7 @@ func (s *DB) searchTerms(ctx context.Context, terms []string, limit int, exact b
 	}
 	all := index.MatchAny(terms)
 	if len(terms) > 1 {
-		hits, ok, err := s.searchPruned(ctx, terms, all, limit, exact)
+		hits, ok, err := s.searchPruned(ctx, terms, all, limit)
 		if err != nil || ok {
 			return hits, err
 		}
@@ -154,9 +140,9 @@ func uniqueTerms(terms []string) []string {
 }
 
 // searchPruned ranks only the chunks that hold one of the rarer terms; ok
-// is false when that is not worth it or, if exact, cannot be shown to
-// give the full ranking.
-func (s *DB) searchPruned(ctx context.Context, terms []string, all string, limit int, exact bool) ([]store.ChunkHit, bool, error) {
+// is false when that cannot be shown to give the full ranking, or is not
+// worth it.
+func (s *DB) searchPruned(ctx context.Context, terms []string, all string, limit int) ([]store.ChunkHit, bool, error) {
 	df := make(map[string]int, len(terms))
 	rows, err := s.query(ctx, "SELECT term, doc FROM chunk_vocab WHERE term IN (SELECT value FROM json_each(?))", termList(terms))
 	if err != nil {
@@ -176,12 +162,6 @@ func (s *DB) searchPruned(ctx context.Context, terms []string, all string, limit
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, false, fmt.Errorf("search chunks: count terms: %w", err)
-	}
-	// Scoring fewer chunks is quicker; only the exact ranking needs the
-	// wider set, which makes its proof succeed more often.
-	maxScored := essentialMax
-	if !exact {
-		maxScored = rareMax
 	}
 	if total <= prunedMin {
 		return nil, false, nil
@@ -206,7 +186,7 @@ func (s *DB) searchPruned(ctx context.Context, terms []string, all string, limit
 			}
 			continue // in no chunk
 		}
-		if len(essential) == 0 || sum+n <= maxScored {
+		if len(essential) == 0 || sum+n <= essentialMax {
 			essential = append(essential, t)
 			sum += n
 			continue
@@ -224,7 +204,7 @@ func (s *DB) searchPruned(ctx context.Context, terms []string, all string, limit
 	if err != nil {
 		return nil, false, err
 	}
-	if exact && (len(hits) < limit || hits[limit-1].Score <= rest*(1+1e-9)+1e-9) {
+	if len(hits) < limit || hits[limit-1].Score <= rest*(1+1e-9)+1e-9 {
 		return nil, false, nil
 	}
 	return hits, true, nil
@@ -559,4 +539,33 @@ func oneLine(rs []rune) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// ChunkGeneration says which chunks the workspace holds, cheaply: their
+// count and highest id, which change whenever chunks are added or removed.
+func (s *DB) ChunkGeneration(ctx context.Context) (count, maxID int64, err error) {
+	err = s.queryRow(ctx, "SELECT count(*), COALESCE(max(id), 0) FROM chunks").Scan(&count, &maxID)
+	if err != nil {
+		err = fmt.Errorf("count chunks: %w", err)
+	}
+	return count, maxID, err
+}
+
+// EachChunk calls fn with every chunk's id and normalised text, in id
+// order.
+func (s *DB) EachChunk(ctx context.Context, fn func(id int64, text string)) error {
+	rows, err := s.db.QueryContext(ctx, "SELECT id, text FROM chunks ORDER BY id")
+	if err != nil {
+		return fmt.Errorf("read chunks: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var text string
+		if err := rows.Scan(&id, &text); err != nil {
+			return fmt.Errorf("read chunks: %w", err)
+		}
+		fn(id, text)
+	}
+	return rows.Err()
 }
