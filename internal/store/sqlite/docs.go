@@ -163,6 +163,9 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 		if _, err := w.tx.ExecContext(ctx, "DELETE FROM chunks WHERE doc_id = ?", id); err != nil {
 			return err
 		}
+		if err := bumpChunks(ctx, w.tx); err != nil {
+			return err
+		}
 		// Where normalising changed the text, each chunk keeps its original
 		// characters too, so that citing it never reads the document.
 		var orig []rune
@@ -448,5 +451,21 @@ func (s *DB) RemoveDocument(ctx context.Context, id int64) error {
 	if err := setMeta(ctx, tx, MetaDirty, "1"); err != nil {
 		return err
 	}
+	if err := bumpChunks(ctx, tx); err != nil {
+		return err
+	}
 	return tx.Commit()
+}
+
+// metaChunks counts the changes to the chunks, which readers that hold
+// chunks in memory compare (ChunkGeneration).
+const metaChunks = "chunks_version"
+
+func bumpChunks(ctx context.Context, x execer) error {
+	_, err := x.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES(?, '1')
+		ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`, metaChunks)
+	if err != nil {
+		return fmt.Errorf("count chunk changes: %w", err)
+	}
+	return nil
 }

@@ -541,14 +541,16 @@ func oneLine(rs []rune) string {
 	return b.String()
 }
 
-// ChunkGeneration says which chunks the workspace holds, cheaply: their
-// count and highest id, which change whenever chunks are added or removed.
-func (s *DB) ChunkGeneration(ctx context.Context) (count, maxID int64, err error) {
-	err = s.queryRow(ctx, "SELECT count(*), COALESCE(max(id), 0) FROM chunks").Scan(&count, &maxID)
+// ChunkGeneration says, cheaply, which chunks the workspace holds: how
+// many times chunks were written or removed (counted in the same
+// transactions), and the highest chunk id.
+func (s *DB) ChunkGeneration(ctx context.Context) (changes, maxID int64, err error) {
+	err = s.queryRow(ctx, `SELECT COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?), 0),
+		COALESCE((SELECT max(id) FROM chunks), 0)`, metaChunks).Scan(&changes, &maxID)
 	if err != nil {
-		err = fmt.Errorf("count chunks: %w", err)
+		err = fmt.Errorf("count chunk changes: %w", err)
 	}
-	return count, maxID, err
+	return changes, maxID, err
 }
 
 // EachChunk calls fn with every chunk's id and normalised text, in id

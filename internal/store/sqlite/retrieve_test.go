@@ -59,3 +59,40 @@ func chunkIDs(t *testing.T, db *DB) []int64 {
 	}
 	return ids
 }
+
+// Rewriting the last document's chunks reuses their ids; removing a
+// document leaves the highest id alone: the generation moves either way.
+func TestChunkGenerationMovesWithEveryChange(t *testing.T) {
+	ctx, db := openTest(t)
+	gen := func() [2]int64 {
+		t.Helper()
+		a, b, err := db.ChunkGeneration(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return [2]int64{a, b}
+	}
+	g0 := gen()
+	write := func(key, text string) {
+		t.Helper()
+		if err := db.WriteDocs(ctx, []store.DocWrite{chunked(key, text, "", nil, 5, 0)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a/text.txt", "甲乙丙丁戊己庚")
+	write("b/text.txt", "子丑寅卯辰")
+	g1 := gen()
+	write("b/text.txt", "午未申酉戌") // same length: same ids
+	g2 := gen()
+	doc, err := db.Document(ctx, "a/text.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RemoveDocument(ctx, doc.ID); err != nil {
+		t.Fatal(err)
+	}
+	g3 := gen()
+	if g0 == g1 || g1 == g2 || g2 == g3 {
+		t.Fatalf("generations %v %v %v %v", g0, g1, g2, g3)
+	}
+}
