@@ -158,6 +158,16 @@ func (b apiBackend) Date(ctx context.Context, expr, dynasty string) (any, error)
 
 func (b apiBackend) Documents(ctx context.Context) (any, error) { return b.w.Documents(ctx) }
 
+func (b apiBackend) Neighbourhood(ctx context.Context, name string, depth, limit int, types []string) (any, error) {
+	return b.w.Neighbourhood(ctx, name, NeighbourhoodOptions{Depth: depth, Limit: limit, Types: types})
+}
+
+func (b apiBackend) Read(ctx context.Context, key string) (any, error) { return b.w.Read(ctx, key) }
+
+func (b apiBackend) RemoveDocument(ctx context.Context, key string) (any, error) {
+	return b.w.Remove(ctx, key, nil)
+}
+
 func (b apiBackend) Feedback(ctx context.Context, all bool) (any, error) {
 	fbs, err := b.w.FeedbackList(ctx, all)
 	if fbs == nil && err == nil {

@@ -1,6 +1,7 @@
 package annals_test
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -65,5 +66,55 @@ func TestAPIOverTheDemo(t *testing.T) {
 	}
 	if s, _ := post("/api/feedback/999/revert", ""); s != 404 {
 		t.Fatalf("revert of no feedback: %d", s)
+	}
+}
+
+func TestAPIGraphAndReader(t *testing.T) {
+	ctx := context.Background()
+	ws, _ := indexDemo(t)
+	n, err := ws.Neighbourhood(ctx, "孔明", annals.NeighbourhoodOptions{Depth: 2, Limit: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(n.Nodes) < 2 || n.Nodes[0].ID != n.Center || n.Nodes[0].Name != "诸葛亮" || n.Nodes[0].Depth != 0 || len(n.Nodes) > 40 {
+		t.Fatalf("neighbourhood of 诸葛亮: %+v", n.Nodes)
+	}
+	ids := map[int64]bool{}
+	for _, node := range n.Nodes {
+		ids[node.ID] = true
+		if node.Depth > 2 {
+			t.Fatalf("a node %d steps away", node.Depth)
+		}
+	}
+	for _, e := range n.Edges {
+		if !ids[e.Head] || !ids[e.Tail] {
+			t.Fatalf("edge %+v leaves the neighbourhood", e)
+		}
+	}
+	only, err := ws.Neighbourhood(ctx, "诸葛亮", annals.NeighbourhoodOptions{Types: []string{"子女"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range only.Edges {
+		if e.Type != "子女" {
+			t.Fatalf("filtered to 子女, got %+v", e)
+		}
+	}
+	docs, err := ws.Documents(ctx)
+	if err != nil || len(docs) == 0 {
+		t.Fatal(err)
+	}
+	r, err := ws.Read(ctx, docs[0].Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := []rune(r.Text)
+	if len(r.Mentions) == 0 {
+		t.Fatalf("no mentions in %s", r.Key)
+	}
+	for _, m := range r.Mentions {
+		if m.Start < 0 || m.End > len(rs) || string(rs[m.Start:m.End]) != m.Surface {
+			t.Fatalf("mention %+v does not read %q in the text", m, m.Surface)
+		}
 	}
 }

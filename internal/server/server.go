@@ -26,7 +26,10 @@ type Backend interface {
 	Relate(ctx context.Context, req RelateRequest) (any, error)
 	Timeline(ctx context.Context, q TimelineQuery) (any, error)
 	Date(ctx context.Context, expr, dynasty string) (any, error)
+	Neighbourhood(ctx context.Context, name string, depth, limit int, types []string) (any, error)
 	Documents(ctx context.Context) (any, error)
+	Read(ctx context.Context, key string) (any, error)
+	RemoveDocument(ctx context.Context, key string) (any, error)
 	Feedback(ctx context.Context, all bool) (any, error)
 	RevertFeedback(ctx context.Context, id int64) error
 }
@@ -264,7 +267,33 @@ func (s *Server) routes() {
 		}
 		return s.b.Date(r.Context(), q.Get("expr"), q.Get("dynasty"))
 	})
+	get("/api/graph/{name}", func(r *http.Request) (any, error) {
+		q := r.URL.Query()
+		depth, err := intParam(q.Get("depth"), 1, 1, 3)
+		if err != nil {
+			return nil, badRequest("depth", err)
+		}
+		limit, err := intParam(q.Get("limit"), 150, 1, 1000)
+		if err != nil {
+			return nil, badRequest("limit", err)
+		}
+		var types []string
+		for _, t := range strings.Split(q.Get("types"), ",") {
+			if t = strings.TrimSpace(t); t != "" {
+				types = append(types, t)
+			}
+		}
+		return s.b.Neighbourhood(r.Context(), r.PathValue("name"), depth, limit, types)
+	})
 	get("/api/documents", func(r *http.Request) (any, error) { return s.b.Documents(r.Context()) })
+	get("/api/document/{key...}", func(r *http.Request) (any, error) { return s.b.Read(r.Context(), r.PathValue("key")) })
+	s.mux.HandleFunc("DELETE /api/document/{key...}", func(w http.ResponseWriter, r *http.Request) {
+		if !s.mayWrite(r) {
+			s.fail(w, http.StatusUnauthorized, errors.New("deleting a document writes: send the server's token (Authorization: Bearer …)"))
+			return
+		}
+		s.reply(w, r, func(r *http.Request) (any, error) { return s.b.RemoveDocument(r.Context(), r.PathValue("key")) })
+	})
 	get("/api/feedback", func(r *http.Request) (any, error) {
 		return s.b.Feedback(r.Context(), r.URL.Query().Get("all") == "true" || r.URL.Query().Get("all") == "1")
 	})

@@ -36,6 +36,18 @@ func (f *fake) Date(ctx context.Context, expr, dynasty string) (any, error) {
 	return map[string]string{"expr": expr, "dynasty": dynasty}, nil
 }
 func (f *fake) Documents(ctx context.Context) (any, error) { return []string{}, nil }
+func (f *fake) Neighbourhood(ctx context.Context, name string, depth, limit int, types []string) (any, error) {
+	return map[string]any{"name": name, "depth": depth, "limit": limit, "types": types}, nil
+}
+func (f *fake) Read(ctx context.Context, key string) (any, error) {
+	if key == "none" {
+		return nil, errNotFound
+	}
+	return map[string]string{"key": key}, nil
+}
+func (f *fake) RemoveDocument(ctx context.Context, key string) (any, error) {
+	return map[string]string{"removed": key}, nil
+}
 func (f *fake) Feedback(ctx context.Context, all bool) (any, error) {
 	return map[string]bool{"all": all}, nil
 }
@@ -101,6 +113,14 @@ func TestEndpointsParseAndAnswer(t *testing.T) {
 		{"POST", "/api/feedback/404/revert", "", 404, nil},
 		{"GET", "/api/nothing", "", 404, nil},
 		{"DELETE", "/api/stats", "", 404, nil},
+		{"GET", "/api/graph/曹操?depth=2&types=子女,%20下级", "", 200, func(m map[string]any) bool {
+			ts, _ := m["types"].([]any)
+			return m["depth"] == 2.0 && len(ts) == 2 && ts[1] == "下级"
+		}},
+		{"GET", "/api/graph/曹操?depth=4", "", 400, nil},
+		{"GET", "/api/document/三国志/蜀书/诸葛亮传/text.txt", "", 200, func(m map[string]any) bool { return m["key"] == "三国志/蜀书/诸葛亮传/text.txt" }},
+		{"GET", "/api/document/none", "", 404, nil},
+		{"DELETE", "/api/document/a/b.txt", "", 200, func(m map[string]any) bool { return m["removed"] == "a/b.txt" }},
 		{"GET", "/api/openapi.json", "", 200, func(m map[string]any) bool { return m["openapi"] == "3.1.0" && m["paths"] != nil }},
 	} {
 		status, out, raw := call(t, h, c.method, c.path, c.body)
@@ -142,6 +162,9 @@ func TestWritesNeedTheToken(t *testing.T) {
 	}
 	if status, _, _ := call(t, h, "GET", "/api/stats", ""); status != 200 {
 		t.Fatalf("a read without the token: %d", status)
+	}
+	if status, _, _ := call(t, h, "DELETE", "/api/document/a.txt", ""); status != 401 {
+		t.Fatalf("delete without the token: %d", status)
 	}
 	// Not loopback and no token: no writes at all.
 	h = New(f, Options{})

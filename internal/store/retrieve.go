@@ -42,6 +42,7 @@ type Edge struct {
 	Other      int64 // the entity at the other end
 	Forward    bool  // the entity asked about is the head
 	Support    int   // evidence sentences
+	Status     string
 }
 
 // AliasEvidence is a sentence that gives an entity another name (诸葛亮，
@@ -50,4 +51,14 @@ type AliasEvidence struct {
 	Alias    string
 	Kind     string
 	Evidence kg.Evidence
+}
+
+// DocMention is an entity named in a document: where (original offsets),
+// as written, and which entity.
+type DocMention struct {
+	kg.Span
+	Surface  string `json:"surface"`
+	EntityID int64  `json:"entity_id"` // 0 when the name is not aligned to one
+	Name     string `json:"name"`
+	Type     string `json:"type"`
 }

@@ -47,8 +47,8 @@ func (s *DB) Aliases(ctx context.Context, entityID int64) ([]kg.Alias, error) {
 // supported first.
 func (s *DB) Edges(ctx context.Context, entityID int64, limit int) ([]store.Edge, error) {
 	rows, err := s.query(ctx, `
-		SELECT id, type, tail_id, 1, support FROM relations WHERE head_id = ?1
-		UNION ALL SELECT id, type, head_id, 0, support FROM relations WHERE tail_id = ?1 AND head_id != ?1
+		SELECT id, type, tail_id, 1, support, status FROM relations WHERE head_id = ?1
+		UNION ALL SELECT id, type, head_id, 0, support, status FROM relations WHERE tail_id = ?1 AND head_id != ?1
 		ORDER BY 5 DESC, 1 LIMIT ?2`, entityID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("read edges: %w", err)
@@ -57,7 +57,7 @@ func (s *DB) Edges(ctx context.Context, entityID int64, limit int) ([]store.Edge
 	var out []store.Edge
 	for rows.Next() {
 		var e store.Edge
-		if err := rows.Scan(&e.RelationID, &e.Type, &e.Other, &e.Forward, &e.Support); err != nil {
+		if err := rows.Scan(&e.RelationID, &e.Type, &e.Other, &e.Forward, &e.Support, &e.Status); err != nil {
 			return nil, err
 		}
 		out = append(out, e)
@@ -208,6 +208,36 @@ func (s *DB) AliasEvidence(ctx context.Context, entityID int64, kinds []string) 
 		}
 		ev.Cite = kg.Cite(splitSection(section), title, ev.DocKey)
 		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// EntitiesByID reads entities (without their aliases) by id.
+func (s *DB) EntitiesByID(ctx context.Context, ids []int64) ([]kg.Entity, error) {
+	rows, err := s.query(ctx, "SELECT "+entityColumns+" FROM entities e WHERE e.id IN (SELECT value FROM json_each(?)) ORDER BY e.id", idList(ids))
+	if err != nil {
+		return nil, fmt.Errorf("read entities: %w", err)
+	}
+	return scanEntities(rows)
+}
+
+// DocumentMentions lists every entity mention of a document in text order,
+// with the entity each is aligned to (0 for a name not aligned).
+func (s *DB) DocumentMentions(ctx context.Context, docID int64) ([]store.DocMention, error) {
+	rows, err := s.query(ctx, `SELECT m.start, m.end, m.surface, COALESCE(e.id, 0), COALESCE(e.name, n.name), COALESCE(e.type, n.type)
+		FROM mentions m JOIN names n ON n.id = m.name_id LEFT JOIN entities e ON e.id = n.entity_id
+		WHERE m.doc_id = ? ORDER BY m.start, m.end`, docID)
+	if err != nil {
+		return nil, fmt.Errorf("read the mentions of document %d: %w", docID, err)
+	}
+	defer rows.Close()
+	var out []store.DocMention
+	for rows.Next() {
+		var m store.DocMention
+		if err := rows.Scan(&m.Start, &m.End, &m.Surface, &m.EntityID, &m.Name, &m.Type); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
 	}
 	return out, rows.Err()
 }

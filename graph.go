@@ -1,0 +1,136 @@
+package annals
+
+import (
+	"context"
+	"slices"
+
+	"github.com/annals-project/annals/internal/store"
+)
+
+// GraphNode is an entity in a neighbourhood, with how many steps it lies
+// from the centre.
+type GraphNode struct {
+	ID       int64  `json:"id"`
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	Mentions int    `json:"mentions"`
+	Depth    int    `json:"depth"`
+}
+
+// GraphEdge is a relation between two nodes of a neighbourhood.
+type GraphEdge struct {
+	ID      int64  `json:"id"`
+	Head    int64  `json:"head"`
+	Tail    int64  `json:"tail"`
+	Type    string `json:"relation"`
+	Status  string `json:"status"`
+	Support int    `json:"support"`
+}
+
+// Neighbourhood is the part of the graph around an entity.
+type Neighbourhood struct {
+	Center int64       `json:"center"`
+	Nodes  []GraphNode `json:"nodes"`
+	Edges  []GraphEdge `json:"edges"`
+	// Truncated says the node limit cut the neighbourhood short: the
+	// best-supported relations of each node were followed first.
+	Truncated bool `json:"truncated"`
+}
+
+// NeighbourhoodOptions bound a neighbourhood.
+type NeighbourhoodOptions struct {
+	Depth int      // steps from the centre, 1–3; 0 means 1
+	Limit int      // most nodes; 0 means 150
+	Types []string // only these relation types; none means all
+	// PerNode bounds the relations followed from each node, best
+	// supported first; 0 means 40.
+	PerNode int
+}
+
+// Neighbourhood lists the entities and relations within a few steps of the
+// entity a name refers to, breadth first, the best-supported relations of
+// each node first.
+func (w *Workspace) Neighbourhood(ctx context.Context, name string, opts NeighbourhoodOptions) (*Neighbourhood, error) {
+	found, err := w.findEntities(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	opts.Depth = min(max(opts.Depth, 1), 3)
+	if opts.Limit <= 0 {
+		opts.Limit = 150
+	}
+	if opts.PerNode <= 0 {
+		opts.PerNode = 40
+	}
+	center := found[0].ID
+	n := &Neighbourhood{Center: center, Nodes: []GraphNode{}, Edges: []GraphEdge{}}
+	depth := map[int64]int{center: 0}
+	order := []int64{center}
+	seenEdge := map[int64]bool{}
+	frontier := []int64{center}
+	for d := 1; d <= opts.Depth && len(frontier) > 0; d++ {
+		var next []int64
+		for _, id := range frontier {
+			edges, err := w.db.Edges(ctx, id, opts.PerNode)
+			if err != nil {
+				return nil, err
+			}
+			for _, e := range edges {
+				if len(opts.Types) > 0 && !slices.Contains(opts.Types, e.Type) {
+					continue
+				}
+				if _, ok := depth[e.Other]; !ok {
+					if len(order) >= opts.Limit {
+						n.Truncated = true
+						continue
+					}
+					depth[e.Other] = d
+					order = append(order, e.Other)
+					next = append(next, e.Other)
+				}
+				if !seenEdge[e.RelationID] {
+					seenEdge[e.RelationID] = true
+					head, tail := id, e.Other
+					if !e.Forward {
+						head, tail = tail, head
+					}
+					n.Edges = append(n.Edges, GraphEdge{ID: e.RelationID, Head: head, Tail: tail, Type: e.Type, Status: e.Status, Support: e.Support})
+				}
+			}
+		}
+		frontier = next
+	}
+	ents, err := w.db.EntitiesByID(ctx, order)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range ents {
+		n.Nodes = append(n.Nodes, GraphNode{ID: e.ID, Name: e.Name, Type: e.Type, Mentions: e.Mentions, Depth: depth[e.ID]})
+	}
+	slices.SortStableFunc(n.Nodes, func(a, b GraphNode) int { return a.Depth - b.Depth })
+	return n, nil
+}
+
+// Reading is a document's text with the entities it names.
+type Reading struct {
+	Document
+	Text     string             `json:"text"` // the original text
+	Mentions []store.DocMention `json:"mentions"`
+}
+
+// Read returns a document (by key or id prefix) with its original text and
+// every entity mention in it, for a reader that highlights and links them.
+func (w *Workspace) Read(ctx context.Context, keyOrPrefix string) (*Reading, error) {
+	d, err := w.db.Document(ctx, keyOrPrefix)
+	if err != nil {
+		return nil, err
+	}
+	ms, err := w.db.DocumentMentions(ctx, d.ID)
+	if err != nil {
+		return nil, err
+	}
+	if ms == nil {
+		ms = []store.DocMention{}
+	}
+	return &Reading{Document: *d, Text: d.Text, Mentions: ms}, nil
+}
