@@ -3,7 +3,12 @@ package annals_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
+	"sync/atomic"
 	"testing"
 
 	"github.com/annals-project/annals"
@@ -73,4 +78,40 @@ func BenchmarkRelate(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkAPIEntity requests entity pages of the most mentioned people
+// over loopback HTTP from several clients at once: ns/op is the inverse of
+// the throughput.
+func BenchmarkAPIEntity(b *testing.B) {
+	ws := benchWorkspace(b)
+	ctx := context.Background()
+	people, err := ws.Entities(ctx, annals.EntityQuery{Type: "人物", Limit: 200})
+	if err != nil || len(people) == 0 {
+		b.Fatal("no people", err)
+	}
+	h, err := ws.Handler(annals.ServeOptions{Addr: "127.0.0.1:0"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	var next atomic.Int64
+	b.SetParallelism(4)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		client := &http.Client{}
+		for pb.Next() {
+			p := people[int(next.Add(1))%len(people)]
+			resp, err := client.Get(srv.URL + "/api/entity/" + url.PathEscape(p.Name))
+			if err != nil {
+				b.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				b.Fatalf("%s: %d", p.Name, resp.StatusCode)
+			}
+		}
+	})
 }
