@@ -1,11 +1,8 @@
 package answer
 
 import (
-	"bytes"
 	"context"
 	"embed"
-	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/annals-project/annals/internal/kg"
@@ -41,27 +38,9 @@ func (a *Answerer) call(ctx context.Context, ans *Answer, step, name string, dat
 	if err != nil {
 		return err
 	}
-	var sys, user bytes.Buffer
-	if err := t.ExecuteTemplate(&sys, "system", data); err != nil {
-		return fmt.Errorf("prompt %s: %w", name, err)
-	}
-	if err := t.ExecuteTemplate(&user, "user", data); err != nil {
-		return fmt.Errorf("prompt %s: %w", name, err)
-	}
-	resp, err := a.LLM.Chat(ctx, llm.Request{Step: step, Messages: []llm.Message{
-		{Role: "system", Content: sys.String()}, {Role: "user", Content: user.String()}}})
-	if err != nil {
-		return fmt.Errorf("%s: %w", step, err)
-	}
-	ans.Usage = ans.Usage.Add(resp.Usage)
-	raw, err := llm.ExtractJSON(resp.Content)
-	if err == nil {
-		err = json.Unmarshal(raw, out)
-	}
-	if err != nil {
-		return fmt.Errorf("%s: the model's reply is not the JSON asked for: %w", step, err)
-	}
-	return nil
+	usage, err := llm.ChatJSON(ctx, a.LLM, t, step, data, out)
+	ans.Usage = ans.Usage.Add(usage)
+	return err
 }
 
 // number lists items for a prompt, facts as sentences.

@@ -1,13 +1,16 @@
 package llm
 
 import (
+	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/template"
 )
 
@@ -50,4 +53,38 @@ func LoadTemplate(fsys fs.FS, builtinDir, name, overrideDir string, funcs templa
 	}
 	sum := sha256.Sum256(src)
 	return &Template{Template: t, Hash: hex.EncodeToString(sum[:]), Source: source}, nil
+}
+
+// Messages renders the template's two parts for data.
+func (t *Template) Messages(data any) ([]Message, error) {
+	var sys, user strings.Builder
+	if err := t.ExecuteTemplate(&sys, "system", data); err != nil {
+		return nil, fmt.Errorf("prompt %s: %w", t.Source, err)
+	}
+	if err := t.ExecuteTemplate(&user, "user", data); err != nil {
+		return nil, fmt.Errorf("prompt %s: %w", t.Source, err)
+	}
+	return []Message{{Role: "system", Content: sys.String()}, {Role: "user", Content: user.String()}}, nil
+}
+
+// ChatJSON renders the template for data, sends it as step and decodes the
+// model's JSON reply into out; a reply that is not the JSON asked for is an
+// error naming the step.
+func ChatJSON(ctx context.Context, c Client, t *Template, step string, data, out any) (Usage, error) {
+	msgs, err := t.Messages(data)
+	if err != nil {
+		return Usage{}, err
+	}
+	resp, err := c.Chat(ctx, Request{Step: step, Messages: msgs})
+	if err != nil {
+		return Usage{}, fmt.Errorf("%s: %w", step, err)
+	}
+	raw, err := ExtractJSON(resp.Content)
+	if err == nil {
+		err = json.Unmarshal(raw, out)
+	}
+	if err != nil {
+		return resp.Usage, fmt.Errorf("%s: the model's reply is not the JSON asked for: %w", step, err)
+	}
+	return resp.Usage, nil
 }

@@ -1,10 +1,8 @@
 package relate
 
 import (
-	"bytes"
 	"context"
 	"embed"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -95,24 +93,6 @@ func (j *LLMJudge) call(ctx context.Context, step, name string, data any, out an
 	if err != nil {
 		return err
 	}
-	var sys, user bytes.Buffer
-	if err := t.ExecuteTemplate(&sys, "system", data); err != nil {
-		return fmt.Errorf("prompt %s: %w", name, err)
-	}
-	if err := t.ExecuteTemplate(&user, "user", data); err != nil {
-		return fmt.Errorf("prompt %s: %w", name, err)
-	}
-	resp, err := j.Client.Chat(ctx, llm.Request{Step: step, Messages: []llm.Message{
-		{Role: "system", Content: sys.String()}, {Role: "user", Content: user.String()}}})
-	if err != nil {
-		return fmt.Errorf("%s: %w", step, err)
-	}
-	raw, err := llm.ExtractJSON(resp.Content)
-	if err == nil {
-		err = json.Unmarshal(raw, out)
-	}
-	if err != nil {
-		return fmt.Errorf("%s: the model's reply is not the JSON asked for: %w", step, err)
-	}
-	return nil
+	_, err = llm.ChatJSON(ctx, j.Client, t, step, data, out)
+	return err
 }
