@@ -45,24 +45,49 @@ type Related struct {
 }
 
 // lazyEKG is the graph's structure for relation reasoning, read on the
-// first Relate and kept up to date with the facts fed back.
+// first Relate, kept up to date with the facts fed back, and read again
+// when the chunks or the relations changed underneath (another process
+// indexed or aligned).
 type lazyEKG struct {
 	mu  sync.Mutex
 	ekg *relate.EKG
+	gen [3]int64 // chunk changes, highest chunk id, highest relation id
+}
+
+func (w *Workspace) ekgGeneration(ctx context.Context) ([3]int64, error) {
+	changes, maxChunk, err := w.db.ChunkGeneration(ctx)
+	if err != nil {
+		return [3]int64{}, err
+	}
+	maxRel, err := w.db.MaxRelationID(ctx)
+	return [3]int64{changes, maxChunk, maxRel}, err
 }
 
 func (w *Workspace) ekg(ctx context.Context) (*relate.EKG, error) {
+	gen, err := w.ekgGeneration(ctx)
+	if err != nil {
+		return nil, err
+	}
 	l := &w.relateGraph
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.ekg == nil {
+	if l.ekg == nil || l.gen != gen {
 		g, err := relate.LoadEKG(ctx, w.db)
 		if err != nil {
 			return nil, fmt.Errorf("read the graph for relation reasoning: %w", err)
 		}
-		l.ekg = g
+		l.ekg, l.gen = g, gen
 	}
 	return l.ekg, nil
+}
+
+// fedBack records that the structure in memory already holds a relation
+// just written back, so that it is not read again for it.
+func (w *Workspace) fedBack(relID int64) {
+	l := &w.relateGraph
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.gen[2] = max(l.gen[2], relID)
 }
 
 // Relate finds every relation annals can establish between the entities
@@ -120,6 +145,7 @@ func (w *Workspace) RelateIDs(ctx context.Context, a, b int64, opts RelateOption
 		}
 		if fb.New {
 			g.Add(store.RelationEdge{ID: fb.RelationID, Head: fb.HeadID, Tail: fb.TailID, Type: fb.Type, Status: fb.Status})
+			w.fedBack(fb.RelationID)
 		}
 		out.Feedback = append(out.Feedback, fb)
 	}

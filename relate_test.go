@@ -3,6 +3,8 @@ package annals_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -157,5 +159,40 @@ func TestRelateAddsTheVerdictAsADocument(t *testing.T) {
 	}
 	if !linked {
 		t.Fatalf("孙策 is not linked to %s", res.Document)
+	}
+}
+
+// Relating after more texts were indexed reads the graph again.
+func TestRelateSeesNewlyIndexedTexts(t *testing.T) {
+	ctx := context.Background()
+	ws, _ := indexDemo(t)
+	hasSentence := func(res *annals.Related, word string) bool {
+		for _, p := range res.Paths {
+			for _, h := range p.Hops {
+				if h.Evidence != nil && strings.Contains(h.Evidence.Sentence, word) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	before, err := ws.Relate(ctx, "孙坚", "曹操", annals.RelateOptions{NoFeed: true, Top: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasSentence(before, "汴水") {
+		t.Fatal("the sentence is there before it was indexed")
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "汴水.txt"), []byte("初平元年，孙坚与曹操战于汴水。"), 0o644)
+	if _, err := ws.Index(ctx, []string{dir}, annals.IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := ws.Relate(ctx, "孙坚", "曹操", annals.RelateOptions{NoFeed: true, Top: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasSentence(after, "汴水") {
+		t.Fatalf("the newly indexed sentence is not among the paths: %s", after.Verdict)
 	}
 }

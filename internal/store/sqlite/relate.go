@@ -285,3 +285,13 @@ func (s *DB) feedbackEvidence(ctx context.Context, rels []kg.Relation, per int) 
 	}
 	return rows.Err()
 }
+
+// MaxRelationID is the highest relation id: alignment, which rewrites the
+// extracted relations, and feedback both move it.
+func (s *DB) MaxRelationID(ctx context.Context) (int64, error) {
+	var id int64
+	if err := s.queryRow(ctx, "SELECT COALESCE(max(id), 0) FROM relations").Scan(&id); err != nil {
+		return 0, fmt.Errorf("read relations: %w", err)
+	}
+	return id, nil
+}
