@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/retrieve"
 	"github.com/annals-project/annals/internal/store"
 	"github.com/annals-project/annals/internal/text"
 )
@@ -282,7 +283,7 @@ func (r *Relater) readChunk(ctx context.Context, hv *HopView, p *store.Passage) 
 			if sure {
 				hv.Status = kg.StatusVerified
 			}
-			hv.Evidence = cite(p, st.span)
+			hv.Evidence = retrieve.Cite(p, st.span)
 			return nil
 		}
 	}
@@ -291,9 +292,9 @@ func (r *Relater) readChunk(ctx context.Context, hv *HopView, p *store.Passage) 
 		shown = append(shown, st.s)
 	}
 	if len(both) > 0 {
-		hv.Evidence = cite(p, both[0].span)
+		hv.Evidence = retrieve.Cite(p, both[0].span)
 	} else if len(either) > 0 {
-		hv.Evidence = cite(p, either[0].span)
+		hv.Evidence = retrieve.Cite(p, either[0].span)
 	}
 	if r.Judge != nil && len(shown) > 0 {
 		typ, fromHead, err := r.Judge.HopRelation(ctx, hv.FromName, hv.ToName, shown[:min(len(shown), 4)])
@@ -311,18 +312,6 @@ func (r *Relater) readChunk(ctx context.Context, hv *HopView, p *store.Passage) 
 		hv.Why = "no cue in the sentence that names both states a relation"
 	}
 	return nil
-}
-
-// cite makes the evidence of a sentence of a passage.
-func cite(p *store.Passage, sp kg.Span) *kg.Evidence {
-	rs, orig := []rune(p.Norm), []rune(p.Text)
-	start, end := p.OrigOffset(sp.Start), p.OrigOffset(sp.End)
-	o := string(rs[sp.Start:sp.End])
-	if os, oe := start-p.Start, end-p.Start; os >= 0 && os <= oe && oe <= len(orig) {
-		o = string(orig[os:oe])
-	}
-	return &kg.Evidence{DocID: p.DocID, DocKey: p.DocKey, Cite: p.Cite, ChunkID: p.ChunkID,
-		Span: kg.Span{Start: start, End: end}, Sentence: strings.TrimSpace(o), Norm: strings.TrimSpace(string(rs[sp.Start:sp.End]))}
 }
 
 // reason reads each path for what it says about the two (a direct hop
