@@ -54,12 +54,17 @@ type WalkOptions struct {
 	// MaxBytes skips larger files with a warning; 0 means DefaultMaxBytes,
 	// a negative value means no limit.
 	MaxBytes int64
+	// Within, when set, confines the walk: a symbolic link is followed
+	// only if its target lies under one of these folders (real paths).
+	// A server indexing on request sets it so that no link escapes.
+	Within []string
 }
 
 // Errors carried by warnings.
 var (
 	ErrTooLarge      = errors.New("file too large")
 	ErrSymlinkLoop   = errors.New("symbolic link loop")
+	ErrOutside       = errors.New("symbolic link leads outside the allowed folders")
 	ErrMalformed     = errors.New("malformed JSON")
 	ErrNoText        = errors.New("record has no text")
 	ErrNotAnObject   = errors.New("record is not a JSON object")
@@ -144,6 +149,33 @@ func (w *walker) finish(err error) ([]Warning, error) {
 	return w.warns, err
 }
 
+// inside checks that a link's target is within the allowed folders.
+func (w *walker) inside(link string) error {
+	if len(w.opts.Within) == 0 {
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(link)
+	if err != nil {
+		return fmt.Errorf("follow link: %w", err)
+	}
+	if !Inside(real, w.opts.Within) {
+		return ErrOutside
+	}
+	return nil
+}
+
+// Inside says whether path lies in (or is) one of the folders. Both are
+// compared as given: resolve links first where that matters.
+func Inside(path string, folders []string) bool {
+	for _, f := range folders {
+		rel, err := filepath.Rel(f, path)
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+			return true
+		}
+	}
+	return false
+}
+
 func (w *walker) warn(path string, err error) {
 	w.warns = append(w.warns, Warning{Path: path, Err: err})
 }
@@ -167,6 +199,10 @@ func (w *walker) entries(dir, rel string, entries []os.DirEntry, ancestors []os.
 		var info os.FileInfo
 		var err error
 		if e.Type()&fs.ModeSymlink != 0 {
+			if err := w.inside(p); err != nil {
+				w.warn(p, err)
+				continue
+			}
 			info, err = os.Stat(p)
 		} else {
 			info, err = e.Info()

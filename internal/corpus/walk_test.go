@@ -333,3 +333,84 @@ func TestParseRecords(t *testing.T) {
 		})
 	}
 }
+
+func TestWalkWithinKeepsLinksInside(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(base, "root")
+	outside := filepath.Join(base, "outside")
+	for _, d := range []string{filepath.Join(root, "sub"), outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(root, "a.txt"), "甲文。")
+	write(filepath.Join(root, "sub", "c.txt"), "丙文。")
+	write(filepath.Join(outside, "b.txt"), "乙文。")
+	links := map[string]string{
+		"in.txt":   filepath.Join(root, "sub", "c.txt"),
+		"out.txt":  filepath.Join(outside, "b.txt"),
+		"outdir":   outside,
+		"rel.txt":  "../outside/b.txt",
+		"dead.txt": filepath.Join(base, "nowhere.txt"),
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Skip("symbolic links unavailable:", err)
+		}
+	}
+	var read []string
+	warns, err := WalkWith(context.Background(), root, WalkOptions{Within: []string{root}}, func(d Doc) error {
+		read = append(read, d.Text)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range read {
+		if strings.Contains(s, "乙") {
+			t.Errorf("read a file outside the allowed folder: %v", read)
+		}
+	}
+	if len(read) != 3 { // a.txt, in.txt, sub/c.txt
+		t.Errorf("read %d documents, want 3: %v", len(read), read)
+	}
+	outsideWarns := 0
+	for _, w := range warns {
+		if errors.Is(w, ErrOutside) {
+			outsideWarns++
+		}
+	}
+	if outsideWarns != 3 || len(warns) != 4 { // and the dead link
+		t.Errorf("%d warnings of links leading outside, want 3 (and 4 in all): %v", outsideWarns, warns)
+	}
+	// Without Within, the same walk follows the links out.
+	read = nil
+	if _, err := Walk(context.Background(), root, func(d Doc) error { read = append(read, d.Text); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(read, func(s string) bool { return strings.Contains(s, "乙") }) {
+		t.Errorf("an unconfined walk did not follow the links: %v", read)
+	}
+}
+
+func TestInside(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		want bool
+	}{
+		{"/srv/texts", true}, {"/srv/texts/a/b.txt", true}, {"/srv/texts2", false},
+		{"/srv", false}, {"/srv/texts/../other", false}, {"/etc/passwd", false},
+	} {
+		if got := Inside(filepath.Clean(c.path), []string{"/srv/texts"}); got != c.want {
+			t.Errorf("Inside(%q) = %v, want %v", c.path, got, c.want)
+		}
+	}
+}

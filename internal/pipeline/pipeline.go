@@ -55,6 +55,8 @@ type Options struct {
 	Progress func(Progress)
 	// Warn, when set, is told about every file skipped, as it happens.
 	Warn func(string)
+	// Within, when set, confines symbolic links to these folders.
+	Within []string
 	// AfterCommit, when set, runs after each batch is committed (batches
 	// are numbered from 1); tests kill the process here.
 	AfterCommit func(batch int)
@@ -163,7 +165,7 @@ func Index(ctx context.Context, st store.Store, paths []string, opts Options) (*
 		defer close(jobs)
 		seq := 0
 		for _, root := range paths {
-			warnings, err := corpus.Walk(work, root, func(d corpus.Doc) error {
+			warnings, err := corpus.WalkWith(work, root, corpus.WalkOptions{Within: opts.Within}, func(d corpus.Doc) error {
 				sum := sha256.Sum256([]byte(d.Text))
 				j := job{doc: d, hash: hex.EncodeToString(sum[:]), seq: seq}
 				seq++
