@@ -43,6 +43,10 @@ type AskOptions struct {
 	// settings do not name one; Offline never calls one.
 	LLM, Offline bool
 	MaxTokens    int // token budget of LLM calls; 0 means none
+	// Stream, when set, is told the answer's text as an LLM writes it
+	// (direct questions only; the agent and multiple choice give only
+	// the result).
+	Stream func(string)
 }
 
 // Ask answers a question from the workspace's graph and texts, with
@@ -54,7 +58,7 @@ func (w *Workspace) Ask(ctx context.Context, question string, opts AskOptions) (
 	}
 	ans, err := a.Ask(ctx, question, answer.Options{
 		Mode: opts.Mode, TopK: opts.TopK, Choices: opts.Options, Theta: opts.Theta, Agent: opts.Agent,
-		MaxSteps: opts.MaxSteps, Delta: opts.Delta, Limit: opts.Limit,
+		MaxSteps: opts.MaxSteps, Delta: opts.Delta, Limit: opts.Limit, Stream: opts.Stream,
 	})
 	if _, ferr := w.finish(ctx, run, "ask"); ferr != nil {
 		err = errors.Join(err, ferr)

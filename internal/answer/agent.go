@@ -17,6 +17,9 @@ import (
 // the steps follow bridge entities: answer the inner question, put its
 // answer in, answer the outer one.
 func (a *Answerer) agent(ctx context.Context, question string, opts Options) (*Answer, error) {
+	// The sub-questions' answers would interleave in a stream: only the
+	// result is given.
+	opts.Stream = nil
 	if a.LLM != nil {
 		return a.agentLLM(ctx, question, opts)
 	}

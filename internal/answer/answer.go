@@ -47,6 +47,10 @@ type Options struct {
 	MaxSteps int      // agent rounds; 0 means DefaultMaxSteps
 	Delta    int      // ± years of the temporal window; negative means 1
 	Limit    int      // items retrieval returns; 0 means 30
+	// Stream, when set, is told the answer's text as a model writes it;
+	// the Answer returned is what counts (it may say "unable to answer"
+	// after all, when the model cites nothing in reject mode).
+	Stream func(string)
 }
 
 // Citation is a numbered source of an answer.

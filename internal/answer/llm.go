@@ -34,11 +34,16 @@ type numbered struct {
 // adding the usage to ans. A reply that is not the JSON asked for is an
 // error naming the prompt.
 func (a *Answerer) call(ctx context.Context, ans *Answer, step, name string, data any, out any) error {
+	return a.callStream(ctx, ans, step, name, data, out, nil)
+}
+
+// callStream is call that tells stream the reply's "answer" as it comes.
+func (a *Answerer) callStream(ctx context.Context, ans *Answer, step, name string, data any, out any, stream func(string)) error {
 	t, err := llm.LoadTemplate(builtin, "prompts", name, a.PromptDir, nil)
 	if err != nil {
 		return err
 	}
-	usage, err := llm.ChatJSON(ctx, a.LLM, t, step, data, out)
+	usage, err := llm.ChatJSONStream(ctx, a.LLM, t, step, data, out, "answer", stream)
 	ans.Usage = ans.Usage.Add(usage)
 	return err
 }
@@ -108,7 +113,7 @@ func (a *Answerer) generate(ctx context.Context, ans *Answer, opts Options) erro
 		Own       bool   `json:"own_knowledge"`
 	}
 	data := map[string]any{"Question": ans.Question, "Mode": opts.Mode, "Items": items}
-	if err := a.call(ctx, ans, StepAnswer, "answer.tmpl", data, &reply); err != nil {
+	if err := a.callStream(ctx, ans, StepAnswer, "answer.tmpl", data, &reply, opts.Stream); err != nil {
 		return err
 	}
 	ans.Method = "llm"

@@ -135,6 +135,9 @@ func (c *client) Chat(ctx context.Context, req Request) (*Response, error) {
 			var cr cachedReply
 			if err := json.Unmarshal(b, &cr); err == nil {
 				c.meter.RecordCached(req.Step, cr.Usage)
+				if req.Stream != nil {
+					req.Stream(cr.Content)
+				}
 				return &Response{Content: cr.Content, Usage: cr.Usage, Cached: true}, nil
 			}
 			// An unreadable entry is a miss; the new reply overwrites it.
@@ -186,13 +189,13 @@ func (c *client) chat(ctx context.Context, req Request) (content string, usage U
 	if err != nil {
 		return "", Usage{}, false, err
 	}
-	comp, f, err := c.complete(ctx, params)
+	comp, f, err := c.complete(ctx, params, req.Stream)
 	if err != nil && useFormat && f != nil && rejectsSchema(f) {
 		c.noSchema.Store(true)
 		if params, err = c.chatParams(req, false); err != nil {
 			return "", Usage{}, false, err
 		}
-		comp, _, err = c.complete(ctx, params)
+		comp, _, err = c.complete(ctx, params, req.Stream)
 	}
 	if err != nil {
 		return "", Usage{}, false, err
@@ -204,7 +207,7 @@ func (c *client) chat(ctx context.Context, req Request) (content string, usage U
 	choice := comp.Choices[0]
 	content = choice.Message.Content
 	complete = content != "" && choice.FinishReason != "length" && choice.FinishReason != "content_filter"
-	if comp.JSON.Usage.Valid() && (comp.Usage.PromptTokens > 0 || comp.Usage.CompletionTokens > 0) {
+	if comp.Usage.PromptTokens > 0 || comp.Usage.CompletionTokens > 0 {
 		usage = Usage{PromptTokens: int(comp.Usage.PromptTokens), CompletionTokens: int(comp.Usage.CompletionTokens)}
 	} else {
 		usage = Usage{PromptTokens: EstimateMessages(req.Messages), CompletionTokens: EstimateTokens(content), Estimated: true}
@@ -212,12 +215,36 @@ func (c *client) chat(ctx context.Context, req Request) (content string, usage U
 	return content, usage, complete, nil
 }
 
-func (c *client) complete(ctx context.Context, params openai.ChatCompletionNewParams) (*openai.ChatCompletion, *failure, error) {
+// complete makes the call; with stream set it asks for server-sent events
+// and tells stream each piece of text as it comes.
+func (c *client) complete(ctx context.Context, params openai.ChatCompletionNewParams, stream func(string)) (*openai.ChatCompletion, *failure, error) {
 	var comp *openai.ChatCompletion
 	f, err := c.call(ctx, c.base+"/chat/completions", func(ctx context.Context, opts ...option.RequestOption) error {
-		var err error
-		comp, err = c.api.Chat.Completions.New(ctx, params, opts...)
-		return err
+		if stream == nil {
+			var err error
+			comp, err = c.api.Chat.Completions.New(ctx, params, opts...)
+			return err
+		}
+		params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
+		s := c.api.Chat.Completions.NewStreaming(ctx, params, opts...)
+		defer s.Close()
+		var acc openai.ChatCompletionAccumulator
+		for s.Next() {
+			chunk := s.Current()
+			acc.AddChunk(chunk)
+			if len(chunk.Choices) > 0 && chunk.Choices[0].Delta.Content != "" {
+				stream(chunk.Choices[0].Delta.Content)
+			}
+		}
+		if err := s.Err(); err != nil {
+			return err
+		}
+		// A stream that stops before a finish reason broke off: ask again.
+		if len(acc.Choices) == 0 || acc.Choices[0].FinishReason == "" {
+			return &bodyError{errors.New("the reply's stream ended before the reply did")}
+		}
+		comp = &acc.ChatCompletion
+		return nil
 	})
 	if err != nil {
 		return nil, f, err

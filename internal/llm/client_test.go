@@ -778,3 +778,61 @@ func TestMalformedBodyNotRetried(t *testing.T) {
 		t.Fatalf("err = %v after %d calls", err, s.srv.Calls())
 	}
 }
+
+func TestChatStreamsPiecesAndCachesTheWhole(t *testing.T) {
+	s := newSetup(t, llm.Config{})
+	const content = `{"answer":"诸葛亮字孔明，琅邪阳都人也。","citations":[1]}`
+	s.srv.Script(llmtest.Reply{Content: content, Usage: &llm.Usage{PromptTokens: 40, CompletionTokens: 12}})
+	var pieces []string
+	req := userReq("answer", "诸葛亮字什么？")
+	req.Stream = func(d string) { pieces = append(pieces, d) }
+	resp, err := s.cli.Chat(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Content != content || strings.Join(pieces, "") != content {
+		t.Fatalf("content %q, pieces %q: want both to be %q", resp.Content, pieces, content)
+	}
+	if len(pieces) < 5 {
+		t.Errorf("%d pieces: the reply did not come in pieces", len(pieces))
+	}
+	if !s.srv.Requests()[0].Stream {
+		t.Error("the request did not ask for a stream")
+	}
+	if resp.Usage.PromptTokens != 40 || resp.Usage.CompletionTokens != 12 || resp.Usage.Estimated {
+		t.Errorf("usage %+v, want the server's 40/12", resp.Usage)
+	}
+	// The same call again is answered from the cache, in one piece.
+	pieces = nil
+	resp, err = s.cli.Chat(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !resp.Cached || len(pieces) != 1 || pieces[0] != content || s.srv.Calls() != 1 {
+		t.Errorf("cached %v, pieces %q, calls %d: want the cached reply in one piece and no second call", resp.Cached, pieces, s.srv.Calls())
+	}
+}
+
+func TestChatStreamCutShortIsAskedAgain(t *testing.T) {
+	s := newSetup(t, llm.Config{})
+	const whole = `{"answer":"建兴十二年，亮卒于军。"}`
+	s.srv.Script(llmtest.Reply{Content: whole, Truncate: true}, llmtest.Reply{Content: whole})
+	req := userReq("answer", "诸葛亮卒于何年？")
+	var streamed strings.Builder
+	req.Stream = func(d string) { streamed.WriteString(d) }
+	resp, err := s.cli.Chat(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Content != whole || s.srv.Calls() != 2 {
+		t.Fatalf("content %q after %d calls: want the whole reply from a second call", resp.Content, s.srv.Calls())
+	}
+	// The preview starts over with the second call.
+	if !strings.HasSuffix(streamed.String(), whole) {
+		t.Errorf("streamed %q: want it to end with the whole reply", streamed.String())
+	}
+	// Only the whole reply was cached.
+	if resp, err = s.cli.Chat(context.Background(), req); err != nil || !resp.Cached || resp.Content != whole {
+		t.Errorf("third call: %v, %+v: want the whole reply from the cache", err, resp)
+	}
+}

@@ -37,6 +37,11 @@ type Request struct {
 	Temperature float64     `json:"temperature"`
 	MaxTokens   int         `json:"max_tokens,omitempty"`
 	Schema      *JSONSchema `json:"schema,omitempty"`
+	// Stream, when set, is told the reply's text piece by piece as the
+	// server writes it (a cached reply comes in one piece). A call that is
+	// retried after a broken stream starts over: the pieces are a preview,
+	// the Response is what counts.
+	Stream func(delta string) `json:"-"`
 }
 
 // Usage counts tokens.

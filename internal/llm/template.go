@@ -71,11 +71,21 @@ func (t *Template) Messages(data any) ([]Message, error) {
 // model's JSON reply into out; a reply that is not the JSON asked for is an
 // error naming the step.
 func ChatJSON(ctx context.Context, c Client, t *Template, step string, data, out any) (Usage, error) {
+	return ChatJSONStream(ctx, c, t, step, data, out, "", nil)
+}
+
+// ChatJSONStream is ChatJSON that also streams the reply and tells stream
+// the text of one string field of it (see FieldStream) as it is written.
+func ChatJSONStream(ctx context.Context, c Client, t *Template, step string, data, out any, field string, stream func(string)) (Usage, error) {
 	msgs, err := t.Messages(data)
 	if err != nil {
 		return Usage{}, err
 	}
-	resp, err := c.Chat(ctx, Request{Step: step, Messages: msgs})
+	req := Request{Step: step, Messages: msgs}
+	if stream != nil {
+		req.Stream = NewFieldStream(field, stream).Write
+	}
+	resp, err := c.Chat(ctx, req)
 	if err != nil {
 		return Usage{}, fmt.Errorf("%s: %w", step, err)
 	}

@@ -48,6 +48,9 @@ type ChatRequest struct {
 	ResponseFormat json.RawMessage
 	// Header holds the request's HTTP headers (Authorization …).
 	Header http.Header
+	// Stream says the client asked for the reply as server-sent events;
+	// it then comes in pieces of a few characters.
+	Stream bool
 }
 
 // Option configures a Server.
@@ -176,6 +179,10 @@ type wireRequest struct {
 	MaxTokens           int             `json:"max_tokens"`
 	MaxCompletionTokens int             `json:"max_completion_tokens"`
 	ResponseFormat      json.RawMessage `json:"response_format"`
+	Stream              bool            `json:"stream"`
+	StreamOptions       struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
 }
 
 type wireMessage struct {
@@ -222,6 +229,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		MaxTokens:      wr.MaxTokens,
 		ResponseFormat: wr.ResponseFormat,
 		Header:         r.Header.Clone(),
+		Stream:         wr.Stream,
 	}
 	if req.MaxTokens == 0 {
 		req.MaxTokens = wr.MaxCompletionTokens
@@ -269,7 +277,54 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	for k, v := range reply.Header {
 		w.Header().Set(k, v)
 	}
+	if req.Stream && reply.Raw == "" && reply.Status < 400 {
+		s.stream(w, req.Model, reply, wr.StreamOptions.IncludeUsage)
+		return
+	}
 	s.respond(w, req.Model, reply)
+}
+
+// stream sends a reply the way streaming servers do: one chunk per few
+// characters of content, a last chunk with the finish reason, the usage
+// when asked for, then [DONE]. With Truncate it stops half way, without
+// [DONE], as a dropped connection would.
+func (s *Server) stream(w http.ResponseWriter, model string, reply Reply, usage bool) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	f, _ := w.(http.Flusher)
+	send := func(v map[string]any) {
+		v["id"], v["object"], v["created"], v["model"] = "chatcmpl-llmtest", "chat.completion.chunk", time.Now().Unix(), model
+		b, _ := json.Marshal(v)
+		fmt.Fprintf(w, "data: %s\n\n", b)
+		if f != nil {
+			f.Flush()
+		}
+	}
+	chunk := func(delta map[string]any, finish any) map[string]any {
+		return map[string]any{"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
+	}
+	runes := []rune(reply.Content)
+	pieces := (len(runes) + 3) / 4
+	if reply.Truncate {
+		pieces /= 2
+	}
+	send(chunk(map[string]any{"role": "assistant", "content": ""}, nil))
+	for i := 0; i < pieces; i++ {
+		send(chunk(map[string]any{"content": string(runes[i*4 : min(len(runes), i*4+4)])}, nil))
+	}
+	if reply.Truncate {
+		return
+	}
+	finish := reply.FinishReason
+	if finish == "" {
+		finish = "stop"
+	}
+	send(chunk(map[string]any{}, finish))
+	if u := reply.Usage; u != nil && usage {
+		send(map[string]any{"choices": []any{}, "usage": map[string]int{
+			"prompt_tokens": u.PromptTokens, "completion_tokens": u.CompletionTokens, "total_tokens": u.PromptTokens + u.CompletionTokens}})
+	}
+	fmt.Fprint(w, "data: [DONE]\n\n")
 }
 
 // wait sleeps for d unless the client gives up first; it reports whether
