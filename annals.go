@@ -95,6 +95,12 @@ type IndexOptions struct {
 	Progress func(Progress) // told after every document
 	Warn     func(string)   // told about every skipped file
 	Waiting  func(string)   // told once if another process holds the workspace
+	// Phase, when set, is told when a step after reading begins:
+	// "embedding", "dating", "search index".
+	Phase func(string)
+	// Within, when set, confines symbolic links met on the way to these
+	// folders (real paths), for indexing on a server's behalf.
+	Within []string
 	// AfterCommit runs after each committed batch and BeforeCommit inside
 	// each batch's transaction before it commits (crash tests kill there).
 	AfterCommit  func(batch int)
@@ -136,6 +142,7 @@ func (w *Workspace) Index(ctx context.Context, paths []string, opts IndexOptions
 		Extractor:   ex,
 		Progress:    opts.Progress,
 		Warn:        opts.Warn,
+		Within:      opts.Within,
 		AfterCommit: opts.AfterCommit,
 	}
 	if run != nil {
@@ -155,11 +162,18 @@ func (w *Workspace) Index(ctx context.Context, paths []string, opts IndexOptions
 		if run != nil && run.cfg.EmbedModel != "" && w.Config.LLM.EmbedModel != "" {
 			em = embed.NewOpenAI(run.client, 0)
 		}
+		phase := func(string) {}
+		if opts.Phase != nil {
+			phase = opts.Phase
+		}
+		phase("embedding")
 		rep.Embed, err = pipeline.Embed(ctx, w.db, em)
 		if err == nil {
+			phase("dating")
 			rep.Date, err = pipeline.Date(ctx, w.db)
 		}
 		if err == nil {
+			phase("search index")
 			rep.Lexical, err = pipeline.Lexical(ctx, w.db)
 		}
 	}

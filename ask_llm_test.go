@@ -2,6 +2,8 @@ package annals_test
 
 import (
 	"context"
+	"encoding/json"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -150,5 +152,54 @@ func TestAskWithLLMAgentDecomposesAndReflects(t *testing.T) {
 	}
 	if ans.Trace[1].Question != "孙坚字什么" {
 		t.Fatalf("the second sub-question takes the first one's answer: %+v", ans.Trace)
+	}
+}
+
+func TestAskStreamsTheModelsAnswerOverHTTP(t *testing.T) {
+	srv := llmtest.New(t)
+	ws := askWorkspace(t, srv)
+	const answer = "诸葛亮字孔明，\"卧龙\"是他的号。"
+	srv.Handle(scripted(func(string) string {
+		b, _ := json.Marshal(map[string]any{"answer": answer, "citations": []int{1}})
+		return string(b)
+	}))
+	h, err := ws.Handler(annals.ServeOptions{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest("POST", "/api/ask", strings.NewReader(`{"question":"诸葛亮字什么？","top_k":3}`))
+	req.Header.Set("Accept", "text/event-stream")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	var tokens []string
+	var result struct {
+		Answer    string `json:"answer"`
+		Citations []any  `json:"citations"`
+	}
+	for _, block := range strings.Split(strings.TrimSpace(rec.Body.String()), "\n\n") {
+		name, data, _ := strings.Cut(block, "\ndata: ")
+		switch strings.TrimPrefix(name, "event: ") {
+		case "token":
+			var tok struct{ Text string }
+			if err := json.Unmarshal([]byte(data), &tok); err != nil {
+				t.Fatal(err)
+			}
+			tokens = append(tokens, tok.Text)
+		case "result":
+			if err := json.Unmarshal([]byte(data), &result); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(tokens) < 3 || strings.Join(tokens, "") != answer {
+		t.Fatalf("streamed %q: want the answer in pieces", tokens)
+	}
+	if result.Answer != answer || len(result.Citations) != 1 {
+		t.Fatalf("result %+v", result)
+	}
+	for _, r := range srv.Requests() {
+		if strings.Contains(r.Messages[0].Content, "numbered evidence") && !r.Stream {
+			t.Error("the answer call was not streamed")
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/annals-project/annals/internal/chrono"
 	"github.com/annals-project/annals/internal/server"
 	"github.com/annals-project/annals/internal/text"
+	"github.com/annals-project/annals/internal/webui"
 )
 
 // ServeOptions configure the HTTP API.
@@ -20,6 +21,9 @@ type ServeOptions struct {
 	Token string // needed by every request that writes; required off loopback
 	// Version is reported in the API's description.
 	Version string
+	// Roots are the folders under which clients may start index jobs;
+	// none means indexing over HTTP is off.
+	Roots []string
 }
 
 // Handler is the HTTP API over the workspace, after checking that the
@@ -29,16 +33,45 @@ func (w *Workspace) Handler(opts ServeOptions) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return server.New(apiBackend{w}, server.Options{Token: opts.Token, Loopback: loopback, NotFound: ErrNotFound, Version: opts.Version}), nil
+	h, _, err := w.handler(opts, loopback)
+	return h, err
+}
+
+func (w *Workspace) handler(opts ServeOptions, loopback bool) (http.Handler, *indexJobs, error) {
+	jobs, err := newIndexJobs(w, opts.Roots)
+	if err != nil {
+		return nil, nil, err
+	}
+	b := apiBackend{w: w, jobs: jobs}
+	return server.New(b, server.Options{Token: opts.Token, Loopback: loopback, NotFound: ErrNotFound,
+		Status: apiStatus, Version: opts.Version, UI: webui.Handler()}), jobs, nil
+}
+
+// apiStatus gives the HTTP status of the workspace's own errors.
+func apiStatus(err error) int {
+	switch {
+	case errors.Is(err, ErrNoRoots), errors.Is(err, ErrOutsideRoots):
+		return http.StatusForbidden
+	case errors.Is(err, ErrJobRunning):
+		return http.StatusConflict
+	}
+	return 0
 }
 
 // Serve runs the HTTP API until ctx ends; ready, when set, is told the
 // address it listens on.
 func (w *Workspace) Serve(ctx context.Context, opts ServeOptions, ready func(addr string)) error {
-	h, err := w.Handler(opts)
+	loopback, err := server.CheckAddress(opts.Addr, opts.Token)
 	if err != nil {
 		return err
 	}
+	h, jobs, err := w.handler(opts, loopback)
+	if err != nil {
+		return err
+	}
+	// A job still running at the end is cancelled; indexing the same path
+	// again resumes it.
+	defer jobs.stop()
 	ln, err := net.Listen("tcp", opts.Addr)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
@@ -68,7 +101,10 @@ func (w *Workspace) Serve(ctx context.Context, opts ServeOptions, ready func(add
 }
 
 // apiBackend answers the API from the workspace.
-type apiBackend struct{ w *Workspace }
+type apiBackend struct {
+	w    *Workspace
+	jobs *indexJobs
+}
 
 func (b apiBackend) Stats(ctx context.Context) (any, error) { return b.w.Stats(ctx) }
 
@@ -117,8 +153,8 @@ func (b apiBackend) Search(ctx context.Context, q server.SearchQuery) (any, erro
 	return b.w.Search(ctx, q.Text, SearchOptions{Context: ctxChars, Limit: q.Limit, Offset: q.Offset})
 }
 
-func (b apiBackend) Ask(ctx context.Context, req server.AskRequest) (any, error) {
-	opts := AskOptions{Mode: req.Mode, Theta: req.Theta, Agent: req.Agent, TopK: req.TopK, Delta: -1, Offline: req.Offline}
+func (b apiBackend) Ask(ctx context.Context, req server.AskRequest, stream func(string)) (any, error) {
+	opts := AskOptions{Mode: req.Mode, Theta: req.Theta, Agent: req.Agent, TopK: req.TopK, Delta: -1, Offline: req.Offline, Stream: stream}
 	if req.Delta != nil {
 		opts.Delta = *req.Delta
 	}
@@ -178,4 +214,30 @@ func (b apiBackend) Feedback(ctx context.Context, all bool) (any, error) {
 
 func (b apiBackend) RevertFeedback(ctx context.Context, id int64) error {
 	return b.w.RevertFeedback(ctx, id)
+}
+
+func (b apiBackend) StartIndex(ctx context.Context, path string) (any, error) {
+	return b.jobs.start(path)
+}
+
+func (b apiBackend) Jobs(ctx context.Context) (any, error) { return b.jobs.list(), nil }
+
+func (b apiBackend) Job(ctx context.Context, id int64) (any, error) { return b.jobs.get(id) }
+
+func (b apiBackend) WatchJob(ctx context.Context, id int64, send func(any, bool) error) error {
+	return b.jobs.watch(ctx, id, 200*time.Millisecond, func(j IndexJob) error { return send(j, j.State != JobRunning) })
+}
+
+func (b apiBackend) CancelJob(ctx context.Context, id int64) (any, error) { return b.jobs.cancelJob(id) }
+
+// Info says what a client may ask of this server.
+func (b apiBackend) Info(ctx context.Context) (map[string]any, error) {
+	roots := b.jobs.roots
+	if roots == nil {
+		roots = []string{}
+	}
+	return map[string]any{
+		"index_roots": roots,
+		"llm":         b.w.Config.LLM.BaseURL != "",
+	}, nil
 }

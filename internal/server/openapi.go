@@ -21,11 +21,20 @@ func openAPI(version string) map[string]any {
 		return map[string]any{"required": true, "content": map[string]any{"application/json": map[string]any{
 			"schema": map[string]any{"type": "object", "properties": props, "required": required, "additionalProperties": false}}}}
 	}
+	// events is a reply that streams server-sent events.
+	events := func(desc string) map[string]any {
+		return map[string]any{"description": desc, "content": map[string]any{"text/event-stream": map[string]any{"schema": str}}}
+	}
+	withEvents := func(r map[string]any, desc string) map[string]any {
+		r["200"].(map[string]any)["content"].(map[string]any)["text/event-stream"] = map[string]any{"schema": str}
+		r["200"].(map[string]any)["description"] = r["200"].(map[string]any)["description"].(string) + "; " + desc
+		return r
+	}
 	option := map[string]any{"type": "object", "properties": map[string]any{"letter": str, "text": str}, "required": []string{"letter", "text"}}
 	return map[string]any{
 		"openapi": "3.1.0",
 		"info": map[string]any{"title": "annals", "version": version,
-			"description": "A knowledge graph of historical texts with cited evidence. Writes (feedback, relate with feedback) need the server's token (Authorization: Bearer …) unless the server listens on loopback without one."},
+			"description": "A knowledge graph of historical texts with cited evidence. Writes (indexing, deleting a document, feedback, relate with feedback) need the server's token (Authorization: Bearer …) unless the server listens on loopback without one."},
 		"components": map[string]any{
 			"responses": map[string]any{"Error": map[string]any{"description": "what went wrong",
 				"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{
@@ -53,7 +62,8 @@ func openAPI(version string) map[string]any {
 				"requestBody": body(map[string]any{"question": str, "mode": map[string]any{"type": "string", "enum": []string{"reject", "open"}},
 					"options": map[string]any{"type": "array", "items": option}, "theta": map[string]any{"type": "number"},
 					"agent": boolean, "trace": boolean, "top_k": integer, "delta": integer, "offline": boolean}, "question"),
-				"responses": ok("the answer, its citations and the items retrieved")}},
+				"responses": withEvents(ok("the answer, its citations and the items retrieved"),
+					"with Accept: text/event-stream, events: status {stage}, token {text} as a model writes the answer (none offline), then result (the answer) or error {error}")}},
 			"/api/relate": map[string]any{"post": map[string]any{"summary": "How two entities are related: paths, per-step evidence, a verdict",
 				"requestBody": body(map[string]any{"head": str, "tail": str, "top": integer, "budget": integer,
 					"feedback": map[string]any{"type": "boolean", "description": "write what is found into the graph (needs the token)"}}, "head", "tail"),
@@ -87,6 +97,28 @@ func openAPI(version string) map[string]any {
 				"security":   []any{map[string]any{"token": []any{}}},
 				"parameters": []any{param("id", "path", "from /api/feedback", true, integer)},
 				"responses":  ok("the id reverted")}},
+			"/api/server": map[string]any{"get": map[string]any{"summary": "What this server allows: writes (open, token or off), index roots, whether an LLM is configured",
+				"responses": ok("version, writes, index_roots, llm")}},
+			"/api/index": map[string]any{"post": map[string]any{"summary": "Start indexing a folder or file under one of the server's index roots (--root)",
+				"security":    []any{map[string]any{"token": []any{}}},
+				"requestBody": body(map[string]any{"path": map[string]any{"type": "string", "description": "absolute, or relative to an index root; no way out of the roots, by .. or by link"}}, "path"),
+				"responses": func() map[string]any {
+					r := ok("the job started: follow /api/jobs/{id}/events")
+					r["403"] = map[string]any{"description": "indexing is off, or the path leads outside the roots"}
+					r["409"] = map[string]any{"description": "a job is running already"}
+					return r
+				}()}},
+			"/api/jobs": map[string]any{"get": map[string]any{"summary": "Index jobs of this server, newest first", "responses": ok("jobs")}},
+			"/api/jobs/{id}": map[string]any{
+				"get": map[string]any{"summary": "One index job: state, phase, documents done, files counted, errors, the report when done",
+					"parameters": []any{param("id", "path", "the job's id", true, integer)}, "responses": ok("the job")},
+				"delete": map[string]any{"summary": "Cancel a running job (what it wrote is kept; indexing the path again resumes)",
+					"security":   []any{map[string]any{"token": []any{}}},
+					"parameters": []any{param("id", "path", "the job's id", true, integer)}, "responses": ok("the job")}},
+			"/api/jobs/{id}/events": map[string]any{"get": map[string]any{"summary": "A job's progress as server-sent events",
+				"parameters": []any{param("id", "path", "the job's id", true, integer)},
+				"responses": map[string]any{"200": events("progress (the job) at most five times a second, then done (the job, finished)"),
+					"default": map[string]any{"$ref": "#/components/responses/Error"}}}},
 			"/api/openapi.json": map[string]any{"get": map[string]any{"summary": "This description", "responses": ok("OpenAPI 3.1")}},
 		},
 	}

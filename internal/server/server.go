@@ -22,7 +22,9 @@ type Backend interface {
 	Entities(ctx context.Context, q EntitiesQuery) (any, error)
 	Entity(ctx context.Context, name string, relations, mentions int) (any, error)
 	Search(ctx context.Context, q SearchQuery) (any, error)
-	Ask(ctx context.Context, req AskRequest) (any, error)
+	// Ask answers; stream, when set, is told the answer's text as a model
+	// writes it.
+	Ask(ctx context.Context, req AskRequest, stream func(string)) (any, error)
 	Relate(ctx context.Context, req RelateRequest) (any, error)
 	Timeline(ctx context.Context, q TimelineQuery) (any, error)
 	Date(ctx context.Context, expr, dynasty string) (any, error)
@@ -32,6 +34,16 @@ type Backend interface {
 	RemoveDocument(ctx context.Context, key string) (any, error)
 	Feedback(ctx context.Context, all bool) (any, error)
 	RevertFeedback(ctx context.Context, id int64) error
+	// Index jobs: one runs at a time, on a path inside the roots the
+	// server was given.
+	StartIndex(ctx context.Context, path string) (any, error)
+	Jobs(ctx context.Context) (any, error)
+	Job(ctx context.Context, id int64) (any, error)
+	// WatchJob sends the job's state as it changes, until it ends.
+	WatchJob(ctx context.Context, id int64, send func(state any, final bool) error) error
+	CancelJob(ctx context.Context, id int64) (any, error)
+	// Info describes the server for clients: what it may do.
+	Info(ctx context.Context) (map[string]any, error)
 }
 
 // EntitiesQuery finds entities by name or alias, or by the start of a
@@ -99,7 +111,12 @@ type Options struct {
 	// NotFound is the backend's error for an unknown entity or document,
 	// answered 404.
 	NotFound error
-	Version  string
+	// Status, when set, gives the HTTP status of other backend errors
+	// (0 when it has none to say).
+	Status  func(error) int
+	Version string
+	// UI, when set, serves every path outside /api/: the web interface.
+	UI http.Handler
 }
 
 // Server is the API's handler.
@@ -141,8 +158,14 @@ func CheckAddress(addr, token string) (loopback bool, err error) {
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	ctx, cancel := context.WithTimeout(r.Context(), s.opts.Timeout)
-	defer cancel()
+	ctx := r.Context()
+	// A job's event stream lasts as long as the job; everything else is
+	// bounded.
+	if !(r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/api/jobs/") && strings.HasSuffix(r.URL.Path, "/events")) {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.opts.Timeout)
+		defer cancel()
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBody)
 	s.mux.ServeHTTP(w, r.WithContext(ctx))
 }
@@ -201,28 +224,29 @@ func (s *Server) routes() {
 		}
 		return s.b.Search(r.Context(), sq)
 	})
-	post("/api/ask", false, func(r *http.Request) (any, error) {
+	s.mux.HandleFunc("POST /api/ask", func(w http.ResponseWriter, r *http.Request) {
 		var req AskRequest
-		if err := decode(r, &req); err != nil {
-			return nil, err
+		if err := decodeAsk(r, &req); err != nil {
+			s.fail(w, s.status(err), err)
+			return
 		}
-		if strings.TrimSpace(req.Question) == "" {
-			return nil, badRequest("question", errors.New("empty"))
+		if !wantsEvents(r) {
+			s.reply(w, r, func(r *http.Request) (any, error) { return s.b.Ask(r.Context(), req, nil) })
+			return
 		}
-		if req.Mode != "" && req.Mode != "reject" && req.Mode != "open" {
-			return nil, badRequest("mode", fmt.Errorf("%q: want reject or open", req.Mode))
+		ev := startEvents(w)
+		ev.send("status", map[string]string{"stage": "answering"})
+		ans, err := s.b.Ask(r.Context(), req, func(text string) { ev.send("token", map[string]string{"text": text}) })
+		if err != nil {
+			ev.send("error", map[string]string{"error": err.Error()})
+			return
 		}
-		for _, o := range req.Options {
-			if strings.TrimSpace(o.Letter) == "" || strings.TrimSpace(o.Text) == "" {
-				return nil, badRequest("options", errors.New("each option needs a letter and a text"))
-			}
-		}
-		return s.b.Ask(r.Context(), req)
+		ev.send("result", ans)
 	})
 	s.mux.HandleFunc("POST /api/relate", func(w http.ResponseWriter, r *http.Request) {
 		var req RelateRequest
 		if err := decode(r, &req); err != nil {
-			s.fail(w, statusOf(err, s.opts.NotFound), err)
+			s.fail(w, s.status(err), err)
 			return
 		}
 		if req.Feedback && !s.mayWrite(r) {
@@ -307,9 +331,85 @@ func (s *Server) routes() {
 		}
 		return map[string]any{"reverted": id}, nil
 	})
+	get("/api/server", func(r *http.Request) (any, error) {
+		info, err := s.b.Info(r.Context())
+		if err != nil {
+			return nil, err
+		}
+		if info == nil {
+			info = map[string]any{}
+		}
+		info["version"] = s.opts.Version
+		switch {
+		case s.opts.Token != "":
+			info["writes"] = "token"
+		case s.opts.Loopback:
+			info["writes"] = "open"
+		default:
+			info["writes"] = "off"
+		}
+		return info, nil
+	})
+	post("/api/index", true, func(r *http.Request) (any, error) {
+		var req struct {
+			Path string `json:"path"`
+		}
+		if err := decode(r, &req); err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(req.Path) == "" || strings.ContainsRune(req.Path, 0) {
+			return nil, badRequest("path", errors.New("name a folder or file under the server's index roots"))
+		}
+		return s.b.StartIndex(r.Context(), req.Path)
+	})
+	get("/api/jobs", func(r *http.Request) (any, error) { return s.b.Jobs(r.Context()) })
+	get("/api/jobs/{id}", func(r *http.Request) (any, error) {
+		id, err := idParam(r)
+		if err != nil {
+			return nil, err
+		}
+		return s.b.Job(r.Context(), id)
+	})
+	s.mux.HandleFunc("DELETE /api/jobs/{id}", func(w http.ResponseWriter, r *http.Request) {
+		if !s.mayWrite(r) {
+			s.fail(w, http.StatusUnauthorized, errors.New("cancelling a job writes: send the server's token (Authorization: Bearer …)"))
+			return
+		}
+		s.reply(w, r, func(r *http.Request) (any, error) {
+			id, err := idParam(r)
+			if err != nil {
+				return nil, err
+			}
+			return s.b.CancelJob(r.Context(), id)
+		})
+	})
+	s.mux.HandleFunc("GET /api/jobs/{id}/events", func(w http.ResponseWriter, r *http.Request) {
+		id, err := idParam(r)
+		if err == nil {
+			_, err = s.b.Job(r.Context(), id)
+		}
+		if err != nil {
+			s.fail(w, s.status(err), err)
+			return
+		}
+		ev := startEvents(w)
+		err = s.b.WatchJob(r.Context(), id, func(state any, final bool) error {
+			name := "progress"
+			if final {
+				name = "done"
+			}
+			return ev.send(name, state)
+		})
+		if err != nil && r.Context().Err() == nil {
+			ev.send("error", map[string]string{"error": err.Error()})
+		}
+	})
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusNotFound, fmt.Errorf("no endpoint %s %s (see /api/openapi.json)", r.Method, r.URL.Path))
 	})
+	if s.opts.UI != nil {
+		s.mux.Handle("/", s.opts.UI)
+	}
 }
 
 // mayWrite says whether a request may change the workspace: with a token
@@ -360,6 +460,33 @@ func decode(r *http.Request, v any) error {
 	return nil
 }
 
+func idParam(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id < 1 {
+		return 0, badRequest("id", errors.New("a job id, a number"))
+	}
+	return id, nil
+}
+
+// decodeAsk reads and checks a question.
+func decodeAsk(r *http.Request, req *AskRequest) error {
+	if err := decode(r, req); err != nil {
+		return err
+	}
+	if strings.TrimSpace(req.Question) == "" {
+		return badRequest("question", errors.New("empty"))
+	}
+	if req.Mode != "" && req.Mode != "reject" && req.Mode != "open" {
+		return badRequest("mode", fmt.Errorf("%q: want reject or open", req.Mode))
+	}
+	for _, o := range req.Options {
+		if strings.TrimSpace(o.Letter) == "" || strings.TrimSpace(o.Text) == "" {
+			return badRequest("options", errors.New("each option needs a letter and a text"))
+		}
+	}
+	return nil
+}
+
 func intParam(s string, def, lo, hi int) (int, error) {
 	if s == "" {
 		return def, nil
@@ -387,10 +514,20 @@ func statusOf(err, notFound error) int {
 	return http.StatusInternalServerError
 }
 
+// status is the HTTP status of an error: the backend's say first.
+func (s *Server) status(err error) int {
+	if s.opts.Status != nil {
+		if st := s.opts.Status(err); st != 0 {
+			return st
+		}
+	}
+	return statusOf(err, s.opts.NotFound)
+}
+
 func (s *Server) reply(w http.ResponseWriter, r *http.Request, h func(*http.Request) (any, error)) {
 	v, err := h(r)
 	if err != nil {
-		s.fail(w, statusOf(err, s.opts.NotFound), err)
+		s.fail(w, s.status(err), err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 var errNotFound = errors.New("not found")
@@ -27,7 +28,15 @@ func (f *fake) Entity(ctx context.Context, name string, rels, ments int) (any, e
 	return map[string]any{"name": name, "relations": rels, "mentions": ments}, nil
 }
 func (f *fake) Search(ctx context.Context, q SearchQuery) (any, error) { return q, nil }
-func (f *fake) Ask(ctx context.Context, req AskRequest) (any, error) {
+func (f *fake) Ask(ctx context.Context, req AskRequest, stream func(string)) (any, error) {
+	if req.Question == "fail" {
+		return nil, errors.New("the model is away")
+	}
+	if stream != nil {
+		for _, piece := range []string{"诸葛亮", "字", "<b>孔明</b>"} {
+			stream(piece)
+		}
+	}
 	return map[string]any{"answer": "<b>" + req.Question + "</b>", "options": len(req.Options)}, nil
 }
 func (f *fake) Relate(ctx context.Context, req RelateRequest) (any, error) { return req, nil }
@@ -59,6 +68,36 @@ func (f *fake) RevertFeedback(ctx context.Context, id int64) error {
 	return nil
 }
 
+var errForbidden = errors.New("outside the roots")
+
+func (f *fake) StartIndex(ctx context.Context, path string) (any, error) {
+	if strings.Contains(path, "..") {
+		return nil, errForbidden
+	}
+	return map[string]any{"id": 1, "path": path, "state": "running"}, nil
+}
+func (f *fake) Jobs(ctx context.Context) (any, error) { return []any{}, nil }
+func (f *fake) Job(ctx context.Context, id int64) (any, error) {
+	if id != 1 {
+		return nil, errNotFound
+	}
+	return map[string]any{"id": id, "state": "running"}, nil
+}
+func (f *fake) WatchJob(ctx context.Context, id int64, send func(any, bool) error) error {
+	for done := range 3 {
+		if err := send(map[string]any{"id": id, "done": done}, done == 2); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+func (f *fake) CancelJob(ctx context.Context, id int64) (any, error) {
+	return map[string]any{"id": id, "state": "cancelled"}, nil
+}
+func (f *fake) Info(ctx context.Context) (map[string]any, error) {
+	return map[string]any{"index_roots": []string{"/srv/texts"}}, nil
+}
+
 func call(t *testing.T, h http.Handler, method, path, body string, header ...string) (int, map[string]any, string) {
 	t.Helper()
 	var r io.Reader
@@ -78,7 +117,12 @@ func call(t *testing.T, h http.Handler, method, path, body string, header ...str
 }
 
 func TestEndpointsParseAndAnswer(t *testing.T) {
-	h := New(&fake{}, Options{Loopback: true, NotFound: errNotFound})
+	h := New(&fake{}, Options{Loopback: true, NotFound: errNotFound, Status: func(err error) int {
+		if errors.Is(err, errForbidden) {
+			return http.StatusForbidden
+		}
+		return 0
+	}})
 	for _, c := range []struct {
 		method, path, body string
 		status             int
@@ -121,6 +165,18 @@ func TestEndpointsParseAndAnswer(t *testing.T) {
 		{"GET", "/api/document/三国志/蜀书/诸葛亮传/text.txt", "", 200, func(m map[string]any) bool { return m["key"] == "三国志/蜀书/诸葛亮传/text.txt" }},
 		{"GET", "/api/document/none", "", 404, nil},
 		{"DELETE", "/api/document/a/b.txt", "", 200, func(m map[string]any) bool { return m["removed"] == "a/b.txt" }},
+		{"POST", "/api/index", `{"path":"新编"}`, 200, func(m map[string]any) bool { return m["path"] == "新编" && m["id"] == 1.0 }},
+		{"POST", "/api/index", `{"path":"../../etc"}`, 403, nil},
+		{"POST", "/api/index", `{"path":""}`, 400, nil},
+		{"POST", "/api/index", `{"path":"a\u0000b"}`, 400, nil},
+		{"POST", "/api/index", `{"dir":"a"}`, 400, nil},
+		{"GET", "/api/jobs/1", "", 200, func(m map[string]any) bool { return m["state"] == "running" }},
+		{"GET", "/api/jobs/7", "", 404, nil},
+		{"GET", "/api/jobs/x", "", 400, nil},
+		{"GET", "/api/jobs/0/events", "", 400, nil},
+		{"GET", "/api/jobs/9/events", "", 404, nil},
+		{"DELETE", "/api/jobs/1", "", 200, func(m map[string]any) bool { return m["state"] == "cancelled" }},
+		{"GET", "/api/server", "", 200, func(m map[string]any) bool { return m["writes"] == "open" && m["index_roots"] != nil }},
 		{"GET", "/api/openapi.json", "", 200, func(m map[string]any) bool { return m["openapi"] == "3.1.0" && m["paths"] != nil }},
 	} {
 		status, out, raw := call(t, h, c.method, c.path, c.body)
@@ -130,6 +186,83 @@ func TestEndpointsParseAndAnswer(t *testing.T) {
 		if status >= 400 && (out == nil || out["error"] == nil) {
 			t.Errorf("%s %s: an error without a message: %s", c.method, c.path, raw)
 		}
+	}
+}
+
+// events reads a server-sent event stream into (name, data) pairs.
+func readEvents(t *testing.T, raw string) [][2]string {
+	t.Helper()
+	var out [][2]string
+	for _, block := range strings.Split(strings.TrimSpace(raw), "\n\n") {
+		var ev [2]string
+		for _, line := range strings.Split(block, "\n") {
+			if v, ok := strings.CutPrefix(line, "event: "); ok {
+				ev[0] = v
+			} else if v, ok := strings.CutPrefix(line, "data: "); ok {
+				ev[1] = v
+			} else {
+				t.Fatalf("a line that is neither event nor data: %q in %q", line, raw)
+			}
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
+func TestAskStreamsEvents(t *testing.T) {
+	h := New(&fake{}, Options{Loopback: true})
+	req := httptest.NewRequest("POST", "/api/ask", strings.NewReader(`{"question":"诸葛亮字什么？"}`))
+	req.Header.Set("Accept", "text/event-stream")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+		t.Fatalf("content type %q", ct)
+	}
+	evs := readEvents(t, rec.Body.String())
+	var names, text []string
+	for _, ev := range evs {
+		names = append(names, ev[0])
+		if ev[0] == "token" {
+			var tok struct{ Text string }
+			if err := json.Unmarshal([]byte(ev[1]), &tok); err != nil {
+				t.Fatal(err)
+			}
+			text = append(text, tok.Text)
+		}
+	}
+	if got := strings.Join(names, ","); got != "status,token,token,token,result" {
+		t.Fatalf("events %s", got)
+	}
+	if strings.Join(text, "") != "诸葛亮字<b>孔明</b>" {
+		t.Errorf("streamed %q", text)
+	}
+	if strings.Contains(rec.Body.String(), "<b>") {
+		t.Errorf("markup reached the stream raw: %s", rec.Body)
+	}
+	// A failure after the stream began is an error event; one before it is
+	// a plain error reply.
+	req = httptest.NewRequest("POST", "/api/ask", strings.NewReader(`{"question":"fail"}`))
+	req.Header.Set("Accept", "text/event-stream")
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if evs := readEvents(t, rec.Body.String()); evs[len(evs)-1][0] != "error" || !strings.Contains(evs[len(evs)-1][1], "away") {
+		t.Errorf("failure: %v", evs)
+	}
+	req = httptest.NewRequest("POST", "/api/ask", strings.NewReader(`{"question":""}`))
+	req.Header.Set("Accept", "text/event-stream")
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != 400 {
+		t.Errorf("an empty question with events asked for: %d", rec.Code)
+	}
+}
+
+func TestJobEventsEndWithDone(t *testing.T) {
+	h := New(&fake{}, Options{Loopback: true, NotFound: errNotFound, Timeout: time.Nanosecond})
+	_, _, raw := call(t, h, "GET", "/api/jobs/1/events", "")
+	evs := readEvents(t, raw)
+	if len(evs) != 3 || evs[0][0] != "progress" || evs[2][0] != "done" || !strings.Contains(evs[2][1], `"done":2`) {
+		t.Fatalf("events %v", evs)
 	}
 }
 
@@ -165,6 +298,15 @@ func TestWritesNeedTheToken(t *testing.T) {
 	}
 	if status, _, _ := call(t, h, "DELETE", "/api/document/a.txt", ""); status != 401 {
 		t.Fatalf("delete without the token: %d", status)
+	}
+	if status, _, _ := call(t, h, "POST", "/api/index", `{"path":"a"}`); status != 401 {
+		t.Fatalf("index without the token: %d", status)
+	}
+	if status, _, _ := call(t, h, "DELETE", "/api/jobs/1", ""); status != 401 {
+		t.Fatalf("cancel a job without the token: %d", status)
+	}
+	if status, _, _ := call(t, h, "POST", "/api/index", `{"path":"a"}`, "Authorization", "Bearer s3cret"); status != 200 {
+		t.Fatalf("index with the token: %d", status)
 	}
 	// Not loopback and no token: no writes at all.
 	h = New(f, Options{})
