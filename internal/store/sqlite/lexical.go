@@ -461,7 +461,7 @@ func (s *DB) concDocs(ctx context.Context, docs map[int64]*concDoc) error {
 	for id := range docs {
 		ids = append(ids, id)
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT id, key, title, section, offmap FROM documents WHERE id IN (SELECT value FROM json_each(?))", idList(ids))
+	rows, err := s.query(ctx, "SELECT id, key, title, section, offmap FROM documents WHERE id IN (SELECT value FROM json_each(?))", idList(ids))
 	if err != nil {
 		return fmt.Errorf("read documents: %w", err)
 	}

@@ -29,7 +29,7 @@ func scanEntities(rows *sql.Rows) ([]kg.Entity, error) {
 // FindEntities finds the entities a name refers to: by main name, by alias
 // or by an extracted name, most mentioned first.
 func (s *DB) FindEntities(ctx context.Context, name string) ([]kg.Entity, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+entityColumns+` FROM entities e WHERE e.id IN (
+	rows, err := s.query(ctx, `SELECT `+entityColumns+` FROM entities e WHERE e.id IN (
 			SELECT id FROM entities WHERE name = ?1
 			UNION SELECT entity_id FROM aliases WHERE alias = ?1
 			UNION SELECT entity_id FROM names WHERE name = ?1 AND entity_id IS NOT NULL)
@@ -51,7 +51,7 @@ func (s *DB) FindEntities(ctx context.Context, name string) ([]kg.Entity, error)
 
 // Entity reads one entity with its aliases.
 func (s *DB) Entity(ctx context.Context, id int64) (*kg.Entity, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT "+entityColumns+" FROM entities e WHERE e.id = ?", id)
+	rows, err := s.query(ctx, "SELECT "+entityColumns+" FROM entities e WHERE e.id = ?", id)
 	if err != nil {
 		return nil, err
 	}
@@ -164,18 +164,13 @@ func (s *DB) attachEvidence(ctx context.Context, rels []kg.Relation, per int) er
 	}
 	cols := `e.relation_id, e.doc_id, d.key, d.title, d.section, e.chunk_id, e.start, e.end, e.head_start, e.head_end,
 		e.tail_start, e.tail_end, e.sentence, COALESCE(e.sentence_norm, e.sentence)`
-	var rows *sql.Rows
-	var err error
-	if per == 1 {
-		// The first sentence stored for each: one index probe apiece.
-		rows, err = s.query(ctx, `SELECT `+cols+` FROM evidence e JOIN documents d ON d.id = e.doc_id
-			WHERE e.id IN (SELECT (SELECT min(x.id) FROM evidence x WHERE x.relation_id = r.value) FROM json_each(?1) r)`, idList(ids))
-	} else {
-		rows, err = s.query(ctx, `SELECT * FROM (SELECT `+cols+`, row_number() OVER (PARTITION BY e.relation_id ORDER BY d.key, e.start) AS rn
-				FROM evidence e JOIN documents d ON d.id = e.doc_id
-				WHERE e.relation_id IN (SELECT value FROM json_each(?1)))
-			WHERE rn <= ?2 ORDER BY relation_id, rn`, idList(ids), per)
-	}
+	// The first sentences stored for each, read through the relation's
+	// index in id order (the order documents were indexed in): a relation
+	// stated in hundreds of places costs only the few kept.
+	rows, err := s.query(ctx, `SELECT `+cols+` FROM json_each(?1) r
+		JOIN evidence e ON e.id IN (SELECT x.id FROM evidence x WHERE x.relation_id = r.value ORDER BY x.id LIMIT ?2)
+		JOIN documents d ON d.id = e.doc_id
+		ORDER BY e.id`, idList(ids), per)
 	if err != nil {
 		return fmt.Errorf("read evidence: %w", err)
 	}
@@ -184,13 +179,8 @@ func (s *DB) attachEvidence(ctx context.Context, rels []kg.Relation, per int) er
 		var ev kg.Evidence
 		var rid int64
 		var title, section string
-		dst := []any{&rid, &ev.DocID, &ev.DocKey, &title, &section, &ev.ChunkID, &ev.Start, &ev.End,
-			&ev.Head.Start, &ev.Head.End, &ev.Tail.Start, &ev.Tail.End, &ev.Sentence, &ev.Norm}
-		if per != 1 {
-			var rn int
-			dst = append(dst, &rn)
-		}
-		if err := rows.Scan(dst...); err != nil {
+		if err := rows.Scan(&rid, &ev.DocID, &ev.DocKey, &title, &section, &ev.ChunkID, &ev.Start, &ev.End,
+			&ev.Head.Start, &ev.Head.End, &ev.Tail.Start, &ev.Tail.End, &ev.Sentence, &ev.Norm); err != nil {
 			return err
 		}
 		ev.Cite = kg.Cite(splitSection(section), title, ev.DocKey)
@@ -217,7 +207,7 @@ func (s *DB) Mentions(ctx context.Context, entityID int64, limit int) ([]kg.Ment
 	if limit <= 0 {
 		limit = 20
 	}
-	rows, err := s.db.QueryContext(ctx, `
+	rows, err := s.query(ctx, `
 		SELECT m.doc_id, m.chunk_id, m.start, m.end, m.surface, d.key, d.title, d.section,
 			substr(c.text, max(m.start - c.start - 20, 0) + 1, m.end - c.start - max(m.start - c.start - 20, 0) + 20), m.year
 		FROM (SELECT m.* FROM mentions m JOIN names n ON n.id = m.name_id
