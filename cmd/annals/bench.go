@@ -57,6 +57,7 @@ type benchReport struct {
 	BM25Max    time.Duration   `json:"bm25_max_ns"`
 	Ask        *askBench       `json:"ask"`
 	Relate     *relateBench    `json:"relate"`
+	Serve      *serveBench     `json:"serve"`
 	Stats      *annals.Stats   `json:"stats"`
 	TargetsMet map[string]bool `json:"targets_met"`
 }
@@ -129,6 +130,12 @@ target.`,
 			if r := rep.Relate; r != nil {
 				a.printf("relate     %8.2f ms p50, %.2f ms p99, %.2f ms max over %d pairs; %d with a path, %d findings (target p50 ≤ 100 ms, p99 ≤ 1 s)  %s\n",
 					ms(r.P50), ms(r.P99), ms(r.Max), r.Pairs, r.Connected, r.Findings, mark(rep.TargetsMet["relate"]))
+			}
+			if s := rep.Serve; s != nil {
+				a.printf("HTTP entity %6.2f ms p50, %.2f ms p95; search %.2f ms p50, %.2f ms p95, one at a time over loopback (target p50 ≤ 10 ms)  %s\n",
+					ms(s.EntityP50), ms(s.EntityP95), ms(s.SearchP50), ms(s.SearchP95), mark(rep.TargetsMet["api_latency"]))
+				a.printf("HTTP load  %8.0f entity requests/s over %d connections for %.0f s (%d requests, %.0f MB; %.2f ms p50, %.2f ms p99) (target ≥ %d/s)  %s\n",
+					s.Rate, s.Clients, s.Duration.Seconds(), s.Requests, float64(s.Bytes)/(1<<20), ms(s.LoadP50), ms(s.LoadP99), targetEntityRate, mark(rep.TargetsMet["api_rate"]))
 			}
 			a.printStats(rep.Stats)
 			return nil
@@ -232,6 +239,17 @@ func (a *app) bench(ctx context.Context, path, ws string) (*benchReport, error) 
 	}
 	if rep.Relate, err = benchRelate(ctx, w); err != nil {
 		return nil, fmt.Errorf("relate: %w", err)
+	}
+	names := make([]string, len(top))
+	for i, e := range top {
+		names[i] = e.Name
+	}
+	if rep.Serve, err = benchServe(ctx, w, names); err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	if s := rep.Serve; s != nil {
+		rep.TargetsMet["api_latency"] = s.EntityP50 <= targetAPIP50 && s.SearchP50 <= targetAPIP50
+		rep.TargetsMet["api_rate"] = s.Rate >= targetEntityRate
 	}
 	if r := rep.Relate; r != nil {
 		rep.TargetsMet["relate"] = r.P50 <= targetRelateP50 && r.P99 <= targetRelateP99
