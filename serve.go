@@ -42,7 +42,7 @@ func (w *Workspace) handler(opts ServeOptions, loopback bool) (http.Handler, *in
 	if err != nil {
 		return nil, nil, err
 	}
-	b := apiBackend{w: w, jobs: jobs}
+	b := apiBackend{w: w, jobs: jobs, cache: &viewCache{}}
 	return server.New(b, server.Options{Token: opts.Token, Loopback: loopback, NotFound: ErrNotFound,
 		Status: apiStatus, Version: opts.Version, UI: webui.Handler()}), jobs, nil
 }
@@ -102,8 +102,9 @@ func (w *Workspace) Serve(ctx context.Context, opts ServeOptions, ready func(add
 
 // apiBackend answers the API from the workspace.
 type apiBackend struct {
-	w    *Workspace
-	jobs *indexJobs
+	w     *Workspace
+	jobs  *indexJobs
+	cache *viewCache // entity pages and neighbourhoods, until the next commit
 }
 
 func (b apiBackend) Stats(ctx context.Context) (any, error) { return b.w.Stats(ctx) }
@@ -142,7 +143,9 @@ func (b apiBackend) Entities(ctx context.Context, q server.EntitiesQuery) (any, 
 }
 
 func (b apiBackend) Entity(ctx context.Context, name string, relations, mentions int) (any, error) {
-	return b.w.Entity(ctx, name, EntityOptions{Relations: relations, Mentions: mentions})
+	return b.cache.get(ctx, b.w, fmt.Sprintf("entity\x00%s\x00%d\x00%d", name, relations, mentions), func() (any, error) {
+		return b.w.Entity(ctx, name, EntityOptions{Relations: relations, Mentions: mentions})
+	})
 }
 
 func (b apiBackend) Search(ctx context.Context, q server.SearchQuery) (any, error) {
@@ -195,7 +198,10 @@ func (b apiBackend) Date(ctx context.Context, expr, dynasty string) (any, error)
 func (b apiBackend) Documents(ctx context.Context) (any, error) { return b.w.Documents(ctx) }
 
 func (b apiBackend) Neighbourhood(ctx context.Context, name string, depth, limit int, types []string) (any, error) {
-	return b.w.Neighbourhood(ctx, name, NeighbourhoodOptions{Depth: depth, Limit: limit, Types: types})
+	key := fmt.Sprintf("graph\x00%s\x00%d\x00%d\x00%q", name, depth, limit, types)
+	return b.cache.get(ctx, b.w, key, func() (any, error) {
+		return b.w.Neighbourhood(ctx, name, NeighbourhoodOptions{Depth: depth, Limit: limit, Types: types})
+	})
 }
 
 func (b apiBackend) Read(ctx context.Context, key string) (any, error) { return b.w.Read(ctx, key) }

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -116,5 +118,46 @@ func TestAPIGraphAndReader(t *testing.T) {
 		if m.Start < 0 || m.End > len(rs) || string(rs[m.Start:m.End]) != m.Surface {
 			t.Fatalf("mention %+v does not read %q in the text", m, m.Surface)
 		}
+	}
+}
+
+func TestEntityPagesAreReadAgainAfterACommit(t *testing.T) {
+	ws, _ := indexDemo(t)
+	h, err := ws.Handler(annals.ServeOptions{Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := "/api/entity/" + url.PathEscape("诸葛亮")
+	get := func() string {
+		t.Helper()
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		if rec.Code != 200 {
+			t.Fatalf("%d %s", rec.Code, rec.Body)
+		}
+		return rec.Body.String()
+	}
+	first := get()
+	if second := get(); second != first {
+		t.Fatal("the same page twice, nothing changed, and two answers")
+	}
+	if strings.Contains(first, "南阳隐士") {
+		t.Fatal("the alias is there before it was imported")
+	}
+	// Another handle on the workspace stands in for another process.
+	other, err := annals.Open(context.Background(), ws.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	dict := filepath.Join(t.TempDir(), "more.txt")
+	if err := os.WriteFile(dict, []byte("诸葛亮:南阳隐士\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.ImportAliases(context.Background(), dict, nil); err != nil {
+		t.Fatal(err)
+	}
+	if after := get(); !strings.Contains(after, "南阳隐士") {
+		t.Fatalf("the page did not see the alias committed since: %.300s", after)
 	}
 }

@@ -16,7 +16,9 @@ import (
 	"time"
 )
 
-// Backend is what the API serves; each result is encoded as JSON.
+// Backend is what the API serves; each result is encoded as JSON. A
+// result that is a json.RawMessage is sent as it is: it must come from
+// encoding/json, which escapes HTML.
 type Backend interface {
 	Stats(ctx context.Context) (any, error)
 	Entities(ctx context.Context, q EntitiesQuery) (any, error)
@@ -531,6 +533,13 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request, h func(*http.Requ
 		return
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	if raw, ok := v.(json.RawMessage); ok && json.Valid(raw) {
+		// Already encoded by encoding/json, which escapes HTML: written as
+		// is (and not appended to: it may be shared).
+		w.Write(raw)
+		w.Write([]byte{'\n'})
+		return
+	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(true) // corpus text may hold markup: never raw in a page
 	enc.Encode(v)

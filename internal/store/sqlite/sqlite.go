@@ -23,6 +23,7 @@ type DB struct {
 	// it commits; crash tests kill the process there.
 	beforeCommit func()
 	stmts        stmtCache
+	version      versionWatch
 }
 
 // SetBeforeCommit installs a hook that runs inside each document write,
@@ -55,6 +56,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 // Close releases the database.
 func (s *DB) Close() error {
 	s.stmts.close()
+	s.version.close()
 	return s.db.Close()
 }
 
