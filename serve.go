@@ -234,7 +234,9 @@ func (b apiBackend) WatchJob(ctx context.Context, id int64, send func(any, bool)
 	return b.jobs.watch(ctx, id, 200*time.Millisecond, func(j IndexJob) error { return send(j, j.State != JobRunning) })
 }
 
-func (b apiBackend) CancelJob(ctx context.Context, id int64) (any, error) { return b.jobs.cancelJob(id) }
+func (b apiBackend) CancelJob(ctx context.Context, id int64) (any, error) {
+	return b.jobs.cancelJob(id)
+}
 
 // Info says what a client may ask of this server.
 func (b apiBackend) Info(ctx context.Context) (map[string]any, error) {

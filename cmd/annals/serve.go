@@ -12,7 +12,7 @@ func (a *app) serveCmd() *cobra.Command {
 	opts := annals.ServeOptions{Addr: "127.0.0.1:8080"}
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Serve the workspace as a JSON HTTP API (described at /api/openapi.json)",
+		Short: "Serve the workspace in a browser and as a JSON HTTP API (described at /api/openapi.json)",
 		Long: `Serves the workspace over HTTP: stats, entity search (names and aliases) and
 entity pages, the concordance, ask, relate, timelines, date conversion,
 documents and feedback, as JSON, and a web interface at /. /api/openapi.json
@@ -38,7 +38,7 @@ it as "Authorization: Bearer TOKEN". Reads need no token.`,
 			opts.Version = buildVersion()
 			return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error {
 				return ws.Serve(cmd.Context(), opts, func(addr string) {
-					a.printf("serving %s on http://%s (API description: http://%s/api/openapi.json); Ctrl-C stops\n", ws.Dir, addr, addr)
+					a.printf("serving %s on http://%s (open it in a browser; the API is described at http://%s/api/openapi.json); Ctrl-C stops\n", ws.Dir, addr, addr)
 				})
 			})
 		},

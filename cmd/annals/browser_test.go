@@ -1,0 +1,378 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+const chromium = "/usr/bin/chromium"
+
+// xssText is a document full of markup: the interface must show it as
+// text and run none of it.
+const xssText = `曹操<script>window.__pwned=1</script>与<img src=x onerror="window.__pwned=1">刘备同行。` + "\n"
+
+// TestBrowser drives the web interface in headless Chromium against
+// `annals serve` over the demo workspace, through the test hooks
+// (data-testid) the pages carry.
+func TestBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a server and a browser")
+	}
+	if _, err := os.Stat(chromium); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s: %v (CI installs chromium)", chromium, err)
+		}
+		t.Skipf("no browser at %s: install chromium to run this test", chromium)
+	}
+	began := time.Now()
+	base := serveDemo(t)
+	ctx := startBrowser(t)
+
+	// The page's console is read throughout; an uncaught exception or a
+	// console.error fails the test at the end. The reader never calls t,
+	// which may have finished by the time a late message comes.
+	var mu sync.Mutex
+	var failures, notes []string
+	console := chromedp.Console(ctx)
+	go func() {
+		for m, err := range console {
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			switch {
+			case m.IsException():
+				failures = append(failures, "uncaught: "+m.String())
+			case m.Type == chromedp.ConsoleError && len(m.Args) > 0:
+				failures = append(failures, "console.error: "+m.String())
+			default:
+				notes = append(notes, fmt.Sprintf("console %s: %s", m.Type, m.String()))
+			}
+			mu.Unlock()
+		}
+	}()
+
+	b := &page{t: t, ctx: ctx}
+	if err := chromedp.Do(b.timed(), chromedp.Navigate(base+"/")); err != nil {
+		t.Fatalf("open %s: %v", base, err)
+	}
+
+	t.Run("SuggestThenEntity", func(t *testing.T) {
+		b := b.on(t)
+		b.wait(`!!document.querySelector('[data-testid=search-input]')`)
+		b.do(chromedp.SendKeys(chromedp.CSS(`[data-testid=search-input]`), "诸葛亮"))
+		b.wait(`[...document.querySelectorAll('[data-testid=suggestion]')].some(e => e.textContent.includes('诸葛亮'))`)
+		if first := b.str(`document.querySelector('[data-testid=suggestion]').textContent`); !strings.Contains(first, "诸葛亮") {
+			t.Fatalf("first suggestion %q, want 诸葛亮", first)
+		}
+		b.click(`[data-testid=suggestion]`)
+		b.wait(`document.querySelector('[data-testid=entity-name]')?.textContent === '诸葛亮'`)
+		b.wait(`document.querySelectorAll('[data-testid=fact]').length > 0`)
+	})
+
+	t.Run("Graph", func(t *testing.T) {
+		b := b.on(t)
+		b.wait(`+(document.querySelector('[data-testid=graph]')?.dataset.nodes || 0) >= 2`)
+	})
+
+	t.Run("CitationOpensPassage", func(t *testing.T) {
+		b := b.on(t)
+		b.wait(`!!document.querySelector('[data-testid=fact] [data-testid=citation]')`)
+		b.click(`[data-testid=fact] [data-testid=citation]`)
+		b.passageShown()
+	})
+
+	t.Run("CitationTooltip", func(t *testing.T) {
+		b := b.on(t)
+		b.hash("#/entity/" + "诸葛亮")
+		b.wait(`!!document.querySelector('[data-testid=fact] [data-testid=citation]')`)
+		b.hover(`[data-testid=fact] [data-testid=citation]`)
+		b.wait(`(() => { const e = document.querySelector('[data-testid=citation-tip]'); return !!e && !e.hidden && e.textContent.trim().length > 0; })()`)
+	})
+
+	t.Run("Ask", func(t *testing.T) {
+		b := b.on(t)
+		b.hash("#/ask")
+		b.wait(`!!document.querySelector('[data-testid=ask-input]')`)
+		b.do(chromedp.SendKeys(chromedp.CSS(`[data-testid=ask-input]`), "诸葛亮字什么？"))
+		b.click(`[data-testid=ask-submit]`)
+		b.wait(`!!document.querySelector('[data-testid=answer]')?.textContent.includes('孔明') && !!document.querySelector('[data-testid=answer] [data-testid=citation]')`)
+		b.click(`[data-testid=answer] [data-testid=citation]`)
+		b.passageShown()
+	})
+
+	t.Run("Relate", func(t *testing.T) {
+		b := b.on(t)
+		b.hash("#/relate")
+		b.wait(`!!document.querySelector('[data-testid=relate-head]')`)
+		b.do(chromedp.SendKeys(chromedp.CSS(`[data-testid=relate-head]`), "刘备"))
+		b.do(chromedp.SendKeys(chromedp.CSS(`[data-testid=relate-tail]`), "诸葛亮"))
+		b.click(`[data-testid=relate-submit]`)
+		b.wait(`document.querySelectorAll('[data-testid=path]').length > 0 && document.querySelectorAll('[data-testid=hop]').length > 0`)
+		b.wait(`+(document.querySelector('[data-testid=relate-graph]')?.dataset.nodes || 0) >= 2`)
+		b.wait(`!!document.querySelector('[data-testid=path] [data-testid=citation]')`)
+	})
+
+	t.Run("MentionOpensEntity", func(t *testing.T) {
+		b := b.on(t)
+		b.hash("#/doc/" + "三国人物%2F蜀%2F诸葛亮%2Ftext.txt")
+		b.wait(`document.querySelectorAll('[data-testid=reader] [data-testid=mention]').length > 0`)
+		b.click(`[data-testid=reader] [data-testid=mention]`)
+		b.wait(`location.hash.startsWith('#/entity/') && (document.querySelector('[data-testid=entity-name]')?.textContent || '') !== ''`)
+	})
+
+	t.Run("Language", func(t *testing.T) {
+		b := b.on(t)
+		before := b.str(`document.querySelector('header nav').textContent`)
+		b.click(`[data-testid=lang]`)
+		b.wait(fmt.Sprintf(`document.querySelector('header nav').textContent !== %q`, before))
+		after := b.str(`document.querySelector('header nav').textContent`)
+		if !(strings.Contains(before, "检索") && strings.Contains(after, "Search")) && !(strings.Contains(before, "Search") && strings.Contains(after, "检索")) {
+			t.Fatalf("nav %q became %q: want it switched between 检索 and Search", before, after)
+		}
+		b.click(`[data-testid=lang]`)
+		b.wait(fmt.Sprintf(`document.querySelector('header nav').textContent === %q`, before))
+	})
+
+	t.Run("MarkupStaysText", func(t *testing.T) {
+		b := b.on(t)
+		b.hash("#/doc/" + "杂记%2Fxss.txt")
+		b.wait(`(document.querySelector('[data-testid=reader]')?.textContent || '').includes('<script>window.__pwned=1</script>')`)
+		if txt := b.str(`document.querySelector('[data-testid=reader]').textContent`); !strings.Contains(txt, `<img src=x onerror="window.__pwned=1">`) {
+			t.Fatalf("the reader does not show the markup as text: %q", txt)
+		}
+		b.hash("#/search?text=" + "__pwned")
+		b.wait(`document.querySelectorAll('.kwic tr').length > 0`)
+		if n := b.str(`String(document.querySelectorAll('main script, main img').length)`); n != "0" {
+			t.Fatalf("%s script or img elements came from the corpus", n)
+		}
+		if got := b.str(`typeof window.__pwned`); got != "undefined" {
+			t.Fatalf("corpus markup ran: window.__pwned is %s", got)
+		}
+	})
+
+	mu.Lock()
+	defer mu.Unlock()
+	for _, n := range notes {
+		t.Log(n)
+	}
+	for _, f := range failures {
+		t.Error(f)
+	}
+	t.Logf("build, index, serve and the browser scenarios took %s", time.Since(began).Round(time.Millisecond))
+}
+
+// serveDemo writes the demo workspace with one extra document, starts
+// `annals serve` on a free port and returns its base URL.
+func serveDemo(t *testing.T) string {
+	t.Helper()
+	exe := binary(t)
+	dir := t.TempDir()
+	extra := filepath.Join(dir, "annals-demo", "corpus", "杂记")
+	if err := os.MkdirAll(extra, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// quickstart keeps files it did not write, so this one is indexed too.
+	if err := os.WriteFile(filepath.Join(extra, "xss.txt"), []byte(xssText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := cleanEnv()
+	qs := exec.Command(exe, "quickstart")
+	qs.Dir, qs.Env = dir, env
+	if out, err := qs.CombinedOutput(); err != nil {
+		t.Fatalf("quickstart: %v\n%s", err, out)
+	}
+	srv := exec.Command(exe, "serve", "--addr", "127.0.0.1:0")
+	srv.Dir, srv.Env = filepath.Join(dir, "annals-demo"), env
+	srv.Stderr = os.Stderr
+	stdout, err := srv.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		srv.Process.Kill()
+		srv.Wait()
+	})
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		re := regexp.MustCompile(`on (http://[^\s(]+)`)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- strings.TrimRight(m[1], "/")
+				break
+			}
+			t.Logf("serve: %s", sc.Text())
+		}
+		for sc.Scan() { // keep the pipe drained
+		}
+	}()
+	select {
+	case a := <-addr:
+		return a
+	case <-time.After(30 * time.Second):
+		t.Fatal("annals serve did not say where it listens within 30s")
+	}
+	return ""
+}
+
+// cleanEnv is this process's environment without the settings that would
+// point the commands at another workspace or require a token.
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "ANNALS_WORKSPACE=") && !strings.HasPrefix(kv, "ANNALS_TOKEN=") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+func startBrowser(t *testing.T) context.Context {
+	t.Helper()
+	profile, err := os.MkdirTemp("", "annals-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("lang", "en-US"),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(1280, 900),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() {
+		cancel()
+		cancelAlloc()
+		os.RemoveAll(profile) // after the browser is gone
+	})
+	// The first Do starts the browser; it must not carry a timeout, which
+	// would end the browser with it.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start %s: %v", chromium, err)
+	}
+	return ctx
+}
+
+// page runs the steps of one scenario, each bounded in time.
+type page struct {
+	t   *testing.T
+	ctx context.Context
+}
+
+const stepTimeout = 30 * time.Second
+
+func (p *page) on(t *testing.T) *page { return &page{t: t, ctx: p.ctx} }
+
+func (p *page) timed() context.Context {
+	ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
+	p.t.Cleanup(cancel)
+	return ctx
+}
+
+func (p *page) do(a chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.timed(), a); err != nil {
+		p.t.Fatalf("%v\n%s", err, p.state())
+	}
+}
+
+func (p *page) str(expr string) string {
+	p.t.Helper()
+	s, err := chromedp.Run(p.timed(), chromedp.Evaluate[string](expr))
+	if err != nil {
+		p.t.Fatalf("%s: %v\n%s", expr, err, p.state())
+	}
+	return s
+}
+
+// wait polls a JavaScript condition until it holds.
+func (p *page) wait(cond string) {
+	p.t.Helper()
+	_, err := chromedp.Run(p.timed(), chromedp.Poll[bool](`!!(`+cond+`)`, chromedp.WithPollingTimeout(stepTimeout), chromedp.WithPollingInterval(50*time.Millisecond)))
+	if err != nil {
+		p.t.Fatalf("waiting for %s: %v\n%s", cond, err, p.state())
+	}
+}
+
+// hash routes the page as a link would: the app reads the fragment.
+func (p *page) hash(h string) {
+	p.t.Helper()
+	js, _ := json.Marshal(h)
+	p.str(`(location.hash = ` + string(js) + `, '')`)
+}
+
+// centre scrolls the first match into the middle of the view, clear of
+// the sticky header, and returns the middle of its box.
+func (p *page) centre(sel string) (x, y float64) {
+	p.t.Helper()
+	js, _ := json.Marshal(sel)
+	p.wait(`!!document.querySelector(` + string(js) + `)`)
+	pt, err := chromedp.Run(p.timed(), chromedp.Evaluate[[]float64](`(() => {
+		const e = document.querySelector(`+string(js)+`);
+		e.scrollIntoView({block: 'center', inline: 'center'});
+		const r = e.getClientRects()[0] || e.getBoundingClientRect();
+		return [r.left + r.width / 2, r.top + r.height / 2];
+	})()`))
+	if err != nil || len(pt) != 2 {
+		p.t.Fatalf("locate %s: %v\n%s", sel, err, p.state())
+	}
+	return pt[0], pt[1]
+}
+
+// click presses and releases the mouse over the first match, as a person
+// would, so mousedown handlers run too.
+func (p *page) click(sel string) {
+	p.t.Helper()
+	x, y := p.centre(sel)
+	p.do(chromedp.MouseClickXY(x, y))
+}
+
+func (p *page) hover(sel string) {
+	p.t.Helper()
+	x, y := p.centre(sel)
+	p.do(chromedp.MouseEvent(chromedp.MouseMoved, x, y))
+}
+
+// passageShown checks that the reader opened with the cited span marked,
+// and that the span is part of the document shown.
+func (p *page) passageShown() {
+	p.t.Helper()
+	p.wait(`location.hash.startsWith('#/doc/') && !!document.querySelector('[data-testid=reader] [data-testid=passage]')`)
+	p.wait(`(() => { const t = document.querySelector('[data-testid=passage]').textContent; return t.length > 0 && document.querySelector('[data-testid=reader]').textContent.includes(t); })()`)
+}
+
+// state describes the page for a failure message.
+func (p *page) state() string {
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.hash + '\n' + [...document.querySelectorAll('[data-testid=error]')].map(e => 'error shown: ' + e.textContent).join('\n') + '\n' + (document.querySelector('main')?.innerText || '').slice(0, 600)`))
+	if err != nil {
+		return "(page state unavailable: " + err.Error() + ")"
+	}
+	return "page: " + s
+}

@@ -1,0 +1,171 @@
+import { h, fill, add } from '../dom.js';
+import { t } from '../i18n.js';
+import { request, readEvents, APIError } from '../api.js';
+import { loading, showError, citeLink, evidenceLine, entityLink } from '../ui.js';
+
+// The form and the last answer outlive a re-render (the language
+// switch), not a reload.
+const state = { question: '', mode: 'reject', options: [], agent: false, answer: null };
+
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+function stageLabel(s) {
+  const k = 'ask.stage.' + s;
+  return t(k) === k ? s : t(k);
+}
+
+// answerText puts citation links where the answer names them ([1]), or
+// after the text when it names none.
+function answerText(ans) {
+  const cites = new Map((ans.citations || []).map((c) => [c.n, c]));
+  const text = ans.answer || '';
+  const out = [];
+  const used = new Set();
+  let at = 0;
+  for (const m of text.matchAll(/\[(\d+)\]/g)) {
+    const c = cites.get(Number(m[1]));
+    if (!c) continue;
+    out.push(text.slice(at, m.index), citeLink(c, c.n));
+    used.add(c.n);
+    at = m.index + m[0].length;
+  }
+  out.push(text.slice(at));
+  const rest = [...cites.values()].filter((c) => !used.has(c.n));
+  if (rest.length) out.push(' ', h('span', { class: 'cites' }, rest.map((c) => citeLink(c, c.n))));
+  return out;
+}
+
+function showAnswer(el, ans) {
+  const cites = ans.citations || [];
+  fill(el,
+    ans.answered === false
+      ? h('div', { class: 'unanswered' },
+        h('h2', null, t('ask.unable')),
+        h('p', { 'data-testid': 'answer', class: 'answer-text' }, ans.answer || t('ask.unable')))
+      : h('div', { class: 'answered' },
+        h('h2', null, t('ask.answer')),
+        h('p', { 'data-testid': 'answer', class: 'answer-text' }, answerText(ans))),
+    h('p', { class: 'meta muted' },
+      ans.method ? t('ask.method', ans.method) : null,
+      ans.mode ? [' · ', t('ask.mode.' + ans.mode)] : null,
+      ans.choice ? [' · ', t('ask.choice', ans.choice)] : null),
+    ans.own_knowledge ? h('p', { class: 'msg warn' }, t('ask.own')) : null,
+    ans.options && ans.options.length ? h('table', { class: 'options' },
+      h('thead', null, h('tr', null, [t('ask.opt.letter'), t('ask.opt.text'), t('ask.opt.score'), t('ask.opt.evidence')].map((s) => h('th', null, s)))),
+      h('tbody', null, ans.options.map((o) => h('tr', { class: (o.letter === ans.choice ? 'chosen' : '') + (o.kept === false ? ' dropped' : '') },
+        h('td', null, o.letter), h('td', null, o.text),
+        h('td', null, Number(o.score || 0).toFixed(2), o.kept === false ? h('span', { class: 'muted' }, ' ' + t('ask.opt.dropped')) : null),
+        h('td', null, o.evidence ? evidenceLine(o.evidence, null) : h('span', { class: 'muted' }, '—')))))) : null,
+    cites.length ? h('div', { class: 'sources' },
+      h('h3', null, t('ask.sources')),
+      h('ol', { class: 'cited' }, cites.map((c) => h('li', null, evidenceLine(c, c.n))))) : null,
+    ans.trace && ans.trace.length ? h('details', { class: 'trace', open: true },
+      h('summary', null, t('ask.trace', ans.trace.length)),
+      h('ol', null, ans.trace.map((s) => h('li', null,
+        h('div', null, h('strong', null, s.question)),
+        h('div', null, s.answer),
+        s.bridge ? h('div', { class: 'muted' }, t('ask.bridge'), ' ', entityLink(s.bridge)) : null,
+        s.thought ? h('div', { class: 'muted small' }, s.thought) : null)))) : null,
+    ans.items && ans.items.length ? h('details', { class: 'items' },
+      h('summary', null, t('ask.items', ans.items.length)),
+      h('ol', null, ans.items.map((it) => h('li', null,
+        h('span', { class: 'muted small' }, it.kind, ' · ', Number(it.score || 0).toFixed(2), ' '),
+        it.citation && it.citation.doc_key ? evidenceLine(it.citation, null) : it.text)))) : null);
+}
+
+export function askPage(ctx) {
+  const q = h('textarea', { rows: 3, 'data-testid': 'ask-input', placeholder: t('ask.placeholder'), 'aria-label': t('ask.question'), value: state.question });
+  q.addEventListener('input', () => (state.question = q.value));
+  const modes = ['reject', 'open'].map((m) =>
+    h('label', { class: 'check', title: t('ask.mode.' + m + '.help') },
+      h('input', { type: 'radio', name: 'mode', value: m, checked: state.mode === m, onchange: () => (state.mode = m) }), ' ', t('ask.mode.' + m)));
+  const agent = h('input', { type: 'checkbox', checked: state.agent, onchange: () => (state.agent = agent.checked) });
+  const optList = h('div', { class: 'opts' });
+  const drawOptions = () => {
+    fill(optList, state.options.map((o, i) => h('div', { class: 'opt row' },
+      h('input', { class: 'letter', value: o.letter, maxlength: 3, 'aria-label': t('ask.opt.letter'), oninput: (e) => (o.letter = e.target.value) }),
+      h('input', { class: 'grow', value: o.text, 'aria-label': t('ask.opt.text'), placeholder: t('ask.opt.text'), oninput: (e) => (o.text = e.target.value) }),
+      h('button', { type: 'button', 'aria-label': t('ask.opt.remove'), onclick: () => { state.options.splice(i, 1); drawOptions(); } }, '×'))));
+  };
+  drawOptions();
+  const submit = h('button', { type: 'submit', class: 'primary', 'data-testid': 'ask-submit' }, t('ask.submit'));
+  const out = h('div', { class: 'answer-box', 'aria-live': 'polite' });
+  const form = h('form', {
+    class: 'ask-form',
+    onsubmit: (e) => {
+      e.preventDefault();
+      ask();
+    },
+  },
+  q,
+  h('div', { class: 'row wrap' },
+    h('span', { class: 'group' }, modes),
+    h('label', { class: 'check', title: t('ask.agent.help') }, agent, ' ', t('ask.agent')),
+    h('button', { type: 'button', onclick: () => { state.options.push({ letter: LETTERS[state.options.length] || '?', text: '' }); drawOptions(); optList.lastChild.querySelector('.grow').focus(); } }, t('ask.opt.add')),
+    h('span', { class: 'spacer' }),
+    submit),
+  optList);
+  q.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      ask();
+    }
+  });
+
+  let running = null;
+  ctx.onCleanup(() => running && running.abort());
+
+  async function ask() {
+    const question = q.value.trim();
+    if (!question) {
+      q.focus();
+      return;
+    }
+    if (running) running.abort();
+    const ctl = new AbortController();
+    running = ctl;
+    const options = state.options.filter((o) => o.letter.trim() || o.text.trim()).map((o) => ({ letter: o.letter.trim(), text: o.text.trim() }));
+    const body = { question, mode: state.mode, agent: state.agent, trace: state.agent };
+    if (options.length) body.options = options;
+    const stage = h('div', { class: 'muted stage' });
+    const streamed = h('p', { class: 'answer-text streaming', 'data-testid': 'answer' });
+    fill(out, loading(t('ask.thinking')), stage, streamed);
+    submit.disabled = true;
+    state.answer = null;
+    try {
+      const res = await request('/api/ask', { method: 'POST', body, signal: ctl.signal, accept: 'text/event-stream' });
+      const type = res.headers.get('Content-Type') || '';
+      let ans = null;
+      if (type.includes('text/event-stream')) {
+        let failure = null;
+        await readEvents(res, (name, data) => {
+          if (name === 'status') stage.textContent = t('ask.stage', stageLabel(data && data.stage ? data.stage : String(data)));
+          else if (name === 'token') add(streamed, data && typeof data.text === 'string' ? data.text : '');
+          else if (name === 'result') ans = data;
+          else if (name === 'error') failure = new APIError(500, data && data.error ? data.error : String(data));
+        });
+        if (failure) throw failure;
+        if (!ans) throw new APIError(0, t('ask.cut'));
+      } else {
+        ans = await res.json();
+      }
+      if (ctl.signal.aborted) return;
+      state.answer = ans;
+      showAnswer(out, ans);
+    } catch (err) {
+      if (err.name === 'AbortError') return;
+      fill(out);
+      showError(err);
+    } finally {
+      if (running === ctl) running = null;
+      submit.disabled = false;
+    }
+  }
+
+  if (state.answer) showAnswer(out, state.answer);
+  else fill(out, h('p', { class: 'muted' }, t('ask.empty')));
+  setTimeout(() => q.focus(), 0);
+  return h('div', { class: 'ask' },
+    h('section', { class: 'card' }, h('h1', null, t('ask.title')), h('p', { class: 'muted' }, t('ask.lead')), form),
+    h('section', { class: 'card' }, out));
+}
