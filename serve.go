@@ -109,21 +109,39 @@ type apiBackend struct {
 
 func (b apiBackend) Stats(ctx context.Context) (any, error) { return b.w.Stats(ctx) }
 
-// Entities lists the entities a name or alias refers to first, then those
-// whose name starts with it, most mentioned first.
+// Suggestion is an entity found for what a reader is typing, with the
+// alias it was found by when its name is not what was typed.
+type Suggestion struct {
+	Entity
+	Matched *Alias `json:"matched,omitempty"`
+}
+
+// Entities suggests entities for what is typed: those it names or is an
+// alias of first, then those whose name starts with it, then those with an
+// alias that starts with it (孔 → 诸葛亮, by 孔明), most mentioned first.
 func (b apiBackend) Entities(ctx context.Context, q server.EntitiesQuery) (any, error) {
-	var out []Entity
+	out := []Suggestion{}
 	seen := map[int64]bool{}
+	add := func(e Entity, matched *Alias) {
+		if !seen[e.ID] && (q.Type == "" || e.Type == q.Type) && len(out) < q.Limit {
+			seen[e.ID] = true
+			out = append(out, Suggestion{Entity: e, Matched: matched})
+		}
+	}
 	if q.Q != "" {
 		found, err := b.w.findEntities(ctx, q.Q)
 		if err != nil && !errors.Is(err, ErrNotFound) {
 			return nil, err
 		}
 		for _, e := range found {
-			if (q.Type == "" || e.Type == q.Type) && !seen[e.ID] {
-				seen[e.ID] = true
-				out = append(out, e)
+			var matched *Alias
+			for i, a := range e.Aliases {
+				if e.Name != q.Q && a.Name == q.Q {
+					matched = &e.Aliases[i]
+					break
+				}
 			}
+			add(e, matched)
 		}
 	}
 	more, err := b.w.Entities(ctx, EntityQuery{Type: q.Type, Prefix: q.Q, Limit: q.Limit})
@@ -131,15 +149,18 @@ func (b apiBackend) Entities(ctx context.Context, q server.EntitiesQuery) (any, 
 		return nil, err
 	}
 	for _, e := range more {
-		if !seen[e.ID] {
-			seen[e.ID] = true
-			out = append(out, e)
+		add(e, nil)
+	}
+	if q.Q != "" && len(out) < q.Limit {
+		byAlias, err := b.w.db.EntitiesByAliasPrefix(ctx, q.Q, q.Type, q.Limit)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range byAlias {
+			add(m.Entity, &m.Alias)
 		}
 	}
-	if out == nil {
-		out = []Entity{}
-	}
-	return out[:min(len(out), q.Limit)], nil
+	return out, nil
 }
 
 func (b apiBackend) Entity(ctx context.Context, name string, relations, mentions int) (any, error) {

@@ -45,6 +45,10 @@ func TestAPIOverTheDemo(t *testing.T) {
 	if s, b := get("/api/entities?q=" + q("孔明")); s != 200 || !strings.Contains(b, `"name":"诸葛亮"`) {
 		t.Fatalf("entities by 字: %d %.300s", s, b)
 	}
+	// The start of an alias suggests its entity, saying which alias.
+	if s, b := get("/api/entities?q=" + q("卧") + "&type=" + q("人物")); s != 200 || !strings.Contains(b, `"name":"诸葛亮"`) || !strings.Contains(b, `"matched":{"name":"卧龙"`) {
+		t.Fatalf("entities by the start of an alias: %d %.300s", s, b)
+	}
 	if s, b := get("/api/entity/" + url.PathEscape("诸葛亮")); s != 200 || !strings.Contains(b, "孔明") || !strings.Contains(b, `"relations"`) {
 		t.Fatalf("entity: %d %.300s", s, b)
 	}

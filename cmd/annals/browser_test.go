@@ -146,6 +146,14 @@ func TestBrowser(t *testing.T) {
 		b.wait(fmt.Sprintf(`document.querySelector('header nav').textContent === %q`, before))
 	})
 
+	t.Run("SuggestByAlias", func(t *testing.T) {
+		b := b.on(t)
+		b.str(`(() => { const i = document.querySelector('[data-testid=search-input]'); i.value = ''; i.focus(); return ''; })()`)
+		// The start of his 号 finds him, and the suggestion says by what.
+		b.do(chromedp.SendKeys(chromedp.CSS(`[data-testid=search-input]`), "卧"))
+		b.wait(`[...document.querySelectorAll('[data-testid=suggestion]')].some(e => e.textContent.includes('诸葛亮') && e.textContent.includes('卧龙'))`)
+	})
+
 	t.Run("MarkupStaysText", func(t *testing.T) {
 		b := b.on(t)
 		b.hash("#/doc/" + "杂记%2Fxss.txt")

@@ -196,6 +196,7 @@ export function evidenceLine(ev, n) {
 // matchedAlias names the alias a query found an entity by, when the name
 // itself is not what was typed.
 function matchedAlias(e, q) {
+  if (e.matched) return e.matched; // the server says which alias found it
   if (!q || e.name === q || e.name.startsWith(q)) return null;
   const as = e.aliases || [];
   return as.find((a) => a.name === q) || as.find((a) => a.name.startsWith(q)) || as.find((a) => a.name.includes(q)) || null;

@@ -292,3 +292,39 @@ func (s *DB) Stats(ctx context.Context) (*store.Stats, error) {
 
 // IsNotFound reports whether err says something does not exist.
 func IsNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }
+
+// AliasMatch is an entity found by the start of one of its aliases.
+type AliasMatch struct {
+	Entity kg.Entity
+	Alias  kg.Alias
+}
+
+// EntitiesByAliasPrefix finds entities by the start of an alias (孔 finds
+// 诸葛亮 by 孔明), of one type or any, most mentioned first, each once
+// with its shortest matching alias. The prefix is compared as a range of
+// the alias index, so it costs the aliases that match.
+func (s *DB) EntitiesByAliasPrefix(ctx context.Context, prefix, typ string, limit int) ([]AliasMatch, error) {
+	if prefix == "" {
+		return nil, nil
+	}
+	rows, err := s.query(ctx, `SELECT `+entityColumns+`, a.alias, a.kind, a.source
+		FROM (SELECT entity_id, alias, kind, source, row_number() OVER (PARTITION BY entity_id ORDER BY length(alias), alias) AS rn
+			FROM aliases WHERE alias >= ?1 AND alias < ?1 || char(1114111)) a
+		JOIN entities e ON e.id = a.entity_id
+		WHERE a.rn = 1 AND (?2 = '' OR e.type = ?2)
+		ORDER BY e.mentions DESC, e.id LIMIT ?3`, prefix, typ, limit)
+	if err != nil {
+		return nil, fmt.Errorf("find entities by alias prefix %q: %w", prefix, err)
+	}
+	defer rows.Close()
+	var out []AliasMatch
+	for rows.Next() {
+		var m AliasMatch
+		e := &m.Entity
+		if err := rows.Scan(&e.ID, &e.Name, &e.Type, &e.Description, &e.Mentions, &m.Alias.Name, &m.Alias.Kind, &m.Alias.Source); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
