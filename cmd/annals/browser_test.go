@@ -196,14 +196,20 @@ func serveDemo(t *testing.T) string {
 	if err := os.WriteFile(filepath.Join(extra, "xss.txt"), []byte(xssText), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := cleanEnv()
 	qs := exec.Command(exe, "quickstart")
-	qs.Dir, qs.Env = dir, env
+	qs.Dir, qs.Env = dir, cleanEnv()
 	if out, err := qs.CombinedOutput(); err != nil {
 		t.Fatalf("quickstart: %v\n%s", err, out)
 	}
-	srv := exec.Command(exe, "serve", "--addr", "127.0.0.1:0")
-	srv.Dir, srv.Env = filepath.Join(dir, "annals-demo"), env
+	return serve(t, exe, filepath.Join(dir, "annals-demo"))
+}
+
+// serve starts `annals serve` in dir on a free port and returns its base
+// URL; the server is stopped when the test ends.
+func serve(t testing.TB, exe, dir string, args ...string) string {
+	t.Helper()
+	srv := exec.Command(exe, append(args, "serve", "--addr", "127.0.0.1:0")...)
+	srv.Dir, srv.Env = dir, cleanEnv()
 	srv.Stderr = os.Stderr
 	stdout, err := srv.StdoutPipe()
 	if err != nil {
@@ -251,7 +257,7 @@ func cleanEnv() []string {
 	return env
 }
 
-func startBrowser(t *testing.T) context.Context {
+func startBrowser(t testing.TB) context.Context {
 	t.Helper()
 	profile, err := os.MkdirTemp("", "annals-chromium-")
 	if err != nil {
@@ -383,4 +389,52 @@ func (p *page) state() string {
 		return "(page state unavailable: " + err.Error() + ")"
 	}
 	return "page: " + s
+}
+
+// BenchmarkEntityPage times an entity page in the browser, from navigation
+// until its heading, facts and graph are drawn, on the workspace named by
+// ANNALS_BENCH_WORKSPACE (the First Four Histories, made by
+// `annals bench --keep`), one most-mentioned person after another.
+func BenchmarkEntityPage(b *testing.B) {
+	ws := os.Getenv("ANNALS_BENCH_WORKSPACE")
+	if ws == "" {
+		b.Skip("set ANNALS_BENCH_WORKSPACE to a workspace (annals bench --keep makes one)")
+	}
+	if _, err := os.Stat(chromium); err != nil {
+		b.Skipf("no browser at %s", chromium)
+	}
+	exe := binary(b)
+	out, err := exec.Command(exe, "-w", ws, "--json", "entities", "--type", "人物", "--limit", "200").Output()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var people []struct{ Name string }
+	if err := json.Unmarshal(out, &people); err != nil || len(people) == 0 {
+		b.Fatalf("people: %v", err)
+	}
+	base := serve(b, exe, b.TempDir(), "-w", ws)
+	ctx := startBrowser(b)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/#/")); err != nil {
+		b.Fatal(err)
+	}
+	var worst time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		name := people[i%len(people)].Name
+		// Drawn: the heading names the person, facts are listed and the
+		// graph holds nodes.
+		ready := fmt.Sprintf(`document.querySelector('[data-testid=entity-name]')?.textContent === %q && document.querySelectorAll('[data-testid=fact]').length > 0 && +(document.querySelector('[data-testid=graph]')?.dataset.nodes || 0) > 0`, name)
+		start := time.Now()
+		tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		_, err := chromedp.Run(tctx, chromedp.Evaluate[string](fmt.Sprintf(`(location.hash = %q, '')`, "#/entity/"+name)))
+		if err == nil {
+			_, err = chromedp.Run(tctx, chromedp.Poll[bool](`!!(`+ready+`)`, chromedp.WithPollingTimeout(30*time.Second), chromedp.WithPollingInterval(5*time.Millisecond)))
+		}
+		cancel()
+		if err != nil {
+			b.Fatalf("%s: %v", name, err)
+		}
+		worst = max(worst, time.Since(start))
+	}
+	b.ReportMetric(float64(worst.Milliseconds()), "worst-ms")
 }

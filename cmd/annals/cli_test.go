@@ -160,7 +160,7 @@ func TestIndexSkipsBadFilesAndSaysWhy(t *testing.T) {
 
 // binary builds the annals command once for the tests that need a process
 // to kill.
-func binary(t *testing.T) string {
+func binary(t testing.TB) string {
 	t.Helper()
 	exe := filepath.Join(t.TempDir(), "annals")
 	cmd := exec.Command("go", "build", "-o", exe, ".")
