@@ -25,6 +25,8 @@ type GraphEdge struct {
 	Type    string `json:"relation"`
 	Status  string `json:"status"`
 	Support int    `json:"support"`
+	// Year is the earliest year its evidence is dated to, when dated.
+	Year *int `json:"year,omitempty"`
 }
 
 // Neighbourhood is the part of the graph around an entity.
@@ -99,6 +101,19 @@ func (w *Workspace) Neighbourhood(ctx context.Context, name string, opts Neighbo
 			}
 		}
 		frontier = next
+	}
+	ids := make([]int64, len(n.Edges))
+	for i, e := range n.Edges {
+		ids[i] = e.ID
+	}
+	years, err := w.db.RelationYears(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i := range n.Edges {
+		if y, ok := years[n.Edges[i].ID]; ok {
+			n.Edges[i].Year = &y
+		}
 	}
 	ents, err := w.db.EntitiesByID(ctx, order)
 	if err != nil {

@@ -92,10 +92,20 @@ func TestAPIGraphAndReader(t *testing.T) {
 			t.Fatalf("a node %d steps away", node.Depth)
 		}
 	}
+	dated := 0
 	for _, e := range n.Edges {
 		if !ids[e.Head] || !ids[e.Tail] {
 			t.Fatalf("edge %+v leaves the neighbourhood", e)
 		}
+		if e.Year != nil {
+			dated++
+			if *e.Year < 150 || *e.Year > 300 {
+				t.Errorf("edge %+v dated to %d, outside the Three Kingdoms", e, *e.Year)
+			}
+		}
+	}
+	if dated == 0 {
+		t.Error("no edge around 诸葛亮 carries a year")
 	}
 	only, err := ws.Neighbourhood(ctx, "诸葛亮", annals.NeighbourhoodOptions{Types: []string{"子女"}})
 	if err != nil {

@@ -85,6 +85,8 @@ func TestBrowser(t *testing.T) {
 	t.Run("Graph", func(t *testing.T) {
 		b := b.on(t)
 		b.wait(`+(document.querySelector('[data-testid=graph]')?.dataset.nodes || 0) >= 2`)
+		// Its relations are dated, so the time range is offered.
+		b.wait(`document.querySelector('.graph-years')?.hidden === false`)
 	})
 
 	t.Run("CitationOpensPassage", func(t *testing.T) {

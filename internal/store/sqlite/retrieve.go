@@ -241,3 +241,27 @@ func (s *DB) DocumentMentions(ctx context.Context, docID int64) ([]store.DocMent
 	}
 	return out, rows.Err()
 }
+
+// RelationYears gives the earliest year the evidence of each relation is
+// dated to, for those dated at all.
+func (s *DB) RelationYears(ctx context.Context, ids []int64) (map[int64]int, error) {
+	out := map[int64]int{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := s.query(ctx, `SELECT relation_id, min(year) FROM evidence
+		WHERE relation_id IN (SELECT value FROM json_each(?)) AND year IS NOT NULL GROUP BY relation_id`, idList(ids))
+	if err != nil {
+		return nil, fmt.Errorf("read the years of relations: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var y int
+		if err := rows.Scan(&id, &y); err != nil {
+			return nil, err
+		}
+		out[id] = y
+	}
+	return out, rows.Err()
+}
