@@ -176,17 +176,16 @@ func TestAskStreamsTheModelsAnswerOverHTTP(t *testing.T) {
 		Answer    string `json:"answer"`
 		Citations []any  `json:"citations"`
 	}
-	for _, block := range strings.Split(strings.TrimSpace(rec.Body.String()), "\n\n") {
-		name, data, _ := strings.Cut(block, "\ndata: ")
-		switch strings.TrimPrefix(name, "event: ") {
+	for _, e := range readEvents(t, rec.Body) {
+		switch e.name {
 		case "token":
 			var tok struct{ Text string }
-			if err := json.Unmarshal([]byte(data), &tok); err != nil {
+			if err := json.Unmarshal([]byte(e.data), &tok); err != nil {
 				t.Fatal(err)
 			}
 			tokens = append(tokens, tok.Text)
 		case "result":
-			if err := json.Unmarshal([]byte(data), &result); err != nil {
+			if err := json.Unmarshal([]byte(e.data), &result); err != nil {
 				t.Fatal(err)
 			}
 		}

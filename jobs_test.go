@@ -111,17 +111,10 @@ func TestIndexJobsStayInsideTheirRoots(t *testing.T) {
 	defer ev.Body.Close()
 	var last annals.IndexJob
 	var names []string
-	sc := bufio.NewScanner(ev.Body)
-	name := ""
-	for sc.Scan() {
-		line := sc.Text()
-		if v, ok := strings.CutPrefix(line, "event: "); ok {
-			name = v
-			names = append(names, v)
-		} else if v, ok := strings.CutPrefix(line, "data: "); ok {
-			if err := json.Unmarshal([]byte(v), &last); err != nil {
-				t.Fatalf("event %s: %v", name, err)
-			}
+	for _, e := range readEvents(t, ev.Body) {
+		names = append(names, e.name)
+		if err := json.Unmarshal([]byte(e.data), &last); err != nil {
+			t.Fatalf("event %s: %v", e.name, err)
 		}
 	}
 	wg.Wait()
@@ -147,6 +140,30 @@ func TestIndexJobsStayInsideTheirRoots(t *testing.T) {
 	if status, body := send(t, h, "GET", "/api/jobs", ""); status != 200 || !strings.Contains(body, `"state":"done"`) {
 		t.Errorf("jobs: %d %.200s", status, body)
 	}
+}
+
+// event is one server-sent event.
+type event struct{ name, data string }
+
+// readEvents reads a stream of server-sent events to its end.
+func readEvents(t *testing.T, r io.Reader) []event {
+	t.Helper()
+	var out []event
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		line := sc.Text()
+		if v, ok := strings.CutPrefix(line, "event: "); ok {
+			out = append(out, event{name: v})
+		} else if v, ok := strings.CutPrefix(line, "data: "); ok && len(out) > 0 {
+			out[len(out)-1].data = v
+		} else if line != "" {
+			t.Fatalf("a line that is neither event, data nor blank: %q", line)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // send makes one request to h and returns the status and body.
