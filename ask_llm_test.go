@@ -167,7 +167,7 @@ func TestAskStreamsTheModelsAnswerOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := httptest.NewRequest("POST", "/api/ask", strings.NewReader(`{"question":"诸葛亮字什么？","top_k":3}`))
+	req := apiRequest("POST", "/api/ask", strings.NewReader(`{"question":"诸葛亮字什么？","top_k":3}`))
 	req.Header.Set("Accept", "text/event-stream")
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)

@@ -58,6 +58,7 @@ var (
 type indexJobs struct {
 	w     *Workspace
 	roots []string // real paths
+	given []string // the roots as given, made absolute: what a client may name
 
 	mu      sync.Mutex
 	jobs    []*jobState
@@ -85,6 +86,9 @@ func newIndexJobs(w *Workspace, roots []string) (*indexJobs, error) {
 			return nil, fmt.Errorf("index root %s: not a folder", r)
 		}
 		j.roots = append(j.roots, real)
+		if abs, err := filepath.Abs(r); err == nil {
+			j.given = append(j.given, abs)
+		}
 	}
 	return j, nil
 }
@@ -98,13 +102,24 @@ func (j *indexJobs) resolve(path string) (string, error) {
 	if path == "" {
 		return "", fmt.Errorf("%w: name a folder or file", ErrOutsideRoots)
 	}
-	var tries []string
+	var named []string
 	if filepath.IsAbs(path) {
-		tries = []string{path}
+		named = []string{filepath.Clean(path)}
 	} else {
 		for _, r := range j.roots {
-			tries = append(tries, filepath.Join(r, path))
+			named = append(named, filepath.Join(r, path))
 		}
+	}
+	// Decided by the name alone, before the file system is touched, so
+	// that the answer says nothing of what exists outside the roots.
+	var tries []string
+	for _, p := range named {
+		if corpus.Inside(p, j.roots) || corpus.Inside(p, j.given) {
+			tries = append(tries, p)
+		}
+	}
+	if len(tries) == 0 {
+		return "", fmt.Errorf("%w: %s", ErrOutsideRoots, path)
 	}
 	var lastErr error
 	for _, p := range tries {

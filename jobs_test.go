@@ -65,6 +65,10 @@ func TestIndexJobsStayInsideTheirRoots(t *testing.T) {
 	}{
 		{"../secret", 403}, {"新编/../../secret/密.txt", 403}, {secret, 403}, {"/etc", 403},
 		{"link", 403}, {"link/密.txt", 403}, {"新编/密.txt", 403}, {"无此", 404},
+		// Outside the roots, existing or not, the answer is the same: it
+		// must not tell which files exist there.
+		{filepath.Join(secret, "无此.txt"), 403}, {"/no/such/folder", 403}, {"../secret/无此", 403},
+		{filepath.Join(root, "无此"), 404},
 	} {
 		body, _ := json.Marshal(map[string]string{"path": c.path})
 		if status, reply := send(t, h, "POST", "/api/index", string(body)); status != c.status {
@@ -174,6 +178,17 @@ func send(t *testing.T, h http.Handler, method, path, body string) (int, string)
 		r = strings.NewReader(body)
 	}
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(method, path, r))
+	h.ServeHTTP(rec, apiRequest(method, path, r))
 	return rec.Code, rec.Body.String()
+}
+
+// apiRequest is a request as a program on this machine sends it: to the
+// loopback address, in JSON.
+func apiRequest(method, path string, body io.Reader) *http.Request {
+	req := httptest.NewRequest(method, path, body)
+	req.Host = "127.0.0.1:8080"
+	if method == http.MethodPost {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	return req
 }

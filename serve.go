@@ -24,6 +24,14 @@ type ServeOptions struct {
 	// Roots are the folders under which clients may start index jobs;
 	// none means indexing over HTTP is off.
 	Roots []string
+	// AllowHosts are names, besides the address served and loopback, by
+	// which clients may reach the server (a name behind a proxy, the
+	// machine's name on the network); "*" allows any, giving up the check
+	// that defeats DNS rebinding.
+	AllowHosts []string
+	// ReadBudget bounds the work of one read (a search, an entity page, a
+	// question answered offline); 0 means server.DefaultReadBudget.
+	ReadBudget time.Duration
 }
 
 // Handler is the HTTP API over the workspace, after checking that the
@@ -43,7 +51,8 @@ func (w *Workspace) handler(opts ServeOptions, loopback bool) (http.Handler, *in
 		return nil, nil, err
 	}
 	b := apiBackend{w: w, jobs: jobs, cache: &viewCache{}}
-	return server.New(b, server.Options{Token: opts.Token, Loopback: loopback, NotFound: ErrNotFound,
+	return server.New(b, server.Options{Token: opts.Token, Loopback: loopback, Addr: opts.Addr, AllowHosts: opts.AllowHosts,
+		ReadBudget: opts.ReadBudget, LLM: w.Config.LLM.BaseURL != "", NotFound: ErrNotFound,
 		Status: apiStatus, Version: opts.Version, UI: webui.Handler()}), jobs, nil
 }
 

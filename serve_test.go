@@ -2,6 +2,7 @@ package annals_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -145,7 +146,7 @@ func TestEntityPagesAreReadAgainAfterACommit(t *testing.T) {
 	get := func() string {
 		t.Helper()
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		h.ServeHTTP(rec, apiRequest("GET", path, nil))
 		if rec.Code != 200 {
 			t.Fatalf("%d %s", rec.Code, rec.Body)
 		}
@@ -173,5 +174,56 @@ func TestEntityPagesAreReadAgainAfterACommit(t *testing.T) {
 	}
 	if after := get(); !strings.Contains(after, "南阳隐士") {
 		t.Fatalf("the page did not see the alias committed since: %.300s", after)
+	}
+}
+
+// The probes that once got through: a cross-site write, a rebound name
+// deleting a document, and a question with thousands of options.
+func TestAPIRefusesWhatABrowserElsewhereSends(t *testing.T) {
+	ctx := context.Background()
+	ws, _ := indexDemo(t)
+	h, err := ws.Handler(annals.ServeOptions{Addr: "127.0.0.1:8080"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := ws.Documents(ctx)
+	if err != nil || len(docs) == 0 {
+		t.Fatal(docs, err)
+	}
+	do := func(req *http.Request) (int, string) {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec.Code, rec.Body.String()
+	}
+	// A page anywhere may POST text/plain without asking first.
+	req := apiRequest("POST", "/api/relate", strings.NewReader(`{"head":"孙坚","tail":"孙策","feedback":true}`))
+	req.Header.Set("Content-Type", "text/plain")
+	if status, body := do(req); status != 403 {
+		t.Fatalf("cross-site feedback: %d %s", status, body)
+	}
+	req = apiRequest("POST", "/api/relate", strings.NewReader(`{"head":"孙坚","tail":"孙策","feedback":true}`))
+	req.Header.Set("Origin", "http://evil.example")
+	if status, body := do(req); status != 403 {
+		t.Fatalf("feedback from another origin: %d %s", status, body)
+	}
+	if fbs, err := ws.FeedbackList(ctx, true); err != nil || len(fbs) != 0 {
+		t.Fatalf("feedback written by a refused request: %v %v", fbs, err)
+	}
+	// A rebound name reaches the server with its own Host.
+	req = apiRequest("DELETE", "/api/document/"+url.PathEscape(docs[0].Key), nil)
+	req.Host = "rebind.example:8080"
+	if status, body := do(req); status != 403 {
+		t.Fatalf("delete by a rebound name: %d %s", status, body)
+	}
+	if after, _ := ws.Documents(ctx); len(after) != len(docs) {
+		t.Fatalf("documents %d → %d", len(docs), len(after))
+	}
+	// Thousands of options are refused before any work.
+	var opts []string
+	for i := range 5000 {
+		opts = append(opts, fmt.Sprintf(`{"letter":"%d","text":"选项%d"}`, i, i))
+	}
+	if status, body := do(apiRequest("POST", "/api/ask", strings.NewReader(`{"question":"诸葛亮卒于何地？","options":[`+strings.Join(opts, ",")+`]}`))); status != 400 || !strings.Contains(body, "26") {
+		t.Fatalf("5,000 options: %d %.200s", status, body)
 	}
 }

@@ -41,6 +41,10 @@ func (a *Answerer) choose(ctx context.Context, question string, opts Options) (*
 	} else {
 		total := 0.0
 		for i := range scores {
+			// Each option reads every passage: the client may be gone.
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			scores[i].Plausibility, _ = Support(distinct[i], res.Analysis.Terms(), passages)
 			total += scores[i].Plausibility
 		}

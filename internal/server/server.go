@@ -5,15 +5,18 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Backend is what the API serves; each result is encoded as JSON. A
@@ -108,8 +111,20 @@ type Options struct {
 	Token string
 	// Loopback says the server listens on loopback only.
 	Loopback bool
-	MaxBody  int64         // request body limit; 0 means 1 MiB
-	Timeout  time.Duration // per request; 0 means 2 minutes
+	// Addr is the address the server listens on. Requests are answered
+	// only when their Host names it, a loopback name or address, or one of
+	// AllowHosts ("*": any), which defeats DNS rebinding.
+	Addr       string
+	AllowHosts []string
+	MaxBody    int64         // request body limit; 0 means 1 MiB
+	Timeout    time.Duration // per request; 0 means DefaultTimeout
+	// ReadBudget bounds a read that only computes (everything but index
+	// jobs' event streams and questions a model answers); 0 means
+	// DefaultReadBudget.
+	ReadBudget time.Duration
+	// LLM says questions may be answered by a model, whose wait the
+	// read budget does not cover.
+	LLM bool
 	// NotFound is the backend's error for an unknown entity or document,
 	// answered 404.
 	NotFound error
@@ -123,9 +138,10 @@ type Options struct {
 
 // Server is the API's handler.
 type Server struct {
-	b    Backend
-	opts Options
-	mux  *http.ServeMux
+	b     Backend
+	opts  Options
+	hosts hostPolicy
+	mux   *http.ServeMux
 }
 
 // New makes the handler.
@@ -134,9 +150,12 @@ func New(b Backend, opts Options) *Server {
 		opts.MaxBody = 1 << 20
 	}
 	if opts.Timeout <= 0 {
-		opts.Timeout = 2 * time.Minute
+		opts.Timeout = DefaultTimeout
 	}
-	s := &Server{b: b, opts: opts, mux: http.NewServeMux()}
+	if opts.ReadBudget <= 0 {
+		opts.ReadBudget = DefaultReadBudget
+	}
+	s := &Server{b: b, opts: opts, hosts: newHostPolicy(opts.Addr, opts.AllowHosts), mux: http.NewServeMux()}
 	s.routes()
 	return s
 }
@@ -152,6 +171,11 @@ func CheckAddress(addr, token string) (loopback bool, err error) {
 	if ip := net.ParseIP(host); ip != nil {
 		loopback = ip.IsLoopback()
 	}
+	if token != "" {
+		if err := CheckToken(token); err != nil {
+			return false, err
+		}
+	}
 	if !loopback && token == "" {
 		return false, fmt.Errorf("refusing to serve on %s, which other machines reach, without a token: set ANNALS_TOKEN (writes then need it), or listen on 127.0.0.1", addr)
 	}
@@ -160,6 +184,18 @@ func CheckAddress(addr, token string) (loopback bool, err error) {
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
+	if !s.hosts.allows(r.Host) {
+		s.fail(w, http.StatusForbidden, fmt.Errorf("this server does not answer to the name %q: open it by its own address, or start it with --allow-host NAME", r.Host))
+		return
+	}
+	if err := crossSite(r); err != nil {
+		s.fail(w, http.StatusForbidden, err)
+		return
+	}
+	if field := badText(r); field != "" {
+		s.fail(w, http.StatusBadRequest, badRequest(field, errors.New("not valid UTF-8")))
+		return
+	}
 	ctx := r.Context()
 	// A job's event stream lasts as long as the job; everything else is
 	// bounded.
@@ -174,7 +210,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) routes() {
 	get := func(path string, h func(*http.Request) (any, error)) {
-		s.mux.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) { s.reply(w, r, h) })
+		s.mux.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) { s.run(w, r, s.opts.ReadBudget, h) })
 	}
 	post := func(path string, write bool, h func(*http.Request) (any, error)) {
 		s.mux.HandleFunc("POST "+path, func(w http.ResponseWriter, r *http.Request) {
@@ -182,7 +218,7 @@ func (s *Server) routes() {
 				s.fail(w, http.StatusUnauthorized, errors.New("this request writes: send the server's token (Authorization: Bearer …)"))
 				return
 			}
-			s.reply(w, r, h)
+			s.run(w, r, s.opts.ReadBudget, h)
 		})
 	}
 	get("/api/openapi.json", func(*http.Request) (any, error) { return openAPI(s.opts.Version), nil })
@@ -192,6 +228,9 @@ func (s *Server) routes() {
 		limit, err := intParam(q.Get("limit"), 20, 1, 500)
 		if err != nil {
 			return nil, badRequest("limit", err)
+		}
+		if err := checkText("q", q.Get("q"), MaxName); err != nil {
+			return nil, err
 		}
 		return s.b.Entities(r.Context(), EntitiesQuery{Q: strings.TrimSpace(q.Get("q")), Type: q.Get("type"), Limit: limit})
 	})
@@ -205,6 +244,9 @@ func (s *Server) routes() {
 		if err != nil {
 			return nil, badRequest("mentions", err)
 		}
+		if err := checkText("name", r.PathValue("name"), MaxName); err != nil {
+			return nil, err
+		}
 		return s.b.Entity(r.Context(), r.PathValue("name"), rels, ments)
 	})
 	get("/api/search", func(r *http.Request) (any, error) {
@@ -212,6 +254,9 @@ func (s *Server) routes() {
 		text := q.Get("text")
 		if strings.TrimSpace(text) == "" {
 			return nil, badRequest("text", errors.New("give a word or some characters"))
+		}
+		if err := checkText("text", text, MaxName); err != nil {
+			return nil, err
 		}
 		sq := SearchQuery{Text: text}
 		var err error
@@ -232,22 +277,32 @@ func (s *Server) routes() {
 			s.fail(w, s.status(err), err)
 			return
 		}
+		budget := s.opts.ReadBudget
+		if s.opts.LLM && !req.Offline {
+			budget = s.opts.Timeout
+		}
 		if !wantsEvents(r) {
-			s.reply(w, r, func(r *http.Request) (any, error) { return s.b.Ask(r.Context(), req, nil) })
+			s.run(w, r, budget, func(r *http.Request) (any, error) { return s.b.Ask(r.Context(), req, nil) })
 			return
 		}
+		r, cancel := within(r, budget)
+		defer cancel()
 		ev := startEvents(w)
 		ev.send("status", map[string]string{"stage": "answering"})
 		ans, err := s.b.Ask(r.Context(), req, func(text string) { ev.send("token", map[string]string{"text": text}) })
 		if err != nil {
-			ev.send("error", map[string]string{"error": err.Error()})
+			ev.send("error", map[string]string{"error": overBudget(r, err, budget).Error()})
 			return
 		}
 		ev.send("result", ans)
 	})
 	s.mux.HandleFunc("POST /api/relate", func(w http.ResponseWriter, r *http.Request) {
 		var req RelateRequest
-		if err := decode(r, &req); err != nil {
+		err := decode(r, &req)
+		if err == nil {
+			err = checkRelate(&req)
+		}
+		if err != nil {
 			s.fail(w, s.status(err), err)
 			return
 		}
@@ -255,7 +310,11 @@ func (s *Server) routes() {
 			s.fail(w, http.StatusUnauthorized, errors.New("feedback writes into the graph: send the server's token (Authorization: Bearer …)"))
 			return
 		}
-		s.reply(w, r, func(r *http.Request) (any, error) {
+		budget := s.opts.ReadBudget
+		if s.opts.LLM {
+			budget = s.opts.Timeout
+		}
+		s.run(w, r, budget, func(r *http.Request) (any, error) {
 			if strings.TrimSpace(req.Head) == "" || strings.TrimSpace(req.Tail) == "" {
 				return nil, badRequest("head, tail", errors.New("name both entities"))
 			}
@@ -265,6 +324,9 @@ func (s *Server) routes() {
 	get("/api/timeline", func(r *http.Request) (any, error) {
 		q := r.URL.Query()
 		tq := TimelineQuery{Name: strings.TrimSpace(q.Get("name")), Type: q.Get("type")}
+		if err := checkText("name", tq.Name, MaxName); err != nil {
+			return nil, err
+		}
 		var err error
 		if tq.Limit, err = intParam(q.Get("limit"), 200, 1, 5000); err != nil {
 			return nil, badRequest("limit", err)
@@ -291,10 +353,16 @@ func (s *Server) routes() {
 		if strings.TrimSpace(q.Get("expr")) == "" {
 			return nil, badRequest("expr", errors.New("give a date, e.g. 建兴十二年"))
 		}
+		if err := checkText("expr", q.Get("expr"), MaxName); err != nil {
+			return nil, err
+		}
 		return s.b.Date(r.Context(), q.Get("expr"), q.Get("dynasty"))
 	})
 	get("/api/graph/{name}", func(r *http.Request) (any, error) {
 		q := r.URL.Query()
+		if err := checkText("name", r.PathValue("name"), MaxName); err != nil {
+			return nil, err
+		}
 		depth, err := intParam(q.Get("depth"), 1, 1, 3)
 		if err != nil {
 			return nil, badRequest("depth", err)
@@ -318,7 +386,7 @@ func (s *Server) routes() {
 			s.fail(w, http.StatusUnauthorized, errors.New("deleting a document writes: send the server's token (Authorization: Bearer …)"))
 			return
 		}
-		s.reply(w, r, func(r *http.Request) (any, error) { return s.b.RemoveDocument(r.Context(), r.PathValue("key")) })
+		s.run(w, r, s.opts.ReadBudget, func(r *http.Request) (any, error) { return s.b.RemoveDocument(r.Context(), r.PathValue("key")) })
 	})
 	get("/api/feedback", func(r *http.Request) (any, error) {
 		return s.b.Feedback(r.Context(), r.URL.Query().Get("all") == "true" || r.URL.Query().Get("all") == "1")
@@ -362,6 +430,9 @@ func (s *Server) routes() {
 		if strings.TrimSpace(req.Path) == "" || strings.ContainsRune(req.Path, 0) {
 			return nil, badRequest("path", errors.New("name a folder or file under the server's index roots"))
 		}
+		if len(req.Path) > MaxPath {
+			return nil, overLimit("path", MaxPath, "bytes")
+		}
 		return s.b.StartIndex(r.Context(), req.Path)
 	})
 	get("/api/jobs", func(r *http.Request) (any, error) { return s.b.Jobs(r.Context()) })
@@ -377,7 +448,7 @@ func (s *Server) routes() {
 			s.fail(w, http.StatusUnauthorized, errors.New("cancelling a job writes: send the server's token (Authorization: Bearer …)"))
 			return
 		}
-		s.reply(w, r, func(r *http.Request) (any, error) {
+		s.run(w, r, s.opts.ReadBudget, func(r *http.Request) (any, error) {
 			id, err := idParam(r)
 			if err != nil {
 				return nil, err
@@ -407,6 +478,11 @@ func (s *Server) routes() {
 		}
 	})
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		if allow := s.allowed(r); len(allow) > 0 {
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			s.fail(w, http.StatusMethodNotAllowed, fmt.Errorf("%s is not a method of %s: it takes %s", r.Method, r.URL.Path, strings.Join(allow, ", ")))
+			return
+		}
 		s.fail(w, http.StatusNotFound, fmt.Errorf("no endpoint %s %s (see /api/openapi.json)", r.Method, r.URL.Path))
 	})
 	if s.opts.UI != nil {
@@ -421,18 +497,27 @@ func (s *Server) mayWrite(r *http.Request) bool {
 		return s.opts.Loopback
 	}
 	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	return ok && constantTimeEqual(got, s.opts.Token)
+	return ok && tokenMatches(got, s.opts.Token)
 }
 
-func constantTimeEqual(a, b string) bool {
-	if len(a) != len(b) {
-		return false
+// allowed lists the methods the path takes when the request's is not one
+// of them: such a request is answered 405, not 404.
+func (s *Server) allowed(r *http.Request) []string {
+	var out []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {
+		if m == r.Method {
+			continue
+		}
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := s.mux.Handler(probe); strings.HasPrefix(pattern, m+" ") {
+			out = append(out, m)
+		}
 	}
-	var d byte
-	for i := range len(a) {
-		d |= a[i] ^ b[i]
+	if len(out) > 0 && out[0] == http.MethodGet {
+		out = append([]string{http.MethodGet, http.MethodHead}, out[1:]...)
 	}
-	return d == 0
+	return out
 }
 
 // errBadRequest marks what the client got wrong.
@@ -447,7 +532,19 @@ func (e *errBadRequest) Unwrap() error { return e.err }
 func badRequest(field string, err error) error { return &errBadRequest{field, err} }
 
 func decode(r *http.Request, v any) error {
-	dec := json.NewDecoder(r.Body)
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return err
+		}
+		return badRequest("body", fmt.Errorf("could not be read: %w", err))
+	}
+	// encoding/json would quietly turn bad bytes into U+FFFD.
+	if !utf8.Valid(body) {
+		return badRequest("body", errors.New("not valid UTF-8"))
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		var tooBig *http.MaxBytesError
@@ -486,7 +583,7 @@ func decodeAsk(r *http.Request, req *AskRequest) error {
 			return badRequest("options", errors.New("each option needs a letter and a text"))
 		}
 	}
-	return nil
+	return checkAsk(req)
 }
 
 func intParam(s string, def, lo, hi int) (int, error) {
@@ -511,7 +608,7 @@ func statusOf(err, notFound error) int {
 	case notFound != nil && errors.Is(err, notFound):
 		return http.StatusNotFound
 	case errors.Is(err, context.DeadlineExceeded):
-		return http.StatusGatewayTimeout
+		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
 }
@@ -524,6 +621,32 @@ func (s *Server) status(err error) int {
 		}
 	}
 	return statusOf(err, s.opts.NotFound)
+}
+
+// within bounds the work of a request by d.
+func within(r *http.Request, d time.Duration) (*http.Request, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(r.Context(), d)
+	return r.WithContext(ctx), cancel
+}
+
+// overBudget says so when err is the request running out of its time
+// budget d.
+func overBudget(r *http.Request, err error, d time.Duration) error {
+	if errors.Is(err, context.DeadlineExceeded) && errors.Is(r.Context().Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("gave up after this request's time budget of %s: %w", d, err)
+	}
+	return err
+}
+
+// run answers a request whose work is bounded by the budget d; the work
+// also stops when the client goes away, with the request's context.
+func (s *Server) run(w http.ResponseWriter, r *http.Request, d time.Duration, h func(*http.Request) (any, error)) {
+	r, cancel := within(r, d)
+	defer cancel()
+	s.reply(w, r, func(r *http.Request) (any, error) {
+		v, err := h(r)
+		return v, overBudget(r, err, d)
+	})
 }
 
 func (s *Server) reply(w http.ResponseWriter, r *http.Request, h func(*http.Request) (any, error)) {

@@ -98,13 +98,24 @@ func (f *fake) Info(ctx context.Context) (map[string]any, error) {
 	return map[string]any{"index_roots": []string{"/srv/texts"}}, nil
 }
 
+// newRequest is a request as a program on this machine sends it: to the
+// loopback address, in JSON.
+func newRequest(method, path string, body io.Reader) *http.Request {
+	req := httptest.NewRequest(method, path, body)
+	req.Host = "127.0.0.1:8080"
+	if method == http.MethodPost {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	return req
+}
+
 func call(t *testing.T, h http.Handler, method, path, body string, header ...string) (int, map[string]any, string) {
 	t.Helper()
 	var r io.Reader
 	if body != "" {
 		r = strings.NewReader(body)
 	}
-	req := httptest.NewRequest(method, path, r)
+	req := newRequest(method, path, r)
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
@@ -156,7 +167,8 @@ func TestEndpointsParseAndAnswer(t *testing.T) {
 		{"POST", "/api/feedback/x/revert", "", 400, nil},
 		{"POST", "/api/feedback/404/revert", "", 404, nil},
 		{"GET", "/api/nothing", "", 404, nil},
-		{"DELETE", "/api/stats", "", 404, nil},
+		{"DELETE", "/api/stats", "", 405, nil},
+		{"POST", "/api/nothing", "{}", 404, nil},
 		{"GET", "/api/graph/曹操?depth=2&types=子女,%20下级", "", 200, func(m map[string]any) bool {
 			ts, _ := m["types"].([]any)
 			return m["depth"] == 2.0 && len(ts) == 2 && ts[1] == "下级"
@@ -211,7 +223,7 @@ func readEvents(t *testing.T, raw string) [][2]string {
 
 func TestAskStreamsEvents(t *testing.T) {
 	h := New(&fake{}, Options{Loopback: true})
-	req := httptest.NewRequest("POST", "/api/ask", strings.NewReader(`{"question":"诸葛亮字什么？"}`))
+	req := newRequest("POST", "/api/ask", strings.NewReader(`{"question":"诸葛亮字什么？"}`))
 	req.Header.Set("Accept", "text/event-stream")
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
@@ -241,14 +253,14 @@ func TestAskStreamsEvents(t *testing.T) {
 	}
 	// A failure after the stream began is an error event; one before it is
 	// a plain error reply.
-	req = httptest.NewRequest("POST", "/api/ask", strings.NewReader(`{"question":"fail"}`))
+	req = newRequest("POST", "/api/ask", strings.NewReader(`{"question":"fail"}`))
 	req.Header.Set("Accept", "text/event-stream")
 	rec = httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	if evs := readEvents(t, rec.Body.String()); evs[len(evs)-1][0] != "error" || !strings.Contains(evs[len(evs)-1][1], "away") {
 		t.Errorf("failure: %v", evs)
 	}
-	req = httptest.NewRequest("POST", "/api/ask", strings.NewReader(`{"question":""}`))
+	req = newRequest("POST", "/api/ask", strings.NewReader(`{"question":""}`))
 	req.Header.Set("Accept", "text/event-stream")
 	rec = httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
@@ -349,14 +361,16 @@ func FuzzRequests(f *testing.F) {
 	f.Add("GET", "/api/search?text=%ff", "")
 	f.Add("GET", "/api/entity/..%2F..%2Fetc", "")
 	h := New(&fake{}, Options{Loopback: true, NotFound: errNotFound, MaxBody: 4096})
+	f.Add("POST", "/api/relate", "{\"head\":\"\xff\",\"tail\":\"b\"}")
 	f.Fuzz(func(t *testing.T, method, path, body string) {
 		if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, " \r\n\t#") || method == "" || strings.ContainsAny(method, " \r\n\t/()<>@,;:\\\"[]?={}") {
 			return
 		}
-		req, err := http.NewRequest(method, "http://x"+path, strings.NewReader(body))
+		req, err := http.NewRequest(method, "http://127.0.0.1:8080"+path, strings.NewReader(body))
 		if err != nil {
 			return
 		}
+		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if rec.Code >= 500 {
