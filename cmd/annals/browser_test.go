@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -173,6 +175,69 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	// A page on another site sends what it may send without asking: a
+	// "simple" POST (text/plain) that would write feedback, and a DELETE.
+	// Both reach the server, which refuses them.
+	t.Run("CrossSiteCannotWrite", func(t *testing.T) {
+		b := b.on(t)
+		before := apiCount(t, base, "/api/documents")
+		evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, "<!doctype html><title>elsewhere</title><p>a page on another site</p>")
+		}))
+		defer evil.Close()
+		// localhost and 127.0.0.1 are different sites to a browser.
+		b.do(chromedp.Navigate(strings.Replace(evil.URL, "127.0.0.1", "localhost", 1) + "/"))
+		got := b.await(fmt.Sprintf(`(async () => {
+			const base = %q, out = [];
+			const feedback = JSON.stringify({head: '孙坚', tail: '孙策', feedback: true});
+			try { const r = await fetch(base + '/api/relate', {method: 'POST', mode: 'no-cors', headers: {'Content-Type': 'text/plain'}, body: feedback}); out.push('simple:' + r.type); } catch (e) { out.push('simple:blocked'); }
+			try { await fetch(base + '/api/relate', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: feedback}); out.push('json:read'); } catch (e) { out.push('json:blocked'); }
+			try { await fetch(base + '/api/document/' + encodeURIComponent('杂记') + '/xss.txt', {method: 'DELETE'}); out.push('delete:read'); } catch (e) { out.push('delete:blocked'); }
+			return out.join(' ');
+		})()`, base))
+		// The simple request was sent and answered (an opaque reply, not
+		// a network error); the others never got past the preflight.
+		if got != "simple:opaque json:blocked delete:blocked" {
+			t.Errorf("from another site: %s", got)
+		}
+		if n := apiCount(t, base, "/api/feedback?all=true"); n != 0 {
+			t.Errorf("%d feedback rows written from another site", n)
+		}
+		if after := apiCount(t, base, "/api/documents"); after != before {
+			t.Errorf("documents %d → %d", before, after)
+		}
+	})
+
+	// A page whose name was rebound to the server's address is the same
+	// origin to the browser; the server answers no name but its own.
+	t.Run("RebindingCannotDelete", func(t *testing.T) {
+		b := b.on(t)
+		before := apiCount(t, base, "/api/documents")
+		b.do(chromedp.Navigate(strings.Replace(base, "127.0.0.1", "rebind.test", 1) + "/"))
+		got := b.await(`fetch('/api/document/' + encodeURIComponent('杂记') + '/xss.txt', {method: 'DELETE'}).then(r => String(r.status))`)
+		if got != "403" {
+			t.Errorf("delete from a rebound name: %s", got)
+		}
+		if after := apiCount(t, base, "/api/documents"); after != before {
+			t.Errorf("documents %d → %d", before, after)
+		}
+	})
+
+	// The interface itself still writes: it deletes a document.
+	t.Run("InterfaceWrites", func(t *testing.T) {
+		b := b.on(t)
+		before := apiCount(t, base, "/api/documents")
+		b.do(chromedp.Navigate(base + "/#/documents"))
+		b.wait(`[...document.querySelectorAll('table.docs tr')].some(tr => tr.textContent.includes('杂记/xss.txt'))`)
+		b.str(`(window.confirm = () => true, '')`)
+		b.click(`table.docs tr:has(a[href*="xss.txt"]) button.danger`)
+		b.wait(`document.querySelectorAll('table.docs tr').length > 0 && ![...document.querySelectorAll('table.docs tr')].some(tr => tr.textContent.includes('杂记/xss.txt'))`)
+		if after := apiCount(t, base, "/api/documents"); after != before-1 {
+			t.Errorf("documents %d → %d after the interface deleted one", before, after)
+		}
+	})
+
 	mu.Lock()
 	defer mu.Unlock()
 	for _, n := range notes {
@@ -276,6 +341,8 @@ func startBrowser(t testing.TB) context.Context {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("lang", "en-US"),
+		// A name an attacker rebound to this machine, for the rebinding test.
+		chromedp.Flag("host-resolver-rules", "MAP rebind.test 127.0.0.1"),
 		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1280, 900),
 	)
@@ -324,6 +391,32 @@ func (p *page) str(expr string) string {
 		p.t.Fatalf("%s: %v\n%s", expr, err, p.state())
 	}
 	return s
+}
+
+// await evaluates a promise and returns what it resolves to.
+func (p *page) await(expr string) string {
+	p.t.Helper()
+	s, err := chromedp.Run(p.timed(), chromedp.Evaluate[string](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.t.Fatalf("%s: %v\n%s", expr, err, p.state())
+	}
+	return s
+}
+
+// apiCount is the length of the JSON list an endpoint answers, asked
+// directly rather than through the browser.
+func apiCount(t *testing.T, base, path string) int {
+	t.Helper()
+	resp, err := http.Get(base + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var list []json.RawMessage
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%s: %d %v", path, resp.StatusCode, err)
+	}
+	return len(list)
 }
 
 // wait polls a JavaScript condition until it holds.
