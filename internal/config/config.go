@@ -23,8 +23,76 @@ type Config struct {
 	Chunk     Chunk     `yaml:"chunk" json:"chunk"`
 	// Workers is how many documents are processed at once; 0 means one per CPU.
 	Workers int     `yaml:"workers" json:"workers"`
+	Index   Index   `yaml:"index" json:"index"`
 	Extract Extract `yaml:"extract" json:"extract"`
 	LLM     LLM     `yaml:"llm" json:"llm"`
+}
+
+// Index tunes what indexing reads.
+type Index struct {
+	// MaxFileSize skips larger files with a warning.
+	MaxFileSize ByteSize `yaml:"max_file_size" json:"max_file_size"`
+}
+
+// DefaultMaxFileSize is the largest file indexing reads unless told more.
+const DefaultMaxFileSize ByteSize = 64 << 20
+
+// ByteSize is a number of bytes, written in annals.yaml as a whole number
+// or with a unit: 1000000, 500KB, 256MiB, 2GiB (KB, MB, GB are powers of
+// 1000; KiB, MiB, GiB and the bare K, M, G powers of 1024).
+type ByteSize int64
+
+// ParseByteSize reads a ByteSize.
+func ParseByteSize(s string) (ByteSize, error) {
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	num, unit := t[:i], strings.ToLower(strings.TrimSpace(t[i:]))
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q: want a number of bytes, such as 67108864 or 64MiB", s)
+	}
+	mult, ok := map[string]int64{
+		"": 1, "b": 1,
+		"kb": 1e3, "mb": 1e6, "gb": 1e9,
+		"k": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mib": 1 << 20, "g": 1 << 30, "gib": 1 << 30,
+	}[unit]
+	if !ok {
+		return 0, fmt.Errorf("%q: unknown unit %q (want B, KB, MB, GB, KiB, MiB or GiB)", s, t[i:])
+	}
+	if n > (1<<63-1)/mult {
+		return 0, fmt.Errorf("%q: too large", s)
+	}
+	return ByteSize(n * mult), nil
+}
+
+// UnmarshalYAML reads a whole number or a number with a unit.
+func (b *ByteSize) UnmarshalYAML(node *yaml.Node) error {
+	var s string
+	if err := node.Decode(&s); err != nil {
+		return err
+	}
+	v, err := ParseByteSize(s)
+	if err != nil {
+		return fmt.Errorf("line %d: %w", node.Line, err)
+	}
+	*b = v
+	return nil
+}
+
+// String writes the size in the largest binary unit that divides it.
+func (b ByteSize) String() string {
+	for _, u := range []struct {
+		name string
+		size ByteSize
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if b >= u.size && b%u.size == 0 {
+			return fmt.Sprintf("%d%s", b/u.size, u.name)
+		}
+	}
+	return fmt.Sprintf("%d bytes", int64(b))
 }
 
 // Extract chooses and tunes extraction.
@@ -63,14 +131,17 @@ type Chunk struct {
 // LLM names an OpenAI-compatible endpoint. Unused unless BaseURL is set
 // or an LLM step is asked for by name.
 type LLM struct {
-	BaseURL     string               `yaml:"base_url" json:"base_url"`
-	Model       string               `yaml:"model" json:"model"`
-	APIKey      string               `yaml:"api_key" json:"-"`
-	EmbedModel  string               `yaml:"embed_model" json:"embed_model"`
-	Concurrency int                  `yaml:"concurrency" json:"concurrency"`
-	MaxRetries  int                  `yaml:"max_retries" json:"max_retries"`
-	TimeoutSec  int                  `yaml:"timeout_sec" json:"timeout_sec"`
-	Prices      map[string]llm.Price `yaml:"prices" json:"prices,omitempty"`
+	BaseURL     string `yaml:"base_url" json:"base_url"`
+	Model       string `yaml:"model" json:"model"`
+	APIKey      string `yaml:"api_key" json:"-"`
+	EmbedModel  string `yaml:"embed_model" json:"embed_model"`
+	Concurrency int    `yaml:"concurrency" json:"concurrency"`
+	MaxRetries  int    `yaml:"max_retries" json:"max_retries"`
+	TimeoutSec  int    `yaml:"timeout_sec" json:"timeout_sec"`
+	// CallTimeoutSec bounds a call with all its retries and the waits
+	// between them.
+	CallTimeoutSec int                  `yaml:"call_timeout_sec" json:"call_timeout_sec"`
+	Prices         map[string]llm.Price `yaml:"prices" json:"prices,omitempty"`
 }
 
 // Default is the configuration with nothing set.
@@ -79,7 +150,9 @@ func Default() Config {
 		Normalize: Normalize{T2S: true},
 		Chunk:     Chunk{MaxChars: 600, Overlap: 100},
 		Extract:   Extract{Judge: true, Threshold: 8, Growth: Growth{Mu: 0.8, MinChunks: 3}},
-		LLM:       LLM{Concurrency: 8, MaxRetries: 5, TimeoutSec: 120},
+		Index:     Index{MaxFileSize: DefaultMaxFileSize},
+		LLM: LLM{Concurrency: llm.DefaultConcurrency, MaxRetries: llm.DefaultMaxRetries, TimeoutSec: llm.DefaultTimeoutSec,
+			CallTimeoutSec: llm.DefaultCallTimeoutSec},
 	}
 }
 
@@ -129,8 +202,13 @@ func (c Config) Endpoint(explicit bool, maxTokens int) (llm.Config, error) {
 	for k, v := range l.Prices {
 		prices[k] = v
 	}
+	retries := l.MaxRetries
+	if retries == 0 {
+		retries = -1 // llm.Config reads 0 as its default
+	}
 	return llm.Config{BaseURL: l.BaseURL, Model: l.Model, APIKey: l.APIKey, EmbedModel: l.EmbedModel,
-		Concurrency: l.Concurrency, MaxRetries: l.MaxRetries, TimeoutSec: l.TimeoutSec, Prices: prices, MaxTokens: maxTokens}, nil
+		Concurrency: l.Concurrency, MaxRetries: retries, TimeoutSec: l.TimeoutSec, CallTimeoutSec: l.CallTimeoutSec,
+		Prices: prices, MaxTokens: maxTokens}, nil
 }
 
 // ExtractorName is the extractor to use: the setting, else llm when an
@@ -182,7 +260,23 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 	str("ANNALS_LLM_MODEL", &c.LLM.Model)
 	str("ANNALS_LLM_API_KEY", &c.LLM.APIKey)
 	str("ANNALS_LLM_EMBED_MODEL", &c.LLM.EmbedModel)
-	return num("ANNALS_LLM_CONCURRENCY", &c.LLM.Concurrency)
+	for _, n := range []struct {
+		name string
+		dst  *int
+	}{{"ANNALS_LLM_CONCURRENCY", &c.LLM.Concurrency}, {"ANNALS_LLM_MAX_RETRIES", &c.LLM.MaxRetries},
+		{"ANNALS_LLM_TIMEOUT_SEC", &c.LLM.TimeoutSec}, {"ANNALS_LLM_CALL_TIMEOUT_SEC", &c.LLM.CallTimeoutSec}} {
+		if err := num(n.name, n.dst); err != nil {
+			return err
+		}
+	}
+	if v := getenv("ANNALS_INDEX_MAX_FILE_SIZE"); v != "" {
+		b, err := ParseByteSize(v)
+		if err != nil {
+			return fmt.Errorf("ANNALS_INDEX_MAX_FILE_SIZE=%w", err)
+		}
+		c.Index.MaxFileSize = b
+	}
+	return nil
 }
 
 // Validate checks ranges.
@@ -207,8 +301,18 @@ func (c Config) Validate() error {
 	if c.Extract.Growth.Mu <= 0 || c.Extract.Growth.Mu > 1 || c.Extract.Growth.MinChunks < 1 {
 		return fmt.Errorf("extract.growth: mu %v must be in (0,1] and min_chunks %d at least 1", c.Extract.Growth.Mu, c.Extract.Growth.MinChunks)
 	}
+	if c.Index.MaxFileSize < 1 {
+		return fmt.Errorf("index.max_file_size = %d: want at least 1 byte (such as 64MiB)", int64(c.Index.MaxFileSize))
+	}
 	if c.LLM.Concurrency < 1 {
 		return fmt.Errorf("llm.concurrency = %d: want at least 1", c.LLM.Concurrency)
+	}
+	if c.LLM.MaxRetries < 0 {
+		return fmt.Errorf("llm.max_retries = %d: want 0 (no retries) or more", c.LLM.MaxRetries)
+	}
+	if c.LLM.TimeoutSec < 1 || c.LLM.CallTimeoutSec < 1 {
+		return fmt.Errorf("llm.timeout_sec = %d, llm.call_timeout_sec = %d: want at least 1 second each",
+			c.LLM.TimeoutSec, c.LLM.CallTimeoutSec)
 	}
 	return nil
 }
@@ -237,6 +341,11 @@ chunk:
 # Documents processed at once; 0: one per CPU. Env: ANNALS_WORKERS.
 workers: 0
 
+index:
+  # Larger files are skipped with a warning. Bytes, or with a unit: 500KB,
+  # 256MiB, 2GiB. Env: ANNALS_INDEX_MAX_FILE_SIZE.
+  max_file_size: 64MiB
+
 extract:
   # pattern (offline rules), llm, ekg (entities only, relations at query
   # time) or regex (LLM-written regexes). Empty: llm when an endpoint is set
@@ -256,17 +365,25 @@ extract:
 # An OpenAI-compatible endpoint (DeepSeek, Qwen behind vLLM, Ollama, a
 # llama.cpp server, OpenAI). Unused unless base_url is set or an LLM step is
 # named. Env: ANNALS_LLM_BASE_URL, ANNALS_LLM_MODEL, ANNALS_LLM_API_KEY,
-# ANNALS_LLM_EMBED_MODEL, ANNALS_LLM_CONCURRENCY. OPENAI_API_KEY only fills
-# in a missing key; OPENAI_BASE_URL only a missing endpoint for a step named
-# explicitly (--extractor llm).
+# ANNALS_LLM_EMBED_MODEL, ANNALS_LLM_CONCURRENCY, ANNALS_LLM_MAX_RETRIES,
+# ANNALS_LLM_TIMEOUT_SEC, ANNALS_LLM_CALL_TIMEOUT_SEC. OPENAI_API_KEY only
+# fills in a missing key; OPENAI_BASE_URL only a missing endpoint for a step
+# named explicitly (--extractor llm).
 llm:
   base_url: ""
   model: ""
   api_key: ""
   embed_model: ""
   concurrency: 8
-  max_retries: 5
-  timeout_sec: 120
+  # A call that fails with 429, 5xx, a time-out or a broken connection is
+  # tried again, up to max_retries more times, waiting longer each time.
+  max_retries: 4
+  # Seconds one attempt waits for its reply (raise it for a slow local
+  # model writing long replies).
+  timeout_sec: 60
+  # Seconds a call may take in all, its attempts and the waits between them
+  # together; then it fails, saying so.
+  call_timeout_sec: 180
   # Prices per million tokens, to estimate cost (built-in estimates for
   # common models; add or override here):
   # prices:

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -75,5 +76,78 @@ func TestOpenAIVariablesOnlyFillIn(t *testing.T) {
 	ep, _ = c.Endpoint(false, 0)
 	if ep.BaseURL != "http://127.0.0.1:8/v1" || ep.APIKey != "sk-mine" || c.ExtractorName() != "llm" {
 		t.Fatalf("ANNALS_* win over OPENAI_*: %+v", ep)
+	}
+}
+
+func TestMaxFileSize(t *testing.T) {
+	for in, want := range map[string]ByteSize{
+		"1000": 1000, "256MiB": 256 << 20, "64 MiB": 64 << 20, "500KB": 500_000, "2G": 2 << 30, "1gb": 1e9, "7B": 7,
+	} {
+		if got, err := ParseByteSize(in); err != nil || got != want {
+			t.Errorf("ParseByteSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "MiB", "12 parsecs", "-5", "1.5GiB", "99999999999GiB"} {
+		if _, err := ParseByteSize(in); err == nil {
+			t.Errorf("ParseByteSize(%q): no error", in)
+		}
+	}
+	if s := ByteSize(64 << 20).String(); s != "64MiB" {
+		t.Errorf("64 MiB reads %q", s)
+	}
+	if s := ByteSize(1500).String(); s != "1500 bytes" {
+		t.Errorf("1500 bytes reads %q", s)
+	}
+
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	for yaml, want := range map[string]ByteSize{
+		"index:\n  max_file_size: 1000\n":      1000,
+		"index:\n  max_file_size: 256MiB\n":    256 << 20,
+		"index:\n  max_file_size: \"1 KiB\"\n": 1024,
+		"workers: 2\n":                         DefaultMaxFileSize,
+	} {
+		os.WriteFile(path, []byte(yaml), 0o644)
+		c, err := Load(path)
+		if err != nil || c.Index.MaxFileSize != want {
+			t.Errorf("%q: %d, %v; want %d", yaml, c.Index.MaxFileSize, err, want)
+		}
+	}
+	for _, yaml := range []string{"index:\n  max_file_size: lots\n", "index:\n  max_file_size: 0\n"} {
+		os.WriteFile(path, []byte(yaml), 0o644)
+		if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "max_file_size") && !strings.Contains(err.Error(), "lots") {
+			t.Errorf("%q: err = %v", yaml, err)
+		}
+	}
+	os.WriteFile(path, []byte("index:\n  max_file_size: 1000\n"), 0o644)
+	t.Setenv("ANNALS_INDEX_MAX_FILE_SIZE", "2KiB")
+	if c, err := Load(path); err != nil || c.Index.MaxFileSize != 2048 {
+		t.Errorf("environment over file: %d, %v", c.Index.MaxFileSize, err)
+	}
+}
+
+func TestLLMTimeouts(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	os.WriteFile(path, []byte("llm:\n  base_url: http://127.0.0.1:9/v1\n  model: m\n  call_timeout_sec: 600\n  max_retries: 0\n"), 0o644)
+	c, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep, err := c.Endpoint(false, 0)
+	if err != nil || ep.CallTimeoutSec != 600 || ep.TimeoutSec != 60 || ep.MaxRetries >= 0 {
+		// max_retries: 0 means no retries, which llm.Config spells as a negative number.
+		t.Fatalf("endpoint %+v, %v", ep, err)
+	}
+	t.Setenv("ANNALS_LLM_CALL_TIMEOUT_SEC", "90")
+	t.Setenv("ANNALS_LLM_TIMEOUT_SEC", "30")
+	t.Setenv("ANNALS_LLM_MAX_RETRIES", "2")
+	c, _ = Load(path)
+	if ep, _ = c.Endpoint(false, 0); ep.CallTimeoutSec != 90 || ep.TimeoutSec != 30 || ep.MaxRetries != 2 {
+		t.Fatalf("environment over file: %+v", ep)
+	}
+	t.Setenv("ANNALS_LLM_CALL_TIMEOUT_SEC", "0")
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "call_timeout_sec") {
+		t.Fatalf("call_timeout_sec 0: err = %v", err)
 	}
 }

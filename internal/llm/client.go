@@ -55,6 +55,9 @@ func NewWithOptions(cfg Config, cache Cache, meter *Meter, o Options) (Client, e
 	if cfg.TimeoutSec <= 0 {
 		cfg.TimeoutSec = DefaultTimeoutSec
 	}
+	if cfg.CallTimeoutSec <= 0 {
+		cfg.CallTimeoutSec = DefaultCallTimeoutSec
+	}
 	if cfg.EmbedModel == "" {
 		cfg.EmbedModel = cfg.Model
 	}
@@ -74,6 +77,7 @@ func NewWithOptions(cfg Config, cache Cache, meter *Meter, o Options) (Client, e
 		timeout:    o.Timeout,
 		maxRetries: cfg.MaxRetries,
 	}
+	c.callTimeout, c.onWait, c.slow = o.CallTimeout, o.OnWait, o.SlowReply
 	if c.clock == nil {
 		c.clock = SystemClock()
 	}
@@ -82,6 +86,12 @@ func NewWithOptions(cfg Config, cache Cache, meter *Meter, o Options) (Client, e
 	}
 	if c.timeout <= 0 {
 		c.timeout = time.Duration(cfg.TimeoutSec) * time.Second
+	}
+	if c.callTimeout <= 0 {
+		c.callTimeout = time.Duration(cfg.CallTimeoutSec) * time.Second
+	}
+	if c.slow <= 0 {
+		c.slow = defaultSlowReply
 	}
 	hc := o.HTTPClient
 	if hc == nil {
@@ -113,6 +123,11 @@ type client struct {
 	jitter     func(time.Duration) time.Duration
 	timeout    time.Duration
 	maxRetries int
+	// callTimeout bounds a call's attempts and waits together; onWait is
+	// told of waits, and of attempts without a reply for slow.
+	callTimeout time.Duration
+	onWait      func(Wait)
+	slow        time.Duration
 	// noSchema is set once the server has rejected response_format
 	// json_schema; later calls describe the schema in the prompt instead.
 	noSchema atomic.Bool
@@ -189,13 +204,13 @@ func (c *client) chat(ctx context.Context, req Request) (content string, usage U
 	if err != nil {
 		return "", Usage{}, false, err
 	}
-	comp, f, err := c.complete(ctx, params, req.Stream)
+	comp, f, err := c.complete(ctx, req.Step, params, req.Stream)
 	if err != nil && useFormat && f != nil && rejectsSchema(f) {
 		c.noSchema.Store(true)
 		if params, err = c.chatParams(req, false); err != nil {
 			return "", Usage{}, false, err
 		}
-		comp, _, err = c.complete(ctx, params, req.Stream)
+		comp, _, err = c.complete(ctx, req.Step, params, req.Stream)
 	}
 	if err != nil {
 		return "", Usage{}, false, err
@@ -217,9 +232,9 @@ func (c *client) chat(ctx context.Context, req Request) (content string, usage U
 
 // complete makes the call; with stream set it asks for server-sent events
 // and tells stream each piece of text as it comes.
-func (c *client) complete(ctx context.Context, params openai.ChatCompletionNewParams, stream func(string)) (*openai.ChatCompletion, *failure, error) {
+func (c *client) complete(ctx context.Context, step string, params openai.ChatCompletionNewParams, stream func(string)) (*openai.ChatCompletion, *failure, error) {
 	var comp *openai.ChatCompletion
-	f, err := c.call(ctx, c.base+"/chat/completions", func(ctx context.Context, opts ...option.RequestOption) error {
+	f, err := c.call(ctx, step, c.base+"/chat/completions", func(ctx context.Context, opts ...option.RequestOption) error {
 		if stream == nil {
 			var err error
 			comp, err = c.api.Chat.Completions.New(ctx, params, opts...)
@@ -426,7 +441,7 @@ func (c *client) embedBatch(ctx context.Context, step string, batch []string) ([
 	}
 	endpoint := c.base + "/embeddings"
 	var res *openai.CreateEmbeddingResponse
-	_, err = c.call(ctx, endpoint, func(ctx context.Context, opts ...option.RequestOption) error {
+	_, err = c.call(ctx, step, endpoint, func(ctx context.Context, opts ...option.RequestOption) error {
 		var err error
 		res, err = c.api.Embeddings.New(ctx, openai.EmbeddingNewParams{
 			Model: openai.EmbeddingModel(c.cfg.EmbedModel),

@@ -97,8 +97,11 @@ type Config struct {
 	APIKey      string
 	EmbedModel  string // default: the chat model
 	Concurrency int    // calls in flight at once; default 8
-	MaxRetries  int    // default 5
-	TimeoutSec  int    // per call; default 120
+	MaxRetries  int    // default 4
+	TimeoutSec  int    // per attempt; default 60
+	// CallTimeoutSec bounds a call: all its attempts and the waits between
+	// them; default 180.
+	CallTimeoutSec int
 	// Prices are per million tokens, by model name; a model not listed
 	// costs nothing in the estimate.
 	Prices map[string]Price

@@ -48,6 +48,19 @@ type Options struct {
 	// Timeout bounds each HTTP call; when > 0 it replaces
 	// Config.TimeoutSec, which cannot express less than a second.
 	Timeout time.Duration
+	// CallTimeout bounds a call's attempts and the waits between them
+	// together; when > 0 it replaces Config.CallTimeoutSec.
+	CallTimeout time.Duration
+	// OnWait, when set, is told while a call waits: before each retry,
+	// and every few seconds while an attempt has long had no reply (see
+	// SlowReply). It is called from the goroutines making calls, so it
+	// must be safe for concurrent use, and it should return quickly.
+	OnWait func(Wait)
+	// SlowReply is how long an attempt waits for its reply before OnWait
+	// hears of it; it hears again every half of that while the attempt
+	// goes on waiting. Default 10 s. This watch runs on the system's
+	// timers, not on Clock.
+	SlowReply time.Duration
 	// Jitter picks the wait before a retry, between 0 and max inclusive;
 	// default uniformly at random ("full jitter").
 	Jitter func(max time.Duration) time.Duration
@@ -65,8 +78,15 @@ const (
 // Defaults for Config fields left at zero.
 const (
 	DefaultConcurrency = 8
-	DefaultMaxRetries  = 5
-	DefaultTimeoutSec  = 120
+	DefaultMaxRetries  = 4
+	DefaultTimeoutSec  = 60
+	// DefaultCallTimeoutSec bounds a call, all its attempts and the waits
+	// between them: a server that hangs fails the call after three
+	// minutes rather than after TimeoutSec × (MaxRetries+1).
+	DefaultCallTimeoutSec = 180
+	// defaultSlowReply is when an attempt without a reply is first
+	// reported to Options.OnWait.
+	defaultSlowReply = 10 * time.Second
 	// defaultMaxTokens is the completion budget reserved for a call that
 	// sets no MaxTokens.
 	defaultMaxTokens = 1024
