@@ -135,12 +135,17 @@ type client struct {
 
 func (c *client) Model() string { return c.cfg.Model }
 
-// Chat sends one chat call, or answers it from the cache.
+// Chat sends one chat call, or answers it from the cache. Only complete
+// replies (not empty, not cut off, not withheld) that the request's
+// Validate accepts are cached. A cached reply Validate refuses is a miss.
+// A fresh reply Validate refuses comes back, paid for and uncached, with an
+// *InvalidReplyError; a cut-off one comes back with Truncated set and no
+// error, for the caller to refuse or salvage.
 func (c *client) Chat(ctx context.Context, req Request) (*Response, error) {
 	if len(req.Messages) == 0 {
 		return nil, errors.New("llm: chat request has no messages")
 	}
-	key := CacheKey(c.cfg.Model, req)
+	key := CacheKey(c.base, c.cfg.Model, req)
 	if c.cache != nil {
 		b, ok, err := c.cache.Get(ctx, key)
 		if err != nil {
@@ -148,14 +153,15 @@ func (c *client) Chat(ctx context.Context, req Request) (*Response, error) {
 		}
 		if ok {
 			var cr cachedReply
-			if err := json.Unmarshal(b, &cr); err == nil {
+			// An unreadable entry, or one the caller cannot use, is a miss;
+			// a new reply the caller can use overwrites it.
+			if err := json.Unmarshal(b, &cr); err == nil && cr.Content != "" && validate(req, cr.Content) == nil {
 				c.meter.RecordCached(req.Step, cr.Usage)
 				if req.Stream != nil {
 					req.Stream(cr.Content)
 				}
-				return &Response{Content: cr.Content, Usage: cr.Usage, Cached: true}, nil
+				return &Response{Content: cr.Content, Usage: cr.Usage, Cached: true, FinishReason: "stop"}, nil
 			}
-			// An unreadable entry is a miss; the new reply overwrites it.
 		}
 	}
 	maxTok := req.MaxTokens
@@ -166,18 +172,21 @@ func (c *client) Chat(ctx context.Context, req Request) (*Response, error) {
 	if err != nil {
 		return nil, fmt.Errorf("llm: %s call to %s not made: %w", stepName(req.Step), c.cfg.Model, err)
 	}
-	content, usage, complete, err := c.chat(ctx, req)
+	content, usage, finish, err := c.chat(ctx, req)
 	if err != nil {
 		resv.Release()
 		c.meter.RecordFailure(req.Step)
 		return nil, err
 	}
 	resv.Commit(req.Step, usage)
-	resp := &Response{Content: content, Usage: usage}
-	if c.cache != nil && complete {
+	resp := &Response{Content: content, Usage: usage, FinishReason: finish, Truncated: finish == "length"}
+	if err := validate(req, content); err != nil {
+		return resp, &InvalidReplyError{Step: req.Step, Reason: err.Error(), Start: Quote(content)}
+	}
+	if c.cache != nil && resp.Complete() {
 		b, err := json.Marshal(cachedReply{Content: content, Usage: usage})
 		if err == nil {
-			err = c.cache.Put(ctx, key, b)
+			err = c.cache.Put(ctx, req.Step, key, b)
 		}
 		if err != nil {
 			// The reply is paid for; hand it over along with the error.
@@ -185,6 +194,14 @@ func (c *client) Chat(ctx context.Context, req Request) (*Response, error) {
 		}
 	}
 	return resp, nil
+}
+
+// validate runs the request's Validate, if any, on a reply.
+func validate(req Request, content string) error {
+	if req.Validate == nil {
+		return nil
+	}
+	return req.Validate(content)
 }
 
 func stepName(s string) string {
@@ -195,39 +212,37 @@ func stepName(s string) string {
 }
 
 // chat makes the HTTP call, falling back to a schema in the prompt when the
-// server rejects structured output. complete is false when the reply was
-// cut off (finish_reason length) or filtered; such replies are returned but
-// not cached.
-func (c *client) chat(ctx context.Context, req Request) (content string, usage Usage, complete bool, err error) {
+// server rejects structured output. finish is the server's finish reason.
+func (c *client) chat(ctx context.Context, req Request) (content string, usage Usage, finish string, err error) {
 	useFormat := req.Schema != nil && !c.noSchema.Load()
 	params, err := c.chatParams(req, useFormat)
 	if err != nil {
-		return "", Usage{}, false, err
+		return "", Usage{}, "", err
 	}
 	comp, f, err := c.complete(ctx, req.Step, params, req.Stream)
 	if err != nil && useFormat && f != nil && rejectsSchema(f) {
 		c.noSchema.Store(true)
 		if params, err = c.chatParams(req, false); err != nil {
-			return "", Usage{}, false, err
+			return "", Usage{}, "", err
 		}
 		comp, _, err = c.complete(ctx, req.Step, params, req.Stream)
 	}
 	if err != nil {
-		return "", Usage{}, false, err
+		return "", Usage{}, "", err
 	}
 	if len(comp.Choices) == 0 {
-		return "", Usage{}, false, &CallError{Endpoint: c.base + "/chat/completions", Status: http.StatusOK, Attempts: 1,
+		return "", Usage{}, "", &CallError{Endpoint: c.base + "/chat/completions", Status: http.StatusOK, Attempts: 1,
 			Err: errors.New("reply has no choices")}
 	}
 	choice := comp.Choices[0]
 	content = choice.Message.Content
-	complete = content != "" && choice.FinishReason != "length" && choice.FinishReason != "content_filter"
+	finish = choice.FinishReason
 	if comp.Usage.PromptTokens > 0 || comp.Usage.CompletionTokens > 0 {
 		usage = Usage{PromptTokens: int(comp.Usage.PromptTokens), CompletionTokens: int(comp.Usage.CompletionTokens)}
 	} else {
 		usage = Usage{PromptTokens: EstimateMessages(req.Messages), CompletionTokens: EstimateTokens(content), Estimated: true}
 	}
-	return content, usage, complete, nil
+	return content, usage, finish, nil
 }
 
 // complete makes the call; with stream set it asks for server-sent events
@@ -371,7 +386,7 @@ func (c *client) Embed(ctx context.Context, step string, texts []string) ([][]fl
 			continue
 		}
 		if c.cache != nil {
-			b, ok, err := c.cache.Get(ctx, EmbedCacheKey(c.cfg.EmbedModel, t))
+			b, ok, err := c.cache.Get(ctx, EmbedCacheKey(c.base, c.cfg.EmbedModel, t))
 			if err != nil {
 				return nil, Usage{}, fmt.Errorf("llm: read embedding cache: %w", err)
 			}
@@ -472,7 +487,7 @@ func (c *client) embedBatch(ctx context.Context, step string, batch []string) ([
 	resv.Commit(step, u)
 	if c.cache != nil {
 		for j, t := range batch {
-			if err := c.cache.Put(ctx, EmbedCacheKey(c.cfg.EmbedModel, t), encodeVector(vecs[j])); err != nil {
+			if err := c.cache.Put(ctx, step, EmbedCacheKey(c.base, c.cfg.EmbedModel, t), encodeVector(vecs[j])); err != nil {
 				return vecs, u, fmt.Errorf("llm: store embedding in cache: %w", err)
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/annals-project/annals/internal/llm"
@@ -171,23 +172,204 @@ func TestCacheHitMakesNoCall(t *testing.T) {
 }
 
 func TestCacheKey(t *testing.T) {
+	const base = "http://127.0.0.1:8000/v1"
+	key := func(model string, r llm.Request) string { return llm.CacheKey(base, model, r) }
 	a := userReq("extract", "问")
 	b := userReq("other step", "问")
-	if llm.CacheKey("m", a) != llm.CacheKey("m", b) {
+	if key("m", a) != key("m", b) {
 		t.Fatal("step changes the key")
 	}
-	if llm.CacheKey("m", a) == llm.CacheKey("n", a) {
+	if key("m", a) == key("n", a) {
 		t.Fatal("model does not change the key")
 	}
 	c := a
 	c.Schema = &llm.JSONSchema{Name: "x", Schema: map[string]any{"type": "object", "required": []string{"a"}}}
 	d := a
 	d.Schema = &llm.JSONSchema{Name: "x", Schema: map[string]any{"required": []string{"a"}, "type": "object"}}
-	if llm.CacheKey("m", c) != llm.CacheKey("m", d) || llm.CacheKey("m", c) == llm.CacheKey("m", a) {
+	if key("m", c) != key("m", d) || key("m", c) == key("m", a) {
 		t.Fatal("schema is not keyed canonically")
 	}
-	if k := llm.CacheKey("m", a); len(k) != 64 {
+	if k := key("m", a); len(k) != 64 {
 		t.Fatalf("key %q is not SHA-256 hex", k)
+	}
+	// The endpoint is part of the key, written either way.
+	if llm.CacheKey("http://127.0.0.1:9000/v1", "m", a) == key("m", a) {
+		t.Fatal("endpoint does not change the key")
+	}
+	if llm.CacheKey(" HTTP://127.0.0.1:8000/v1/ ", "m", a) != key("m", a) {
+		t.Fatal("a trailing slash or the case of the scheme changes the key")
+	}
+	// So are the prompt version, the temperature and the completion limit.
+	p := a
+	p.Prompt = "extract-lzh.tmpl@abc/1"
+	tmp := a
+	tmp.Temperature = 0.3
+	mt := a
+	mt.MaxTokens = 100
+	for name, r := range map[string]llm.Request{"prompt": p, "temperature": tmp, "max_tokens": mt} {
+		if key("m", r) == key("m", a) {
+			t.Fatalf("%s does not change the key", name)
+		}
+	}
+	// Validate and Stream are how the reply is used, not what is asked.
+	v := a
+	v.Validate = func(string) error { return nil }
+	v.Stream = func(string) {}
+	if key("m", v) != key("m", a) {
+		t.Fatal("validate or stream change the key")
+	}
+	if llm.EmbedCacheKey(base, "e", "x") == llm.EmbedCacheKey("http://other/v1", "e", "x") ||
+		llm.EmbedCacheKey(base, "e", "x") != llm.EmbedCacheKey(base+"/", "e", "x") {
+		t.Fatal("embedding key does not follow the endpoint")
+	}
+}
+
+// notJSON is a Validate that wants a JSON object.
+func notJSON(s string) error {
+	var v map[string]any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		return errors.New("not a JSON object")
+	}
+	return nil
+}
+
+func TestInvalidReplyIsReturnedNotCached(t *testing.T) {
+	s := newSetup(t, llm.Config{})
+	ctx := context.Background()
+	req := userReq("extract", "今按")
+	req.Validate = notJSON
+	s.srv.Script(llmtest.Reply{Content: "今按：此段所记，乃诸葛亮之事也。"})
+	resp, err := s.cli.Chat(ctx, req)
+	if !errors.Is(err, llm.ErrInvalidReply) {
+		t.Fatalf("err = %v, want ErrInvalidReply", err)
+	}
+	var ie *llm.InvalidReplyError
+	if !errors.As(err, &ie) || ie.Reason != "not a JSON object" || !strings.HasPrefix(ie.Start, "«今按") || ie.Step != "extract" {
+		t.Fatalf("error = %#v", err)
+	}
+	if resp == nil || resp.Content != "今按：此段所记，乃诸葛亮之事也。" || resp.FinishReason != "stop" {
+		t.Fatalf("the paid-for reply is not handed over: %+v", resp)
+	}
+	if s.cache.Len() != 0 {
+		t.Fatal("a reply Validate refused was cached")
+	}
+	// Asking again asks the model again, and a valid reply is kept.
+	s.srv.Script(llmtest.Reply{Content: `{"entities": []}`})
+	resp, err = s.cli.Chat(ctx, req)
+	if err != nil || resp.Cached || s.srv.Calls() != 2 || s.cache.Len() != 1 {
+		t.Fatalf("second ask: %+v, %v, %d calls, %d cached", resp, err, s.srv.Calls(), s.cache.Len())
+	}
+	if resp, err = s.cli.Chat(ctx, req); err != nil || !resp.Cached || resp.FinishReason != "stop" || s.srv.Calls() != 2 {
+		t.Fatalf("third ask: %+v, %v, %d calls", resp, err, s.srv.Calls())
+	}
+}
+
+func TestCachedReplyRefusedByValidateIsAskedAgain(t *testing.T) {
+	s := newSetup(t, llm.Config{})
+	ctx := context.Background()
+	// Cached by a caller that did not validate (or by an older version).
+	s.srv.Script(llmtest.Reply{Content: "不是 JSON"}, llmtest.Reply{Content: `{"ok": true}`})
+	if _, err := s.cli.Chat(ctx, userReq("extract", "问")); err != nil || s.cache.Len() != 1 {
+		t.Fatalf("err %v, %d cached", err, s.cache.Len())
+	}
+	req := userReq("extract", "问")
+	req.Validate = notJSON
+	var streamed strings.Builder
+	req.Stream = func(d string) { streamed.WriteString(d) }
+	resp, err := s.cli.Chat(ctx, req)
+	if err != nil || resp.Cached || resp.Content != `{"ok": true}` || s.srv.Calls() != 2 {
+		t.Fatalf("%+v, %v, %d calls", resp, err, s.srv.Calls())
+	}
+	if strings.Contains(streamed.String(), "不是") {
+		t.Fatalf("the refused cached reply was streamed: %q", streamed.String())
+	}
+	// The good reply replaced the bad one.
+	if resp, err := s.cli.Chat(ctx, req); err != nil || !resp.Cached || resp.Content != `{"ok": true}` {
+		t.Fatalf("%+v, %v", resp, err)
+	}
+}
+
+func TestCutOffReplySaysSo(t *testing.T) {
+	s := newSetup(t, llm.Config{})
+	s.srv.Script(llmtest.Reply{Content: `{"entities": ["诸葛`, FinishReason: "length"})
+	resp, err := s.cli.Chat(context.Background(), userReq("extract", "x"))
+	if err != nil || !resp.Truncated || resp.FinishReason != "length" || resp.Complete() {
+		t.Fatalf("%+v, %v", resp, err)
+	}
+	if s.cache.Len() != 0 {
+		t.Fatal("cut-off reply cached")
+	}
+	s.srv.Script(llmtest.Reply{Content: `{}`, FinishReason: "content_filter"})
+	resp, err = s.cli.Chat(context.Background(), userReq("extract", "y"))
+	if err != nil || resp.Truncated || resp.Complete() || s.cache.Len() != 0 {
+		t.Fatalf("filtered: %+v, %v, %d cached", resp, err, s.cache.Len())
+	}
+}
+
+// TestCacheIsPerEndpoint: a reply one server gave is never the answer of
+// another, and a reply the caller could not decode is not kept at all.
+func TestCacheIsPerEndpoint(t *testing.T) {
+	ctx := context.Background()
+	cache := llm.NewMemoryCache()
+	broken, working := llmtest.New(t), llmtest.New(t)
+	broken.Handle(func(llmtest.ChatRequest) llmtest.Reply {
+		return llmtest.Reply{Content: "I cannot answer in JSON today."}
+	})
+	working.Handle(func(llmtest.ChatRequest) llmtest.Reply { return llmtest.Reply{Content: `{"answer": "五丈原"}`} })
+	tmpl := testTemplate(t)
+	var out struct {
+		Answer string `json:"answer"`
+	}
+	first, err := llm.New(llm.Config{BaseURL: broken.URL, Model: "m"}, cache, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := llm.ChatJSON(ctx, first, tmpl, "answer", map[string]string{"Q": "孔明卒于何处"}, &out); err == nil ||
+		!strings.Contains(err.Error(), "not the JSON asked for") || !strings.Contains(err.Error(), "«I cannot") {
+		t.Fatalf("prose reply: err = %v", err)
+	}
+	if cache.Len() != 0 {
+		t.Fatal("a reply that could not be decoded was cached")
+	}
+	second, err := llm.New(llm.Config{BaseURL: working.URL, Model: "m"}, cache, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := llm.ChatJSON(ctx, second, tmpl, "answer", map[string]string{"Q": "孔明卒于何处"}, &out); err != nil || out.Answer != "五丈原" {
+		t.Fatalf("working endpoint: %+v, %v", out, err)
+	}
+	if working.Calls() != 1 {
+		t.Fatalf("working endpoint got %d requests, want 1", working.Calls())
+	}
+	// The working endpoint's reply is cached for it, and not for the other.
+	if _, err := llm.ChatJSON(ctx, second, tmpl, "answer", map[string]string{"Q": "孔明卒于何处"}, &out); err != nil || working.Calls() != 1 {
+		t.Fatalf("cached: %v, %d calls", err, working.Calls())
+	}
+	if _, err := llm.ChatJSON(ctx, first, tmpl, "answer", map[string]string{"Q": "孔明卒于何处"}, &out); err == nil || broken.Calls() != 2 {
+		t.Fatalf("the other endpoint was answered from the working one's cache: %v, %d calls", err, broken.Calls())
+	}
+}
+
+func testTemplate(t *testing.T) *llm.Template {
+	t.Helper()
+	fsys := fstest.MapFS{"p/ask.tmpl": {Data: []byte(`{{define "system"}}Answer in JSON.{{end}}{{define "user"}}{{.Q}}{{end}}`)}}
+	tmpl, err := llm.LoadTemplate(fsys, "p", "ask.tmpl", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tmpl
+}
+
+func TestChatJSONRefusesCutOffReply(t *testing.T) {
+	s := newSetup(t, llm.Config{})
+	s.srv.Script(llmtest.Reply{Content: `{"answer": "五丈`, FinishReason: "length"})
+	var out map[string]any
+	if _, err := llm.ChatJSON(context.Background(), s.cli, testTemplate(t), "answer", map[string]string{"Q": "x"}, &out); err == nil ||
+		!strings.Contains(err.Error(), "cut off") {
+		t.Fatalf("err = %v", err)
+	}
+	if s.cache.Len() != 0 {
+		t.Fatal("cached")
 	}
 }
 
@@ -714,7 +896,9 @@ type brokenCache struct{}
 func (brokenCache) Get(context.Context, string) ([]byte, bool, error) {
 	return nil, false, errors.New("disk on fire")
 }
-func (brokenCache) Put(context.Context, string, []byte) error { return errors.New("disk on fire") }
+func (brokenCache) Put(context.Context, string, string, []byte) error {
+	return errors.New("disk on fire")
+}
 
 func TestUnknownRoleAndEmptyRequest(t *testing.T) {
 	s := newSetup(t, llm.Config{})

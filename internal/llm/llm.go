@@ -12,6 +12,8 @@ package llm
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 )
 
 // Message is one chat message.
@@ -42,6 +44,17 @@ type Request struct {
 	// retried after a broken stream starts over: the pieces are a preview,
 	// the Response is what counts.
 	Stream func(delta string) `json:"-"`
+	// Prompt names the version of what asks and reads the call (a
+	// template's name@hash, the caller's logic version): part of the cache
+	// key, so that a new way of reading replies never reuses replies that
+	// were only good for the old one.
+	Prompt string `json:"-"`
+	// Validate, when set, says whether a reply is one the caller can use,
+	// reading it as the caller will. Only replies it accepts are cached; a
+	// cached reply it refuses counts as a miss and the call is made again;
+	// a fresh reply it refuses comes back with an error that satisfies
+	// errors.Is(err, ErrInvalidReply).
+	Validate func(content string) error `json:"-"`
 }
 
 // Usage counts tokens.
@@ -63,6 +76,26 @@ type Response struct {
 	Content string `json:"content"`
 	Usage   Usage  `json:"usage"`
 	Cached  bool   `json:"cached"` // answered from the cache: no call made
+	// FinishReason is why the model stopped writing, as the server said:
+	// "stop" for a complete reply (every cached reply is one), "length"
+	// when the completion limit cut it off, "content_filter" when the
+	// endpoint withheld the rest.
+	FinishReason string `json:"finish_reason,omitempty"`
+	// Truncated is set when the reply was cut off at the completion limit
+	// (FinishReason "length"): what came is only the start of a reply.
+	Truncated bool `json:"truncated,omitempty"`
+}
+
+// Complete reports whether the reply is whole: not empty, not cut off and
+// not withheld. Only complete replies are cached.
+func (r *Response) Complete() bool {
+	return r != nil && r.Content != "" && wholeReply(r.FinishReason)
+}
+
+// wholeReply tells finish reasons of whole replies from those of cut-off or
+// withheld ones. Servers that send no reason are taken at their word.
+func wholeReply(finish string) bool {
+	return finish != "length" && finish != "content_filter"
 }
 
 // Client is a chat and embedding endpoint.
@@ -75,10 +108,12 @@ type Client interface {
 }
 
 // Cache keeps responses between runs. Keys are opaque strings made from the
-// model, the prompt and the parameters.
+// endpoint, the model, the prompt and the parameters (see CacheKey). Put is
+// told the pipeline step the entry serves, so that a cache can be counted
+// and cleared by step.
 type Cache interface {
 	Get(ctx context.Context, key string) ([]byte, bool, error)
-	Put(ctx context.Context, key string, value []byte) error
+	Put(ctx context.Context, step, key string, value []byte) error
 }
 
 // Errors callers act on.
@@ -88,7 +123,43 @@ var (
 	ErrBudget = errors.New("LLM token budget reached")
 	// ErrNotConfigured means no endpoint is set.
 	ErrNotConfigured = errors.New("no LLM endpoint configured (set ANNALS_LLM_BASE_URL or llm.base_url in annals.yaml)")
+	// ErrInvalidReply is what an InvalidReplyError is: the model answered,
+	// but not with a reply the caller can use.
+	ErrInvalidReply = errors.New("the model's reply is not valid")
 )
+
+// InvalidReplyError is a complete reply that the request's Validate
+// refused. It was paid for but not cached; Chat returns the Response with
+// it.
+type InvalidReplyError struct {
+	Step   string // the request's step
+	Reason string // what Validate said
+	Start  string // the start of the reply, quoted (see Quote)
+}
+
+func (e *InvalidReplyError) Error() string {
+	return fmt.Sprintf("the model's reply to %s is not valid: %s: %s", stepName(e.Step), e.Reason, e.Start)
+}
+
+// Is makes errors.Is(err, ErrInvalidReply) true.
+func (e *InvalidReplyError) Is(target error) bool { return target == ErrInvalidReply }
+
+// quoteRunes is how much of a reply Quote shows.
+const quoteRunes = 40
+
+// Quote shows the start of a reply for a message: its first characters,
+// on one line, between «», with … where it goes on.
+func Quote(content string) string {
+	s := strings.Join(strings.Fields(content), " ")
+	if s == "" {
+		return "«»"
+	}
+	r := []rune(s)
+	if len(r) > quoteRunes {
+		return "«" + string(r[:quoteRunes]) + "…»"
+	}
+	return "«" + s + "»"
+}
 
 // Config says which endpoint to use and how.
 type Config struct {

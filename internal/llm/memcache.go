@@ -28,8 +28,9 @@ func (c *MemoryCache) Get(ctx context.Context, key string) ([]byte, bool, error)
 	return append([]byte(nil), v...), true, nil
 }
 
-// Put stores a copy of value under key.
-func (c *MemoryCache) Put(ctx context.Context, key string, value []byte) error {
+// Put stores a copy of value under key; a memory cache lives for one run
+// and does not keep the step.
+func (c *MemoryCache) Put(ctx context.Context, step, key string, value []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"text/template"
 )
@@ -67,9 +68,14 @@ func (t *Template) Messages(data any) ([]Message, error) {
 	return []Message{{Role: "system", Content: sys.String()}, {Role: "user", Content: user.String()}}, nil
 }
 
+// Version names the template as cache keys and step versions see it:
+// NAME@HASH.
+func (t *Template) Version() string { return t.Name() + "@" + t.Hash }
+
 // ChatJSON renders the template for data, sends it as step and decodes the
-// model's JSON reply into out; a reply that is not the JSON asked for is an
-// error naming the step.
+// model's JSON reply into out; a reply that is not the JSON asked for, or
+// that was cut off, is an error naming the step. Such a reply is not
+// cached: asking again asks the model again.
 func ChatJSON(ctx context.Context, c Client, t *Template, step string, data, out any) (Usage, error) {
 	return ChatJSONStream(ctx, c, t, step, data, out, "", nil)
 }
@@ -81,20 +87,44 @@ func ChatJSONStream(ctx context.Context, c Client, t *Template, step string, dat
 	if err != nil {
 		return Usage{}, err
 	}
-	req := Request{Step: step, Messages: msgs}
+	req := Request{Step: step, Messages: msgs, Prompt: t.Version(), Validate: func(content string) error {
+		return decodeJSON(content, fresh(out))
+	}}
 	if stream != nil {
 		req.Stream = NewFieldStream(field, stream).Write
 	}
 	resp, err := c.Chat(ctx, req)
-	if err != nil {
+	if resp == nil {
 		return Usage{}, fmt.Errorf("%s: %w", step, err)
 	}
-	raw, err := ExtractJSON(resp.Content)
-	if err == nil {
-		err = json.Unmarshal(raw, out)
+	if resp.Truncated {
+		return resp.Usage, fmt.Errorf("%s: the model's reply was cut off at the completion limit: %s", step, Quote(resp.Content))
 	}
-	if err != nil {
-		return resp.Usage, fmt.Errorf("%s: the model's reply is not the JSON asked for: %w", step, err)
+	if err != nil && !errors.Is(err, ErrInvalidReply) {
+		return resp.Usage, fmt.Errorf("%s: %w", step, err)
+	}
+	if err := decodeJSON(resp.Content, out); err != nil {
+		return resp.Usage, fmt.Errorf("%s: the model's reply is not the JSON asked for: %w: %s", step, err, Quote(resp.Content))
 	}
 	return resp.Usage, nil
+}
+
+// decodeJSON reads the JSON in a reply (see ExtractJSON) into out.
+func decodeJSON(content string, out any) error {
+	raw, err := ExtractJSON(content)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(raw, out)
+}
+
+// fresh is a new value of the type out points to, for checking a reply
+// without touching out; out itself when it is no pointer (json.Unmarshal
+// refuses those all the same).
+func fresh(out any) any {
+	v := reflect.ValueOf(out)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return out
+	}
+	return reflect.New(v.Type().Elem()).Interface()
 }

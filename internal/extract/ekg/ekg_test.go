@@ -256,17 +256,43 @@ func TestSmuggledInstructions(t *testing.T) {
 	}
 }
 
-func TestBadReplyKeepsBase(t *testing.T) {
+// A reply without an entity list, or cut off, fails the chunk (so its
+// document is tried again next run) instead of passing for an LLM reading
+// that found nothing.
+func TestBadReplyFailsChunk(t *testing.T) {
 	text := "曹操，字孟德。"
 	rs := []rune(text)
 	base := stub{extract.Result{Entities: []extract.Entity{ent(rs, "曹操", "人物", 0)}}}
-	x := New(base, &fakeLLM{Replies: []string{"I cannot help with that."}})
-	res, err := x.Extract(context.Background(), extract.Input{Text: text, Lang: "lzh", Schema: zhSchema})
-	if err != nil || len(res.Entities) != 1 {
-		t.Fatalf("%v %+v", err, res)
+	f := &fakeLLM{Replies: []string{"I cannot help with that.", `{"entities": [{"text": "曹操", "type": "人物"}, {"text": "孟`}}
+	x := New(base, f)
+	in := extract.Input{Text: text, Lang: "lzh", Schema: zhSchema}
+	_, err := x.Extract(context.Background(), in)
+	if err == nil || !strings.Contains(err.Error(), "not the entity list asked for: «I cannot help with that.»") {
+		t.Fatalf("prose: err = %v", err)
 	}
-	if x.Stats().BadReplies != 1 {
+	if _, err := x.Extract(context.Background(), in); err == nil {
+		t.Fatal("JSON that breaks off: no error")
+	}
+	if x.Stats().BadReplies != 2 {
 		t.Fatalf("stats %+v", x.Stats())
+	}
+	req := f.Reqs[0]
+	if req.Validate == nil || req.Validate(`{"entities": []}`) != nil || req.Validate("I cannot") == nil || req.Prompt == "" {
+		t.Fatalf("request does not validate replies or name its prompt: %+v", req)
+	}
+}
+
+func TestCutOffReplyFailsChunk(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Script(llmtest.Reply{Content: `{"entities": [{"text": "曹操", "type": "人物"}]}`, FinishReason: "length"})
+	cache := llm.NewMemoryCache()
+	c, err := llm.New(llm.Config{BaseURL: srv.URL, Model: "m"}, cache, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(nil, c).Extract(context.Background(), extract.Input{Text: "曹操，字孟德。", Lang: "lzh", Schema: zhSchema})
+	if err == nil || !strings.Contains(err.Error(), "cut off at the token limit") || cache.Len() != 0 {
+		t.Fatalf("err = %v, %d cached", err, cache.Len())
 	}
 }
 

@@ -12,10 +12,9 @@ import (
 
 func TestOverHTTP(t *testing.T) {
 	srv := llmtest.New(t)
-	// Cut off by the token limit mid-list: what came before the cut counts.
+	// Reasoning before the JSON is read past.
 	srv.Script(llmtest.Reply{Content: `<think>list the names</think>{"entities": [
-		{"text": "庞统", "type": "人物"}, {"text": "司马徽", "type": "人物"}, {"text": "颍川", "type": "地点"},
-		{"text": "南州", "type": "地`})
+		{"text": "庞统", "type": "人物"}, {"text": "司马徽", "type": "人物"}, {"text": "颍川", "type": "地点"}]}`})
 	c, err := llm.New(llm.Config{BaseURL: srv.URL, Model: "test-model", MaxRetries: -1}, llm.NewMemoryCache(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -86,6 +87,8 @@ type proposal struct {
 }
 
 // ask runs the NER prompt on the chunk and returns every validated mention.
+// A reply that holds no entity list, or that was cut off, is an error: the
+// chunk, and so its document, is not done, and the reply is not cached.
 func (e *Extractor) ask(ctx context.Context, in extract.Input, sch *schema.Schema) ([]extract.Entity, error) {
 	req := llm.Request{
 		Step: Step,
@@ -94,31 +97,49 @@ func (e *Extractor) ask(ctx context.Context, in extract.Input, sch *schema.Schem
 			{Role: "user", Content: in.Text},
 		},
 		Temperature: 0,
-		MaxTokens:   4096,
+		MaxTokens:   maxReplyTokens,
 		Schema:      replySchema,
+		Prompt:      version + "@" + promptHash(""),
+		Validate: func(content string) error {
+			if _, ok := parseReply(content); !ok {
+				return errNoList
+			}
+			return nil
+		},
 	}
 	e.calls.Add(1)
 	resp, err := e.c.Chat(ctx, req)
 	if resp == nil {
-		// A reply that came with an error (its cache write failed) is still
-		// a reply; only no reply stops the chunk.
 		return nil, fmt.Errorf("ekg: %w", err)
+	}
+	// A reply that came with an error is read all the same: one whose
+	// cache write failed is good, and one Validate refused is refused
+	// below with its start quoted.
+	if resp.Truncated {
+		e.badReplies.Add(1)
+		return nil, fmt.Errorf("ekg: the reply was cut off at the token limit (max_tokens %d): lower chunk.max_chars", maxReplyTokens)
 	}
 	props, ok := parseReply(resp.Content)
 	if !ok {
 		e.badReplies.Add(1)
-		return nil, nil
+		return nil, fmt.Errorf("ekg: %w: %s", errNoList, llm.Quote(resp.Content))
 	}
 	ents, dropped := locate(in, sch, props)
 	e.dropped.Add(int64(dropped))
 	return ents, nil
 }
 
-// parseReply reads {"entities": [...]} or a bare list out of a reply. A
-// reply cut off by the token limit still gives the entities before the cut.
+// maxReplyTokens bounds a NER reply.
+const maxReplyTokens = 4096
+
+var errNoList = errors.New("the model's reply is not the entity list asked for")
+
+// parseReply reads {"entities": [...]} or a bare list out of a reply. JSON
+// that breaks off is no list: the entities after the break would be
+// missing without a word.
 func parseReply(s string) ([]proposal, bool) {
-	raw, _ := llm.ExtractJSON(s)
-	if raw == nil {
+	raw, err := llm.ExtractJSON(s)
+	if raw == nil || err != nil {
 		return nil, false
 	}
 	var wrapped struct {

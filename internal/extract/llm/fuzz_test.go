@@ -2,6 +2,7 @@ package llmextract
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -35,8 +36,22 @@ func FuzzReply(f *testing.F) {
 		x := New(newFake(content), Options{AllowGrowth: true, Growth: g, Stats: &Stats{}})
 		doc := extract.NewDocContext("d", "", nil)
 		out, err := x.Run(context.Background(), extract.Input{Text: text, Lang: lang, Schema: sch, Doc: doc})
+		var re *ReplyError
+		if errors.As(err, &re) {
+			// A reply refused whole yields nothing at all.
+			if out.Failure != re.Reason || len(out.Result.Entities)+len(out.Result.Triples)+len(out.Proposals) != 0 {
+				t.Fatalf("refused reply gave %+v", out)
+			}
+			if checkReply(content) == nil {
+				t.Fatalf("Run refused a reply that Validate accepts: %v", err)
+			}
+			return
+		}
 		if err != nil {
 			t.Fatal(err)
+		}
+		if checkReply(content) != nil {
+			t.Fatalf("Run used a reply that Validate refuses: %v", checkReply(content))
 		}
 		checkResult(t, text, sch, out.Result)
 		for _, p := range out.Proposals {

@@ -121,10 +121,14 @@ func (x *Extractor) Extract(ctx context.Context, in extract.Input) (extract.Resu
 	return out.Result, err
 }
 
-// Run extracts from one chunk and returns the whole chain of thought. Only
-// a failed call (after the client's retries), a spent budget, a cancelled
-// context or a broken prompt override is an error; a reply that cannot be
-// used gives an empty Output with Failure set.
+// Run extracts from one chunk and returns the whole chain of thought. A
+// chunk counts only when the model's reply is whole and readable: a failed
+// call (after the client's retries), a spent budget, a cancelled context, a
+// broken prompt override, and also a reply that cannot be used (empty, not
+// the JSON asked for, cut off at the token limit) are errors; for the last
+// the Output has Failure set, and the error, a *ReplyError, says why in
+// words. Such replies are never cached, so that asking again asks the
+// model again.
 func (x *Extractor) Run(ctx context.Context, in extract.Input) (Output, error) {
 	var out Output
 	if x.err != nil {
@@ -161,7 +165,8 @@ func (x *Extractor) Run(ctx context.Context, in extract.Input) (Output, error) {
 	if in.Doc != nil {
 		data.Hints = hints(in.Doc.Names, func(s string) bool { return len(ch.find(s)) > 0 })
 	}
-	system, user, err := x.prompts[promptLang(in.Lang)].render(data)
+	p := x.prompts[promptLang(in.Lang)]
+	system, user, err := p.render(data)
 	if err != nil {
 		return out, err
 	}
@@ -171,16 +176,17 @@ func (x *Extractor) Run(ctx context.Context, in extract.Input) (Output, error) {
 		Temperature: x.opts.Temperature,
 		MaxTokens:   x.opts.MaxTokens,
 		Schema:      replySchema(sch, growth),
+		Prompt:      PromptFile(in.Lang) + "@" + p.hash + "/" + logicVersion,
+		Validate:    checkReply,
 	})
-	if err != nil {
+	if err != nil && (resp == nil || !errors.Is(err, llm.ErrInvalidReply)) {
+		// A refused reply is read below, to say why; any other error ends
+		// the chunk.
 		st.add(func(c *Counts) { c.Errors++ })
 		if errors.Is(err, llm.ErrBudget) || ctx.Err() != nil {
 			return out, err
 		}
 		return out, fmt.Errorf("llm extract: %w", err)
-	}
-	if resp == nil {
-		resp = &llm.Response{}
 	}
 	out.Usage, out.Cached = resp.Usage, resp.Cached
 	st.add(func(c *Counts) {
@@ -193,11 +199,11 @@ func (x *Extractor) Run(ctx context.Context, in extract.Input) (Output, error) {
 	})
 
 	v := &validator{c: ch, s: sch, doc: in.Doc, dropped: map[string]int{}}
-	r, how, perr := parseReply(resp.Content)
-	if perr != nil {
-		out.Failure = failureReason(perr)
+	r, how, rerr := x.read(resp)
+	if rerr != nil {
+		out.Failure = rerr.Reason
 		st.add(func(c *Counts) { c.Failures[out.Failure]++ })
-		return out, nil
+		return out, rerr
 	}
 	out.Read = how
 	out.Translation, out.Analysis = r.Translation, r.Analysis
@@ -225,17 +231,70 @@ func (x *Extractor) Run(ctx context.Context, in extract.Input) (Output, error) {
 	return out, nil
 }
 
-// Failure reasons, as counted in Counts.Failures.
+// Failure reasons, as counted in Counts.Failures and set in
+// Output.Failure.
 const (
-	FailEmpty    = "reply_empty"
-	FailUnusable = "reply_unusable"
+	FailEmpty     = "reply_empty"
+	FailUnusable  = "reply_unusable"  // no JSON, or not the JSON asked for, or JSON that breaks off
+	FailTruncated = "reply_truncated" // cut off at the completion limit
+	FailFiltered  = "reply_filtered"  // withheld by the endpoint's content filter
 )
 
-func failureReason(err error) string {
-	if errors.Is(err, errEmptyReply) {
-		return FailEmpty
+// ReplyError is a reply the extractor cannot use. Its message says why
+// and how the reply begins.
+type ReplyError struct {
+	Reason string // one of the Fail constants
+	msg    string
+}
+
+func (e *ReplyError) Error() string { return e.msg }
+
+// read parses a reply, refusing one that is not whole.
+func (x *Extractor) read(resp *llm.Response) (reply, string, *ReplyError) {
+	switch {
+	case resp.Truncated:
+		return reply{}, "", &ReplyError{FailTruncated, fmt.Sprintf(
+			"the reply was cut off at the token limit (max_tokens %d): raise llm.max_tokens or lower chunk.max_chars", x.opts.MaxTokens)}
+	case resp.FinishReason == "content_filter":
+		return reply{}, "", &ReplyError{FailFiltered, "the endpoint's content filter withheld the reply: " + llm.Quote(resp.Content)}
 	}
-	return FailUnusable
+	r, how, err := parseReply(resp.Content)
+	if err == nil && how == readTruncated {
+		err = errBrokenOff
+	}
+	if err != nil {
+		return reply{}, "", replyError(err, resp.Content)
+	}
+	return r, how, nil
+}
+
+// checkReply is the requests' Validate: a reply is good when it reads
+// whole, so that only such replies are cached.
+func checkReply(content string) error {
+	_, how, err := parseReply(content)
+	if err == nil && how == readTruncated {
+		err = errBrokenOff
+	}
+	if err != nil {
+		return replyError(err, content)
+	}
+	return nil
+}
+
+// errBrokenOff is JSON that stops before its end in a reply the server
+// called finished.
+var errBrokenOff = errors.New("JSON breaks off")
+
+func replyError(err error, content string) *ReplyError {
+	switch {
+	case errors.Is(err, errEmptyReply):
+		return &ReplyError{FailEmpty, "the model's reply is empty"}
+	case errors.Is(err, errBrokenOff), errors.Is(err, llm.ErrTruncated):
+		return &ReplyError{FailUnusable, "the model's JSON reply breaks off: " + llm.Quote(content)}
+	case errors.Is(err, errNoJSON): // JSON, but no reply's
+		return &ReplyError{FailUnusable, "the model's reply is not the JSON asked for: " + llm.Quote(content)}
+	}
+	return &ReplyError{FailUnusable, "the model's reply is not JSON: " + llm.Quote(content)}
 }
 
 // chunkID tells chunks apart for schema growth, which counts distinct

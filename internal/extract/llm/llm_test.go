@@ -243,41 +243,71 @@ func TestMalformedJSONRecovered(t *testing.T) {
 	}
 }
 
+// runRefused runs one reply that must be refused, and returns the error.
+func runRefused(t *testing.T, reply string) (Output, *Stats, *ReplyError) {
+	t.Helper()
+	st := &Stats{}
+	out, err := New(newFake(reply), Options{Stats: st}).Run(context.Background(), extract.Input{Text: lzhText, Lang: "lzh", Schema: zhHistory()})
+	var re *ReplyError
+	if !errors.As(err, &re) {
+		t.Fatalf("%q: err = %v, want a *ReplyError", reply, err)
+	}
+	if len(out.Result.Entities)+len(out.Result.Triples) != 0 || out.Failure != re.Reason {
+		t.Fatalf("%q: refused reply gave %+v", reply, out)
+	}
+	if checkReply(reply) == nil {
+		t.Fatalf("%q: Validate accepts what Run refuses", reply)
+	}
+	return out, st, re
+}
+
 func TestTruncatedReply(t *testing.T) {
-	// Cut inside the third triple: the entities and the two whole triples
-	// survive.
+	// JSON that breaks off in a reply the server called finished is not
+	// salvaged: a chunk counts only whole.
 	cut := strings.Index(goodReply, `{"head":"献帝"`) + len(`{"head":"献帝","rel`)
-	out, st, _ := run(t, lzhText, "lzh", goodReply[:cut], Options{})
-	if out.Read != readTruncated || len(out.Result.Triples) != 3 {
-		t.Fatalf("read %q, triples %+v", out.Read, out.Result.Triples)
+	_, st, re := runRefused(t, goodReply[:cut])
+	if re.Reason != FailUnusable || !strings.Contains(re.Error(), "breaks off") || !strings.Contains(re.Error(), `«{"translation"`) {
+		t.Fatalf("error %q (%s)", re, re.Reason)
 	}
-	if len(out.Result.Entities) != 9 {
-		t.Errorf("entities %+v", out.Result.Entities)
-	}
-	if st.Counts().Read[readTruncated] != 1 {
+	if st.Counts().Failures[FailUnusable] != 1 || st.Counts().Read[readTruncated] != 0 {
 		t.Errorf("counts %+v", st.Counts())
 	}
-	// Cut inside the translation: nothing usable but no error either.
-	out, _, _ = run(t, lzhText, "lzh", goodReply[:40], Options{})
-	if len(out.Result.Entities)+len(out.Result.Triples) != 0 {
-		t.Fatalf("got %+v", out.Result)
-	}
+	runRefused(t, goodReply[:40])
 }
 
 func TestEmptyAndUnusableReplies(t *testing.T) {
-	for _, c := range []struct{ reply, reason string }{
-		{"", FailEmpty},
-		{"  \n ", FailEmpty},
-		{"抱歉，我无法完成。", FailUnusable},
-		{`{"answer": 42}`, FailUnusable},
+	for _, c := range []struct{ reply, reason, says string }{
+		{"", FailEmpty, "the model's reply is empty"},
+		{"  \n ", FailEmpty, "the model's reply is empty"},
+		{"抱歉，我无法完成。", FailUnusable, "the model's reply is not JSON: «抱歉，我无法完成。»"},
+		{`{"answer": 42}`, FailUnusable, `the model's reply is not the JSON asked for: «{"answer": 42}»`},
 	} {
-		out, st, _ := run(t, lzhText, "lzh", c.reply, Options{})
-		if len(out.Result.Entities)+len(out.Result.Triples) != 0 || out.Failure != c.reason {
-			t.Errorf("%q: %+v", c.reply, out)
+		_, st, re := runRefused(t, c.reply)
+		if re.Reason != c.reason || re.Error() != c.says {
+			t.Errorf("%q: %q (%s), want %q (%s)", c.reply, re, re.Reason, c.says, c.reason)
 		}
 		if st.Counts().Failures[c.reason] != 1 {
 			t.Errorf("%q: counts %+v", c.reply, st.Counts())
 		}
+	}
+}
+
+func TestRequestNamesPromptAndValidates(t *testing.T) {
+	_, _, f := run(t, lzhText, "lzh", goodReply, Options{})
+	req := f.requests()[0]
+	if !strings.HasPrefix(req.Prompt, PromptFile("lzh")+"@") || !strings.HasSuffix(req.Prompt, "/"+logicVersion) {
+		t.Fatalf("prompt version %q", req.Prompt)
+	}
+	if req.Validate == nil || req.Validate(goodReply) != nil || req.Validate("今按") == nil {
+		t.Fatal("the request does not validate replies as Run reads them")
+	}
+}
+
+func TestProseReplyQuoted(t *testing.T) {
+	prose := "今按：此段记曹操拜丞相之事，其人物有曹操、献帝，其官有丞相，皆出于正文，不烦更列。"
+	_, _, re := runRefused(t, prose)
+	if want := "the model's reply is not JSON: «今按：此段记曹操拜丞相之事，其人物有曹操、献帝，其官有丞相，皆出于正文，不烦更列…»"; re.Error() != want {
+		t.Fatalf("error %q, want %q", re, want)
 	}
 }
 

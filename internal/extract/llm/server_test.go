@@ -72,21 +72,47 @@ func TestServerWithoutStructuredOutput(t *testing.T) {
 }
 
 func TestServerTruncatedReply(t *testing.T) {
-	// Cut inside the name in the last triple: repair would keep 魏文, half
-	// a name, so that triple goes and the five before it stay.
+	// A reply cut off at the completion limit is refused, however much of
+	// it repair could keep, and is not cached: the next run asks again.
 	cut := strings.LastIndex(goodReply, "魏文帝") + len("魏文")
 	srv := llmtest.New(t)
-	srv.Script(llmtest.Reply{Content: goodReply[:cut], FinishReason: "length"})
+	srv.Script(llmtest.Reply{Content: goodReply[:cut], FinishReason: "length"}, llmtest.Reply{Content: goodReply})
 	st := &Stats{}
-	res, err := New(serverClient(t, srv, nil, 0), Options{Stats: st}).Extract(context.Background(), extract.Input{Text: lzhText, Lang: "lzh", Schema: zhHistory()})
-	if err != nil {
-		t.Fatal(err)
+	cache := llm.NewMemoryCache()
+	x := New(serverClient(t, srv, cache, 0), Options{Stats: st})
+	in := extract.Input{Text: lzhText, Lang: "lzh", Schema: zhHistory()}
+	res, err := x.Extract(context.Background(), in)
+	var re *ReplyError
+	if !errors.As(err, &re) || re.Reason != FailTruncated ||
+		err.Error() != "the reply was cut off at the token limit (max_tokens 1500): raise llm.max_tokens or lower chunk.max_chars" {
+		t.Fatalf("err = %v", err)
 	}
-	if len(res.Triples) != 5 || findTriple(res, "丕", "别称", "魏文") != nil {
-		t.Fatalf("triples %+v", res.Triples)
+	if len(res.Entities)+len(res.Triples) != 0 || cache.Len() != 0 {
+		t.Fatalf("cut-off reply: %+v, %d cached", res, cache.Len())
 	}
-	if st.Counts().Read[readTruncated] != 1 {
+	if st.Counts().Failures[FailTruncated] != 1 {
 		t.Errorf("counts %+v", st.Counts())
+	}
+	res, err = x.Extract(context.Background(), in)
+	if err != nil || len(res.Triples) != 6 || srv.Calls() != 2 || cache.Len() != 1 {
+		t.Fatalf("second run: %v, %d triples, %d calls, %d cached", err, len(res.Triples), srv.Calls(), cache.Len())
+	}
+}
+
+func TestServerProseReplyNotCached(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Script(llmtest.Reply{Content: "今按：此段所记，皆曹操之事，无可抽取者。"}, llmtest.Reply{Content: goodReply})
+	cache := llm.NewMemoryCache()
+	x := New(serverClient(t, srv, cache, 0), Options{})
+	in := extract.Input{Text: lzhText, Lang: "lzh", Schema: zhHistory()}
+	if _, err := x.Extract(context.Background(), in); err == nil || !strings.HasPrefix(err.Error(), "the model's reply is not JSON: «今按") {
+		t.Fatalf("err = %v", err)
+	}
+	if cache.Len() != 0 {
+		t.Fatal("prose reply cached")
+	}
+	if res, err := x.Extract(context.Background(), in); err != nil || len(res.Triples) != 6 || srv.Calls() != 2 {
+		t.Fatalf("second run: %v, %+v, %d calls", err, res, srv.Calls())
 	}
 }
 
@@ -112,7 +138,7 @@ func TestServerErrors(t *testing.T) {
 	srv.Script(llmtest.Reply{Content: ""})
 	st := &Stats{}
 	res, err := New(serverClient(t, srv, nil, 0), Options{Stats: st}).Extract(context.Background(), extract.Input{Text: lzhText, Lang: "lzh"})
-	if err != nil || len(res.Entities) != 0 || st.Counts().Failures[FailEmpty] != 1 {
+	if err == nil || len(res.Entities) != 0 || st.Counts().Failures[FailEmpty] != 1 {
 		t.Fatalf("empty reply: %v %+v %+v", err, res, st.Counts())
 	}
 }

@@ -103,3 +103,28 @@ func TestOverHTTPFailures(t *testing.T) {
 		t.Fatalf("err %v, %d calls", err, srv2.Calls())
 	}
 }
+
+// A reply that is no pattern at all is fed back like any failure, but not
+// cached: a later run asks the model again rather than replaying it.
+func TestProseReplyNotCached(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Handle(func(r llmtest.ChatRequest) llmtest.Reply {
+		if len(r.Messages) > 2 {
+			return llmtest.Reply{Content: reply(bioPattern)}
+		}
+		return llmtest.Reply{Content: "此传体例，先名后字，次及籍贯，不烦正则。"}
+	})
+	cache := llm.NewMemoryCache()
+	x := New(client(t, srv, cache), &stub{}, Options{NoSeeds: true})
+	res, err := x.Extract(context.Background(), zhIn(entry1))
+	if err != nil || len(res.Triples) != 3 {
+		t.Fatalf("%v, %+v", err, res)
+	}
+	if srv.Calls() != 2 || cache.Len() != 1 {
+		t.Fatalf("%d calls, %d cached; want 2 calls and only the pattern cached", srv.Calls(), cache.Len())
+	}
+	y := New(client(t, srv, cache), &stub{}, Options{NoSeeds: true})
+	if _, err := y.Extract(context.Background(), zhIn(entry1)); err != nil || srv.Calls() != 3 {
+		t.Fatalf("%v, %d calls: the prose reply was answered from the cache", err, srv.Calls())
+	}
+}

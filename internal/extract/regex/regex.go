@@ -14,6 +14,7 @@ package regex
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -361,13 +362,18 @@ func (x *Extractor) learn(ctx context.Context, in extract.Input, c *chunk, sch *
 	}
 	for attempt := 0; attempt < x.opts.Attempts; attempt++ {
 		x.n.calls.Add(1)
-		resp, err := x.c.Chat(ctx, llm.Request{Step: Step, Messages: msgs, Temperature: 0, MaxTokens: 1024, Schema: replySchema})
+		resp, err := x.c.Chat(ctx, llm.Request{Step: Step, Messages: msgs, Temperature: 0, MaxTokens: 1024, Schema: replySchema,
+			Prompt: version, Validate: validReply})
 		if resp == nil {
-			// A reply that came with an error (its cache write failed) is
-			// still a reply; only no reply stops the passage.
+			// A reply that came with an error (its cache write failed, or it
+			// is not a pattern and so was not cached) is still a reply; only
+			// no reply stops the passage.
 			return extract.Result{}, false, fmt.Errorf("regex: %w", err)
 		}
 		p, re, res, f := x.try(resp.Content, c, sch, in.Lang)
+		if resp.Truncated {
+			f = reject("the reply was cut off at the token limit; reply with the JSON object alone")
+		}
 		if f == nil {
 			if x.add(p, re, false) {
 				x.n.learned.Add(1)
@@ -393,6 +399,19 @@ func (x *Extractor) learn(ctx context.Context, in extract.Input, c *chunk, sch *
 			llm.Message{Role: "user", Content: fmt.Sprintf(feedback, f.msg)})
 	}
 	return extract.Result{}, false, nil
+}
+
+// validReply is the requests' Validate: a reply is good when it is a
+// pattern in the form asked for. One whose regex then fails to compile or
+// to read the passage is still a good reply of the conversation: it is
+// cached, so that a later run replays the same exchange at no cost, and the
+// next message tells the model what went wrong. A reply that is no pattern
+// at all is not cached.
+func validReply(content string) error {
+	if _, f := parseReply(content); f != nil {
+		return errors.New(f.msg)
+	}
+	return nil
 }
 
 // try checks one reply against the passage it was written for.

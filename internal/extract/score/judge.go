@@ -105,7 +105,8 @@ type Trace struct {
 // should read it (the original characters, say); empty means in.Text,
 // which is what res's offsets point into. Only a failed call (after the
 // client's retries), a spent budget or a cancelled context is an error: a
-// reply that cannot be used gives the offline scores, Judged false.
+// reply that cannot be used (or that was cut off) gives the offline scores,
+// Judged false, and is not cached, so that a later scoring asks again.
 func (j *Judge) Score(ctx context.Context, text string, in extract.Input, res extract.Result, translation string) (Scored, error) {
 	return j.ScoreTrace(ctx, text, in, res, Trace{Translation: translation})
 }
@@ -139,14 +140,24 @@ func (j *Judge) ScoreTrace(ctx context.Context, text string, in extract.Input, r
 	if err != nil {
 		return Scored{}, err
 	}
+	n := len(res.Triples)
 	resp, err := j.c.Chat(ctx, llm.Request{
 		Step:        Step,
 		Messages:    []llm.Message{{Role: "system", Content: system}, {Role: "user", Content: user}},
 		Temperature: j.opts.Temperature,
 		MaxTokens:   j.opts.MaxTokens,
 		Schema:      replySchema,
+		Prompt:      PromptFile + "@" + j.hash + "/" + logicVersion,
+		Validate: func(content string) error {
+			if _, _, failure := parseJudge(content, n); failure != "" {
+				return errors.New(failure)
+			}
+			return nil
+		},
 	})
-	if err != nil {
+	// A reply Validate refused is read below and falls back to the offline
+	// scores, as it always did; it is only not cached.
+	if err != nil && (resp == nil || !errors.Is(err, llm.ErrInvalidReply)) {
 		if errors.Is(err, llm.ErrBudget) || ctx.Err() != nil {
 			return Scored{}, err
 		}
@@ -163,7 +174,11 @@ func (j *Judge) ScoreTrace(ctx context.Context, text string, in extract.Input, r
 		}
 		c.Usage = c.Usage.Add(resp.Usage)
 	})
-	stages, verdicts, failure := parseJudge(resp.Content, len(res.Triples))
+	stages, verdicts, failure := parseJudge(resp.Content, n)
+	if resp.Truncated {
+		// Grades cut off at the limit miss the last triples' verdicts.
+		failure = FailTruncated
+	}
 	var sc Scored
 	if failure != "" {
 		sc = OfflineScore(in.Text, res, sch)
@@ -267,8 +282,9 @@ type verdict struct{ verdict, why string }
 
 // Failure reasons, as counted in Counts.Failures.
 const (
-	FailEmpty    = "reply_empty"
-	FailUnusable = "reply_unusable"
+	FailEmpty     = "reply_empty"
+	FailUnusable  = "reply_unusable"  // no JSON, JSON that breaks off, or not the grades asked for
+	FailTruncated = "reply_truncated" // cut off at the completion limit
 )
 
 // parseJudge reads a judge reply: stage scores (a list of five, or an
@@ -279,7 +295,8 @@ func parseJudge(content string, n int) (*Stages, []verdict, string) {
 		return nil, nil, FailEmpty
 	}
 	raw, err := llm.ExtractJSON(content)
-	if raw == nil || err != nil && !errors.Is(err, llm.ErrTruncated) {
+	if raw == nil || err != nil {
+		// JSON that breaks off would grade some triples and not others.
 		return nil, nil, FailUnusable
 	}
 	var v any

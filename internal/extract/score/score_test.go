@@ -251,6 +251,39 @@ func TestJudgeThroughServer(t *testing.T) {
 	}
 }
 
+// A judge reply that cannot be used keeps the offline fallback but is not
+// cached; nor is one cut off at the limit, whose grades are refused.
+func TestJudgeBadReplyNotCached(t *testing.T) {
+	good := `{"scores":[2,2,2,1,2],"triples":[{"i":1,"verdict":"ok"},{"i":2,"verdict":"ok"},{"i":3,"verdict":"wrong"}]}`
+	srv := llmtest.New(t)
+	srv.Script(
+		llmtest.Reply{Content: "The extraction looks fine to me."},
+		llmtest.Reply{Content: good, FinishReason: "length"},
+		llmtest.Reply{Content: `{"scores":[2,2,2,1,2],"triples":[{"i":1,"verdict":"ok"},{"i":2,"verd`},
+		llmtest.Reply{Content: good},
+	)
+	cache := llm.NewMemoryCache()
+	c, err := llm.New(llm.Config{BaseURL: srv.URL, Model: "m", MaxRetries: -1}, cache, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &Stats{}
+	j := NewJudge(c, Options{Stats: st})
+	for i, want := range []string{FailUnusable, FailTruncated, FailUnusable} {
+		sc, err := j.Score(context.Background(), "", in(), result(), "")
+		if err != nil || sc.Judged || sc.Failure != want || cache.Len() != 0 {
+			t.Fatalf("reply %d: %+v, %v, %d cached", i+1, sc, err, cache.Len())
+		}
+	}
+	sc, err := j.Score(context.Background(), "", in(), result(), "")
+	if err != nil || !sc.Judged || sc.Total != 9 || srv.Calls() != 4 || cache.Len() != 1 {
+		t.Fatalf("good reply: %+v, %v, %d calls, %d cached", sc, err, srv.Calls(), cache.Len())
+	}
+	if st.Counts().Failures[FailTruncated] != 1 || st.Counts().Failures[FailUnusable] != 2 {
+		t.Fatalf("counts %+v", st.Counts())
+	}
+}
+
 func TestHistogram(t *testing.T) {
 	h := HistogramOf([]float64{10, 9.5, 8, 7, 7, -1, 12, 0})
 	if h != (Histogram{2, 0, 0, 0, 0, 0, 0, 2, 1, 1, 2}) || h.Total() != 8 || h.AtLeast(8) != 4 {

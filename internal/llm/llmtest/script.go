@@ -10,7 +10,9 @@ import (
 
 // Script is an in-memory llm.Client for unit tests that need no HTTP: it
 // answers chat calls with Replies in order, then with Last (or "{}"), fails
-// every call with Err when set, and records each request in Reqs.
+// every call with Err when set, and records each request in Reqs. Like the
+// real client it runs the request's Validate on each reply and returns a
+// refused one with an *llm.InvalidReplyError.
 type Script struct {
 	mu      sync.Mutex
 	Replies []string
@@ -36,7 +38,13 @@ func (s *Script) Chat(_ context.Context, req llm.Request) (*llm.Response, error)
 	} else if content == "" {
 		content = "{}"
 	}
-	return &llm.Response{Content: content, Usage: s.Usage}, nil
+	resp := &llm.Response{Content: content, Usage: s.Usage, FinishReason: "stop"}
+	if req.Validate != nil {
+		if err := req.Validate(content); err != nil {
+			return resp, &llm.InvalidReplyError{Step: req.Step, Reason: err.Error(), Start: llm.Quote(content)}
+		}
+	}
+	return resp, nil
 }
 
 // Embed is not scripted.

@@ -186,6 +186,11 @@ func Run(ctx context.Context, st store.Store, c llm.Client, opts Options) (*Repo
 			rep.Cached++
 		}
 		decisions, problems, err := parseReply(resp.Content, batch)
+		if resp.Truncated {
+			// Decisions cut off at the limit may miss the batch's last
+			// groups and the reasons of the others: none is used.
+			decisions, problems, err = nil, nil, &replyError{failTruncated}
+		}
 		for k, v := range problems {
 			rep.Problems[k] += v
 		}
@@ -319,6 +324,11 @@ func ask(ctx context.Context, c llm.Client, batches [][]*group, opts Options, ap
 					continue
 				}
 				resp, err := c.Chat(ctx, request(batches[i], opts.ReplyTokens))
+				if resp != nil && errors.Is(err, llm.ErrInvalidReply) {
+					// A reply that does not answer the batch is the batch's
+					// failure, which apply counts; the run goes on.
+					err = nil
+				}
 				if err != nil {
 					stopped.Store(true)
 				}

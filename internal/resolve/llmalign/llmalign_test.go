@@ -395,6 +395,26 @@ func TestInvalidRepliesAddNothing(t *testing.T) {
 	}
 }
 
+// A reply that does not answer its batch is counted and not cached: the
+// next run asks the model again instead of replaying it, and the batch's
+// groups are not recorded as judged.
+func TestUnusableReplyAskedAgainNextRun(t *testing.T) {
+	ctx, db := newStore(t)
+	srv := llmtest.New(t)
+	srv.Script(llmtest.Reply{Content: `I think 曹操 and 曹孟德 are one. merge them!`})
+	cache := llm.NewMemoryCache()
+	rep, err := Run(ctx, db, newClient(t, srv, cache, 0), Options{})
+	if err != nil || rep.Failures != 1 || len(rep.Merges) != 0 || cache.Len() != 0 {
+		t.Fatalf("first run: %v, report %+v, %d cached", err, rep, cache.Len())
+	}
+	calls := srv.Calls()
+	srv.Handle(judge([2]string{"曹操", "曹孟德"}))
+	rep, err = Run(ctx, db, newClient(t, srv, cache, 0), Options{})
+	if err != nil || rep.Failures != 0 || len(rep.Merges) != 1 || srv.Calls() != calls+1 || rep.Cached != 0 {
+		t.Fatalf("second run: %v, report %+v, %d calls", err, rep, srv.Calls())
+	}
+}
+
 func TestBudgetAndTransportErrorsSurface(t *testing.T) {
 	ctx, db := newStore(t)
 	srv := llmtest.New(t)

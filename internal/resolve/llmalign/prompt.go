@@ -230,5 +230,14 @@ func request(batch []*group, maxTokens int) llm.Request {
 		Temperature: 0,
 		MaxTokens:   maxTokens,
 		Schema:      replySchema,
+		Prompt:      "align@" + promptVersion,
+		// Only a reply that answers the batch is cached: one that does
+		// not is counted as a failure and asked again next run.
+		Validate: func(content string) error {
+			if _, _, err := parseReply(content, batch); err != nil {
+				return err
+			}
+			return nil
+		},
 	}
 }

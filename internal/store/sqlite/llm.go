@@ -30,13 +30,57 @@ func (c *Cache) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	return v, true, nil
 }
 
-// Put stores a response.
-func (c *Cache) Put(ctx context.Context, key string, value []byte) error {
-	_, err := c.db.ExecContext(ctx, "INSERT INTO llm_cache(key, value, created_at) VALUES(?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value, now())
+// Put stores a response to a call of step.
+func (c *Cache) Put(ctx context.Context, step, key string, value []byte) error {
+	_, err := c.db.ExecContext(ctx, `INSERT INTO llm_cache(key, value, created_at, step) VALUES(?, ?, ?, ?)
+		ON CONFLICT(key) DO UPDATE SET value = excluded.value, step = excluded.step`, key, value, now(), step)
 	if err != nil {
 		return fmt.Errorf("write LLM cache: %w", err)
 	}
 	return nil
+}
+
+// CacheStep is what the LLM cache holds for one step: Step is "" for
+// entries written before the cache recorded steps.
+type CacheStep struct {
+	Step    string `json:"step"`
+	Entries int    `json:"entries"`
+	Bytes   int64  `json:"bytes"` // keys and values
+}
+
+// Stats counts the cache's entries and bytes per step, by step name.
+func (c *Cache) Stats(ctx context.Context) ([]CacheStep, error) {
+	rows, err := c.db.QueryContext(ctx, `SELECT step, count(*), coalesce(sum(length(key) + length(value)), 0)
+		FROM llm_cache GROUP BY step ORDER BY step`)
+	if err != nil {
+		return nil, fmt.Errorf("read LLM cache: %w", err)
+	}
+	defer rows.Close()
+	var out []CacheStep
+	for rows.Next() {
+		var s CacheStep
+		if err := rows.Scan(&s.Step, &s.Entries, &s.Bytes); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// Clear deletes the cache's entries, those of one step when step is not
+// nil, and says how many went.
+func (c *Cache) Clear(ctx context.Context, step *string) (int64, error) {
+	var res sql.Result
+	var err error
+	if step == nil {
+		res, err = c.db.ExecContext(ctx, "DELETE FROM llm_cache")
+	} else {
+		res, err = c.db.ExecContext(ctx, "DELETE FROM llm_cache WHERE step = ?", *step)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("clear LLM cache: %w", err)
+	}
+	return res.RowsAffected()
 }
 
 // RecordUsage appends the token usage of one run.

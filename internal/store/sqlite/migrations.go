@@ -271,4 +271,20 @@ CREATE TABLE feedback (
 );
 CREATE INDEX feedback_relation ON feedback(relation_id);
 `,
+	// 11: a document that a step failed on (an LLM reply that was not
+	// valid, a call that failed) is recorded with the reason and the number
+	// of runs that tried it; its row goes when the document is written or
+	// removed. Cached LLM replies name the step they served, so that the
+	// cache can be counted and cleared by step ('' for older entries).
+	`
+CREATE TABLE failures (
+	doc_key  TEXT NOT NULL,
+	step     TEXT NOT NULL,
+	reason   TEXT NOT NULL,
+	attempts INTEGER NOT NULL,
+	at       TEXT NOT NULL,
+	PRIMARY KEY (doc_key, step)
+);
+ALTER TABLE llm_cache ADD COLUMN step TEXT NOT NULL DEFAULT '';
+`,
 }
