@@ -22,8 +22,10 @@ type AlignOptions struct {
 	MaxTokens int
 	// Again asks about groups the model already judged with the same
 	// evidence (their answers come from the cache).
-	Again   bool
-	Waiting func(string) // told once if another process holds the workspace
+	Again bool
+	// Waiting is told if another process holds the workspace, and while
+	// an LLM call waits (see IndexOptions.Waiting).
+	Waiting func(string)
 }
 
 // AlignReport says what an LLM alignment run did.
@@ -45,7 +47,7 @@ func (w *Workspace) AlignWithLLM(ctx context.Context, opts AlignOptions) (*Align
 		return nil, fmt.Errorf("align with an LLM: %w", err)
 	}
 	meter := llm.NewMeter(opts.MaxTokens)
-	c, err := llm.New(cfg, w.db.Cache(), meter)
+	c, err := newClient(cfg, w.db.Cache(), meter, opts.Waiting)
 	if err != nil {
 		return nil, err
 	}

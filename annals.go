@@ -87,6 +87,10 @@ func (w *Workspace) Store() store.Store { return w.db }
 // lock takes the writer lock, waiting (and saying so) while another process
 // writes.
 func (w *Workspace) lock(ctx context.Context, command string, waiting func(string)) (*workspace.Lock, error) {
+	if waiting != nil {
+		told := waiting
+		waiting = func(msg string) { told(msg + "; waiting for it to finish") }
+	}
 	return workspace.WaitLock(ctx, w.Dir, command, waiting)
 }
 
@@ -94,7 +98,13 @@ func (w *Workspace) lock(ctx context.Context, command string, waiting func(strin
 type IndexOptions struct {
 	Progress func(Progress) // told after every document
 	Warn     func(string)   // told about every skipped file
-	Waiting  func(string)   // told once if another process holds the workspace
+	// Waiting is told what the run waits for, in a sentence: once if
+	// another process holds the workspace, and while an LLM call waits,
+	// before each retry ("waiting for the LLM (extract): attempt 2 of 5
+	// after HTTP 503, retry in 8s, 2m10s left") and every few seconds
+	// while an attempt has long had no reply. It is called from many
+	// goroutines at once.
+	Waiting func(string)
 	// Phase, when set, is told when a step after reading begins:
 	// "embedding", "dating", "search index".
 	Phase func(string)
@@ -128,7 +138,7 @@ func (w *Workspace) Index(ctx context.Context, paths []string, opts IndexOptions
 		return nil, err
 	}
 	defer l.Unlock()
-	ex, run, err := w.newExtractor(ctx, opts.Extractor, opts.MaxTokens)
+	ex, run, err := w.newExtractor(ctx, opts.Extractor, opts.MaxTokens, opts.Waiting)
 	if err != nil {
 		return nil, err
 	}

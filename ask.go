@@ -47,6 +47,9 @@ type AskOptions struct {
 	// (direct questions only; the agent and multiple choice give only
 	// the result).
 	Stream func(string)
+	// Waiting, when set, is told while an LLM call waits for a retry or
+	// for a slow reply, in a sentence (see IndexOptions.Waiting).
+	Waiting func(string)
 }
 
 // Ask answers a question from the workspace's graph and texts, with
@@ -73,8 +76,8 @@ func (w *Workspace) Retrieve(ctx context.Context, question string, limit, delta 
 
 // optionalLLM opens the configured endpoint for a command that works
 // without one: nil when offline is set, or when none is configured and
-// the caller did not insist (want).
-func (w *Workspace) optionalLLM(want, offline bool, maxTokens int) (*llmRun, error) {
+// the caller did not insist (want). waiting hears of calls that wait.
+func (w *Workspace) optionalLLM(want, offline bool, maxTokens int, waiting func(string)) (*llmRun, error) {
 	if offline {
 		return nil, nil
 	}
@@ -86,7 +89,7 @@ func (w *Workspace) optionalLLM(want, offline bool, maxTokens int) (*llmRun, err
 		return nil, err
 	}
 	meter := llm.NewMeter(maxTokens)
-	c, err := llm.New(cfg, w.db.Cache(), meter)
+	c, err := newClient(cfg, w.db.Cache(), meter, waiting)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +97,7 @@ func (w *Workspace) optionalLLM(want, offline bool, maxTokens int) (*llmRun, err
 }
 
 func (w *Workspace) answerer(ctx context.Context, opts AskOptions) (*answer.Answerer, *llmRun, error) {
-	run, err := w.optionalLLM(opts.LLM, opts.Offline, opts.MaxTokens)
+	run, err := w.optionalLLM(opts.LLM, opts.Offline, opts.MaxTokens, opts.Waiting)
 	if err != nil {
 		return nil, nil, fmt.Errorf("ask with an LLM: %w", err)
 	}

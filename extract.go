@@ -21,6 +21,9 @@ type ExtractOptions struct {
 	Config *Config
 	// PromptDir holds prompt templates that replace the built-in ones.
 	PromptDir string
+	// Waiting, when set, is told while an LLM call waits for a retry or
+	// for a slow reply, in a sentence (see IndexOptions.Waiting).
+	Waiting func(string)
 }
 
 // Extract reads entities and relations from a text without a workspace, as
@@ -36,7 +39,7 @@ func Extract(ctx context.Context, s string, opts ExtractOptions) (ExtractResult,
 			return ExtractResult{}, "", err
 		}
 	}
-	ex, run, err := buildExtractor(ctx, conf, opts.PromptDir, nil, opts.Extractor, 0)
+	ex, run, err := buildExtractor(ctx, conf, opts.PromptDir, nil, opts.Extractor, 0, opts.Waiting)
 	if err != nil {
 		return ExtractResult{}, "", err
 	}

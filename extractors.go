@@ -59,16 +59,28 @@ func (r *llmRun) usage(command string) []store.UsageRow {
 }
 
 // newExtractor builds the extractor a workspace run uses.
-func (w *Workspace) newExtractor(ctx context.Context, name string, maxTokens int) (extract.Extractor, *llmRun, error) {
-	return buildExtractor(ctx, w.Config, filepath.Join(w.Dir, "prompts"), w.db, name, maxTokens)
+func (w *Workspace) newExtractor(ctx context.Context, name string, maxTokens int, waiting func(string)) (extract.Extractor, *llmRun, error) {
+	return buildExtractor(ctx, w.Config, filepath.Join(w.Dir, "prompts"), w.db, name, maxTokens, waiting)
+}
+
+// newClient opens the endpoint in cfg. waiting, when set, is told (from
+// any goroutine) each time a call waits: for a retry, with the attempt,
+// the failure and the time left, or for a reply long in coming.
+func newClient(cfg llm.Config, cache llm.Cache, meter *llm.Meter, waiting func(string)) (llm.Client, error) {
+	var o llm.Options
+	if waiting != nil {
+		o.OnWait = func(wt llm.Wait) { waiting(wt.String()) }
+	}
+	return llm.NewWithOptions(cfg, cache, meter, o)
 }
 
 // buildExtractor builds the named extractor (or the one the settings choose
 // when name is ""). An LLM is used only when an endpoint is configured, or
 // when an LLM extractor is named and OPENAI_BASE_URL supplies one. Without a
 // workspace (db nil) responses are cached in memory only, and learned
-// patterns and schema growth last for the call.
-func buildExtractor(ctx context.Context, conf Config, promptDir string, db *sqlite.DB, name string, maxTokens int) (extract.Extractor, *llmRun, error) {
+// patterns and schema growth last for the call. waiting hears of calls
+// that wait (see newClient).
+func buildExtractor(ctx context.Context, conf Config, promptDir string, db *sqlite.DB, name string, maxTokens int, waiting func(string)) (extract.Extractor, *llmRun, error) {
 	explicit := name != "" || conf.Extract.Extractor != ""
 	if name == "" {
 		name = conf.ExtractorName()
@@ -87,7 +99,7 @@ func buildExtractor(ctx context.Context, conf Config, promptDir string, db *sqli
 		if db != nil {
 			cache = db.Cache()
 		}
-		c, err := llm.New(cfg, cache, meter)
+		c, err := newClient(cfg, cache, meter, waiting)
 		if err != nil {
 			return err
 		}

@@ -35,6 +35,10 @@ type RelateOptions struct {
 	// with the configured endpoint; Offline never calls one.
 	LLM, Offline bool
 	MaxTokens    int
+	// Waiting, when set, is told while an LLM call waits for a retry or
+	// for a slow reply, in a sentence (see IndexOptions.Waiting), and if
+	// another process holds the workspace when AddDocument indexes.
+	Waiting func(string)
 }
 
 // Related is what Relate found, with what it wrote back into the graph.
@@ -150,7 +154,7 @@ func (w *Workspace) RelateIDs(ctx context.Context, a, b int64, opts RelateOption
 		out.Feedback = append(out.Feedback, fb)
 	}
 	if opts.AddDocument && len(res.Findings) > 0 {
-		if out.Document, err = w.addFinding(ctx, res); err != nil {
+		if out.Document, err = w.addFinding(ctx, res, opts.Waiting); err != nil {
 			return nil, err
 		}
 	}
@@ -159,7 +163,7 @@ func (w *Workspace) RelateIDs(ctx context.Context, a, b int64, opts RelateOption
 
 // addFinding writes the verdict and its evidence as a document under the
 // workspace's findings folder and indexes that folder.
-func (w *Workspace) addFinding(ctx context.Context, res *RelateResult) (string, error) {
+func (w *Workspace) addFinding(ctx context.Context, res *RelateResult, waiting func(string)) (string, error) {
 	root := filepath.Join(w.Dir, "findings")
 	name := strings.Map(func(r rune) rune {
 		if strings.ContainsRune(`/\:*?"<>|`, r) {
@@ -180,7 +184,7 @@ func (w *Workspace) addFinding(ctx context.Context, res *RelateResult) (string, 
 	if err := os.WriteFile(filepath.Join(root, "relate", name), []byte(b.String()), 0o644); err != nil {
 		return "", fmt.Errorf("add the verdict as a document: %w", err)
 	}
-	if _, err := w.Index(ctx, []string{root}, IndexOptions{}); err != nil {
+	if _, err := w.Index(ctx, []string{root}, IndexOptions{Waiting: waiting}); err != nil {
 		return "", fmt.Errorf("index the verdict's document: %w", err)
 	}
 	return "relate/" + name, nil
@@ -216,7 +220,7 @@ func (w *Workspace) RevertFeedback(ctx context.Context, id int64) error {
 // relateJudge gives r a model to read relations and verify findings when
 // one is configured (or asked for); it returns the run to account for.
 func (w *Workspace) relateJudge(r *relate.Relater, opts RelateOptions) (*llmRun, error) {
-	run, err := w.optionalLLM(opts.LLM, opts.Offline, opts.MaxTokens)
+	run, err := w.optionalLLM(opts.LLM, opts.Offline, opts.MaxTokens, opts.Waiting)
 	if err != nil || run == nil {
 		if err != nil {
 			err = fmt.Errorf("relate with an LLM: %w", err)

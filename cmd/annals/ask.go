@@ -44,6 +44,7 @@ Options less plausible than --theta are dropped before the final choice.`,
 			return cobra.ExactArgs(1)(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Waiting = a.waiting
 			if file != "" {
 				return a.askFile(cmd, file, opts)
 			}

@@ -6,11 +6,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/annals-project/annals"
 )
@@ -77,6 +79,12 @@ func (a *app) runIndex(cmd *cobra.Command, ws *annals.Workspace, paths []string,
 		defer bar.Finish()
 	}
 	opts.Waiting = a.waiting
+	var shown *waitShown
+	if bar != nil {
+		shown = &waitShown{bar: bar, width: a.termWidth()}
+		defer shown.stop()
+		opts.Waiting = shown.wait
+	}
 	opts.Warn = func(msg string) {
 		if bar != nil {
 			bar.Clear()
@@ -85,11 +93,92 @@ func (a *app) runIndex(cmd *cobra.Command, ws *annals.Workspace, paths []string,
 	}
 	opts.Progress = func(p annals.Progress) {
 		if bar != nil {
+			shown.progress()
 			bar.Set(p.Documents)
 		}
 	}
 	installFaults(&opts)
 	return ws.Index(cmd.Context(), paths, opts)
+}
+
+// waitShown puts what the run waits for (the workspace lock, an LLM call
+// retried or slow to reply) in the progress bar's description in place of
+// "indexing". It goes back to "indexing" when a document is done after
+// quiet for waitQuiet, or after waitShownFor without a report (the longest
+// wait between retries is 30 s).
+type waitShown struct {
+	bar   *progressbar.ProgressBar
+	width int
+
+	mu    sync.Mutex
+	last  time.Time // of the latest report; zero when none is shown
+	timer *time.Timer
+}
+
+const (
+	waitQuiet    = 3 * time.Second
+	waitShownFor = 40 * time.Second
+)
+
+func (s *waitShown) wait(msg string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.last = time.Now()
+	s.bar.Describe(fitLine(msg, s.width-30))
+	if s.timer == nil {
+		s.timer = time.AfterFunc(waitShownFor, s.expire)
+	} else {
+		s.timer.Reset(waitShownFor)
+	}
+}
+
+func (s *waitShown) expire() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.last.IsZero() && time.Since(s.last) >= waitShownFor {
+		s.last = time.Time{}
+		s.bar.Describe("indexing")
+	}
+}
+
+func (s *waitShown) progress() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.last.IsZero() && time.Since(s.last) >= waitQuiet {
+		s.last = time.Time{}
+		s.bar.Describe("indexing")
+	}
+}
+
+func (s *waitShown) stop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	s.last = time.Time{}
+}
+
+// fitLine shortens msg to at most width characters (at least 20), ending
+// it with … when cut, so that a progress line does not wrap.
+func fitLine(msg string, width int) string {
+	width = max(width, 20)
+	r := []rune(msg)
+	if len(r) <= width {
+		return msg
+	}
+	return string(r[:width-1]) + "…"
+}
+
+// termWidth is the width of the terminal stderr writes to; 80 when that is
+// not known.
+func (a *app) termWidth() int {
+	if f, ok := a.errOut.(*os.File); ok {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+			return w
+		}
+	}
+	return 80
 }
 
 // installFaults reads ANNALS_FAULT=after-commit:N or before-commit:N, which

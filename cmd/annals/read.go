@@ -50,7 +50,8 @@ With --json it prints one JSON object per line: {"kind":"entity",…} and
 			if err != nil {
 				return fmt.Errorf("read %s: %w", name, err)
 			}
-			return a.extract(cmd.Context(), s, annals.ExtractOptions{Schema: a.schema, NoT2S: noT2S, Title: title, Extractor: extractor})
+			return a.extract(cmd.Context(), s, annals.ExtractOptions{Schema: a.schema, NoT2S: noT2S, Title: title, Extractor: extractor,
+				Waiting: a.waiting})
 		},
 	}
 	cmd.Flags().StringVar(&title, "title", "", "chapter title, to resolve short names (诸葛亮传: 亮 → 诸葛亮)")

@@ -48,6 +48,7 @@ facts added and the connectivity ratio (the share of pairs with a path).`,
 			return cobra.ExactArgs(2)(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Waiting = a.waiting
 			return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error {
 				if batch != "" {
 					return a.relateBatch(cmd, ws, batch, rounds, opts)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -22,6 +24,10 @@ type app struct {
 	quiet     bool
 	out       io.Writer
 	errOut    io.Writer
+
+	// waitMu guards waitLast, when waiting last printed.
+	waitMu   sync.Mutex
+	waitLast time.Time
 }
 
 func newRoot(out, errOut io.Writer) *cobra.Command {
@@ -110,7 +116,24 @@ func (a *app) interactive() bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-func (a *app) waiting(msg string) { a.warnf("annals: %s; waiting…\n", msg) }
+// waitEvery is the least time between two lines of waiting: a run with
+// many LLM calls in flight hears of a wait from each of them.
+const waitEvery = 3 * time.Second
+
+// waiting tells the user on stderr what the command waits for (another
+// writer, an LLM call being retried or slow to reply): the first report at
+// once, then at most one line every waitEvery. It is safe to call from many
+// goroutines.
+func (a *app) waiting(msg string) {
+	a.waitMu.Lock()
+	defer a.waitMu.Unlock()
+	now := time.Now()
+	if !a.waitLast.IsZero() && now.Sub(a.waitLast) < waitEvery {
+		return
+	}
+	a.waitLast = now
+	a.warnf("annals: %s\n", msg)
+}
 
 func (a *app) initCmd() *cobra.Command {
 	return &cobra.Command{
