@@ -179,8 +179,9 @@ func TestLLMEndpointDownKeepsFinishedWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Skipped) != 1 || !strings.Contains(rep.Skipped[0], "b.txt") {
-		t.Fatalf("the unreachable endpoint should skip b.txt with a message: %+v", rep)
+	if len(rep.Skipped) != 0 || len(rep.Failed) != 1 || rep.Failed[0].Key != "b.txt" || rep.Failed[0].Step != "extract" ||
+		!strings.Contains(rep.Failed[0].Reason, "connection refused") {
+		t.Fatalf("the unreachable endpoint should fail b.txt with a message: %+v", rep)
 	}
 	if st, _ := ws.Stats(ctx); st.Documents != 1 || st.Relations != 1 {
 		t.Fatalf("finished work must survive: %+v", st)

@@ -57,6 +57,9 @@ type Options struct {
 	Warn func(string)
 	// Within, when set, confines symbolic links to these folders.
 	Within []string
+	// MaxBytes skips larger files with a warning; 0 means
+	// corpus.DefaultMaxBytes.
+	MaxBytes int64
 	// AfterCommit, when set, runs after each batch is committed (batches
 	// are numbered from 1); tests kill the process here.
 	AfterCommit func(batch int)
@@ -73,10 +76,20 @@ type Options struct {
 
 // Progress is the state of a run after one more document.
 type Progress struct {
-	Documents int    // documents handled so far (written or unchanged)
+	Documents int    // documents handled so far (written, unchanged or failed)
 	Written   int    // documents written so far
+	Failed    int    // documents a step failed on so far
 	Chars     int64  // characters handled so far
 	Key       string // the document just handled
+}
+
+// Failure is a document a step failed on in a run: nothing of it was
+// written (an earlier version stays as it was), the store records the
+// failure, and the next run tries the document again.
+type Failure struct {
+	Key    string `json:"key"`
+	Step   string `json:"step"`
+	Reason string `json:"reason"`
 }
 
 // Report says what a run did.
@@ -86,7 +99,8 @@ type Report struct {
 	Changed    int           `json:"changed"`   // documents whose text changed
 	Updated    int           `json:"updated"`   // same text, a step re-ran
 	Unchanged  int           `json:"unchanged"` // nothing to do
-	Skipped    []string      `json:"skipped"`   // files skipped, with why
+	Skipped    []string      `json:"skipped"`   // files skipped (unreadable), with why
+	Failed     []Failure     `json:"failed"`    // documents a step failed on
 	Characters int64         `json:"characters"`
 	Aligned    bool          `json:"aligned"` // entity alignment re-ran
 	Elapsed    time.Duration `json:"elapsed_ns"`
@@ -114,6 +128,7 @@ type result struct {
 	write store.DocWrite
 	kind  string // added, changed, updated
 	err   error
+	step  string // the step err comes from
 	key   string
 	chars int
 }
@@ -145,6 +160,15 @@ func Index(ctx context.Context, st store.Store, paths []string, opts Options) (*
 	if err != nil {
 		return nil, err
 	}
+	fails, err := st.Failures(ctx)
+	if err != nil {
+		return nil, err
+	}
+	failed := map[string]bool{}
+	for _, f := range fails {
+		failed[f.Key] = true
+	}
+	var stale []string // failed once, current now: the failure is old news
 	p := &pipe{opts: opts, schemas: schemas}
 	rep := &Report{}
 
@@ -165,7 +189,7 @@ func Index(ctx context.Context, st store.Store, paths []string, opts Options) (*
 		defer close(jobs)
 		seq := 0
 		for _, root := range paths {
-			warnings, err := corpus.WalkWith(work, root, corpus.WalkOptions{Within: opts.Within}, func(d corpus.Doc) error {
+			warnings, err := corpus.WalkWith(work, root, corpus.WalkOptions{Within: opts.Within, MaxBytes: opts.MaxBytes}, func(d corpus.Doc) error {
 				sum := sha256.Sum256([]byte(d.Text))
 				j := job{doc: d, hash: hex.EncodeToString(sum[:]), seq: seq}
 				seq++
@@ -178,6 +202,9 @@ func Index(ctx context.Context, st store.Store, paths []string, opts Options) (*
 				rep.Characters += int64(utf8.RuneCountInString(d.Text))
 				needed := p.needsWork(j)
 				if !needed {
+					if failed[d.Key] {
+						stale = append(stale, d.Key)
+					}
 					rep.Unchanged++
 					progress.Documents++
 					progress.Key = d.Key
@@ -266,13 +293,40 @@ func Index(ctx context.Context, st store.Store, paths []string, opts Options) (*
 		if r.err != nil && rep.Stopped != "" && errors.Is(r.err, context.Canceled) {
 			continue // cut short by the stop above
 		}
-		if r.err != nil {
+		if r.err != nil && (ctx.Err() != nil || work.Err() != nil) {
+			// The run was cut short (interrupted, or stopped above): not
+			// the document's failure.
 			msg := fmt.Sprintf("%s: skipped: %v", r.key, r.err)
 			mu.Lock()
 			rep.Skipped = append(rep.Skipped, msg)
 			mu.Unlock()
 			if opts.Warn != nil {
 				opts.Warn(msg)
+			}
+			continue
+		}
+		if r.err != nil {
+			// A step failed on the document: record it, in the same write
+			// path as documents, and go on. Nothing else of it is written.
+			f := Failure{Key: r.key, Step: r.step, Reason: r.err.Error()}
+			batch = append(batch, store.DocWrite{Doc: kg.Document{Key: f.Key}, Failed: &store.Failure{Key: f.Key, Step: f.Step, Reason: f.Reason}})
+			mu.Lock()
+			rep.Failed = append(rep.Failed, f)
+			progress.Documents++
+			progress.Failed++
+			progress.Key = r.key
+			if opts.Progress != nil {
+				opts.Progress(progress)
+			}
+			mu.Unlock()
+			if opts.Warn != nil {
+				opts.Warn(fmt.Sprintf("%s: failed (%s): %s", f.Key, f.Step, f.Reason))
+			}
+			if len(batch) >= opts.BatchDocs {
+				if err := flush(); err != nil {
+					writeErr = err
+					cancel()
+				}
 			}
 			continue
 		}
@@ -312,6 +366,9 @@ func Index(ctx context.Context, st store.Store, paths []string, opts Options) (*
 		return rep, walkErr
 	}
 	if err := ctx.Err(); err != nil {
+		return rep, err
+	}
+	if err := st.ClearFailures(ctx, stale); err != nil {
 		return rep, err
 	}
 	aligned, err := Align(ctx, st, false)
@@ -404,12 +461,12 @@ func (p *pipe) process(ctx context.Context, j job) (r result) {
 	r.key = d.Key
 	defer func() {
 		if e := recover(); e != nil {
-			r.err = fmt.Errorf("internal error while indexing: %v", e)
+			r.err, r.step = fmt.Errorf("internal error while indexing: %v", e), StepExtract
 		}
 	}()
 	a, err := analyse(ctx, d, p.opts.T2S, p.opts.Chunk, p.opts.Extractor, p.schemas, p.opts.Parallel)
 	if err != nil {
-		r.err = err
+		r.err, r.step = err, StepExtract
 		return r
 	}
 	versions := p.versions(a.doc.Lang)
@@ -482,7 +539,7 @@ func extractChunks(ctx context.Context, chunks []kg.Chunk, lang string, sch *sch
 			}
 			res, err := ex.Extract(ctx, extract.Input{Text: chunks[i].Text, Lang: lang, Schema: sch, Doc: dc})
 			if err != nil {
-				return nil, fmt.Errorf("extract chunk %d: %w", chunks[i].Seq, err)
+				return nil, chunkError(chunks[i].Seq, len(chunks), err)
 			}
 			out[i] = res
 		}
@@ -504,7 +561,7 @@ func extractChunks(ctx context.Context, chunks []kg.Chunk, lang string, sch *sch
 			}
 			res, err := ex.Extract(ctx, extract.Input{Text: chunks[i].Text, Lang: lang, Schema: sch})
 			if err != nil {
-				once.Do(func() { firstErr = fmt.Errorf("extract chunk %d: %w", chunks[i].Seq, err); cancel() })
+				once.Do(func() { firstErr = chunkError(chunks[i].Seq, len(chunks), err); cancel() })
 				return
 			}
 			out[i] = res
@@ -515,6 +572,12 @@ func extractChunks(ctx context.Context, chunks []kg.Chunk, lang string, sch *sch
 		return nil, firstErr
 	}
 	return out, ctx.Err()
+}
+
+// chunkError names the chunk an extraction error comes from, counting
+// from 1: "chunk 3 of 12: …".
+func chunkError(seq, n int, err error) error {
+	return fmt.Errorf("chunk %d of %d: %w", seq+1, n, err)
 }
 
 // Language is the language of a document: text.DetectLanguage, except

@@ -327,3 +327,132 @@ func TestParallelChunksGiveTheSameFacts(t *testing.T) {
 		t.Fatalf("parallel extraction: %d evidence (want 60), at most %d calls at once", st.Evidence, ex.most)
 	}
 }
+
+// failingExtractor fails every chunk that holds bad, as an LLM extractor
+// fails a chunk whose reply it cannot use.
+type failingExtractor struct {
+	fakeExtractor
+	bad string
+}
+
+func (f *failingExtractor) Extract(ctx context.Context, in extract.Input) (extract.Result, error) {
+	if f.bad != "" && strings.Contains(in.Text, f.bad) {
+		return extract.Result{}, fmt.Errorf("the model's reply is not JSON: «今按…»")
+	}
+	return f.fakeExtractor.Extract(ctx, in)
+}
+
+func failureOf(t *testing.T, db *sqlite.DB, key string) *store.Failure {
+	t.Helper()
+	fs, err := db.Failures(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fs {
+		if f.Key == key {
+			return &f
+		}
+	}
+	return nil
+}
+
+// A document whose extraction fails is recorded as failed, with the
+// reason, and not as done: its earlier version keeps its facts, and the
+// next run tries it again, new or changed, until it is written, which
+// clears the record.
+func TestFailedDocumentIsRecordedAndRetried(t *testing.T) {
+	ctx, db, root, _, opts := setup(t)
+	ex := &failingExtractor{fakeExtractor: fakeExtractor{names: []string{"刘备", "刘禅", "诸葛亮", "诸葛瞻"}, version: "1"}}
+	opts.Extractor = ex
+	write(t, root, "old.txt", "刘备子刘禅。")
+	if _, err := Index(ctx, db, []string{root}, opts); err != nil {
+		t.Fatal(err)
+	}
+	// old.txt changes into text that fails; new.txt is new and fails.
+	write(t, root, "old.txt", "诸葛亮子诸葛瞻。今按坏。")
+	write(t, root, "new.txt", "坏。刘备子刘禅。")
+	ex.bad = "坏"
+	var warned []string
+	opts.Warn = func(s string) { warned = append(warned, s) }
+	var last Progress
+	opts.Progress = func(p Progress) { last = p }
+	rep, err := Index(ctx, db, []string{root}, opts)
+	if err != nil {
+		t.Fatalf("failed documents do not fail the run: %v", err)
+	}
+	if len(rep.Failed) != 2 || len(rep.Skipped) != 0 || rep.Added+rep.Changed+rep.Updated != 0 || last.Failed != 2 {
+		t.Fatalf("report %+v, progress %+v", rep, last)
+	}
+	for _, f := range rep.Failed {
+		if f.Step != StepExtract || f.Reason != "chunk 1 of 1: the model's reply is not JSON: «今按…»" {
+			t.Fatalf("failure %+v", f)
+		}
+	}
+	if len(warned) != 2 || !strings.Contains(warned[0], "failed (extract): chunk 1 of 1") {
+		t.Fatalf("warnings %q", warned)
+	}
+	f := failureOf(t, db, "new.txt")
+	if f == nil || f.Attempts != 1 || f.Step != StepExtract || f.At == "" || failureOf(t, db, "old.txt") == nil {
+		t.Fatalf("stored failure %+v", f)
+	}
+	// The old version of old.txt stays, facts and all; new.txt is not stored.
+	states, _ := db.DocStates(ctx)
+	if _, ok := states["new.txt"]; ok || len(states) != 1 || len(relationsOf(t, db, "刘备")) != 1 {
+		t.Fatalf("states %+v", states)
+	}
+	if _, err := db.Document(ctx, "new.txt"); err == nil {
+		t.Fatal("a failed new document was stored")
+	}
+
+	// Failing again counts the attempt.
+	rep, err = Index(ctx, db, []string{root}, opts)
+	if err != nil || len(rep.Failed) != 2 || failureOf(t, db, "old.txt").Attempts != 2 {
+		t.Fatalf("second run: %+v, %v, %+v", rep, err, failureOf(t, db, "old.txt"))
+	}
+
+	// Once the extractor works, both are written and the records go.
+	ex.bad = ""
+	rep, err = Index(ctx, db, []string{root}, opts)
+	if err != nil || len(rep.Failed) != 0 || rep.Added != 1 || rep.Changed != 1 {
+		t.Fatalf("third run: %+v, %v", rep, err)
+	}
+	if fs, _ := db.Failures(ctx); len(fs) != 0 {
+		t.Fatalf("failures left: %+v", fs)
+	}
+	if len(relationsOf(t, db, "诸葛亮")) != 1 {
+		t.Fatal("the changed document's new facts are missing")
+	}
+}
+
+// A failure recorded for a version of a document that is no longer there
+// (the file went back to the text indexed before) is cleared; removing a
+// document clears its failure too.
+func TestStaleFailuresAreCleared(t *testing.T) {
+	ctx, db, root, _, opts := setup(t)
+	ex := &failingExtractor{fakeExtractor: fakeExtractor{names: []string{"刘备", "刘禅"}, version: "1"}, bad: "坏"}
+	opts.Extractor = ex
+	write(t, root, "a.txt", "刘备子刘禅。")
+	write(t, root, "b.txt", "刘禅。")
+	if _, err := Index(ctx, db, []string{root}, opts); err != nil {
+		t.Fatal(err)
+	}
+	write(t, root, "a.txt", "刘备子刘禅。坏。")
+	write(t, root, "b.txt", "刘禅。坏。")
+	if rep, err := Index(ctx, db, []string{root}, opts); err != nil || len(rep.Failed) != 2 {
+		t.Fatalf("%+v, %v", rep, err)
+	}
+	write(t, root, "a.txt", "刘备子刘禅。")
+	if rep, err := Index(ctx, db, []string{root}, opts); err != nil || rep.Unchanged != 1 || len(rep.Failed) != 1 {
+		t.Fatalf("%+v, %v", rep, err)
+	}
+	if failureOf(t, db, "a.txt") != nil || failureOf(t, db, "b.txt") == nil {
+		t.Fatal("the stale failure of a.txt stayed, or b.txt's went")
+	}
+	states, _ := db.DocStates(ctx)
+	if err := db.RemoveDocument(ctx, states["b.txt"].ID); err != nil {
+		t.Fatal(err)
+	}
+	if fs, _ := db.Failures(ctx); len(fs) != 0 {
+		t.Fatalf("failures left after removal: %+v", fs)
+	}
+}

@@ -40,6 +40,22 @@ type DocWrite struct {
 	// writing Facts (a changed document, or a new extractor version).
 	ReplaceFacts bool
 	Steps        map[string]string // steps to record as done, name → version
+	// Failed, when set, records instead that a step failed on the document
+	// (Doc.Key): nothing else is written, and what the store holds of an
+	// earlier version stays as it was. Writing the document later, or
+	// removing it, clears the record.
+	Failed *Failure
+}
+
+// Failure is a document that a step failed on: an LLM reply that was not
+// valid, a call that failed. Attempts counts the runs that failed on it
+// since it was last written.
+type Failure struct {
+	Key      string `json:"key"`
+	Step     string `json:"step"`
+	Reason   string `json:"reason"`
+	Attempts int    `json:"attempts"`
+	At       string `json:"at"` // the last failed attempt, RFC 3339, UTC
 }
 
 // NameRef is an extracted name: the canonical form an extractor gave a
@@ -89,6 +105,11 @@ type Store interface {
 	Documents(ctx context.Context) ([]kg.Document, error)
 	Chunks(ctx context.Context, docID int64) ([]kg.Chunk, error)
 	RemoveDocument(ctx context.Context, id int64) error
+	// Failures lists the documents a step failed on, by key and step.
+	Failures(ctx context.Context) ([]Failure, error)
+	// ClearFailures forgets the failures of these documents (whose stored
+	// version turned out to be current after all).
+	ClearFailures(ctx context.Context, keys []string) error
 
 	// Corpus-level state.
 	Meta(ctx context.Context, key string) (string, error)

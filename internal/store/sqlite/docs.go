@@ -66,13 +66,27 @@ func (s *DB) WriteDocs(ctx context.Context, docs []store.DocWrite) error {
 		return err
 	}
 	defer w.close()
+	written := false
 	for i := range docs {
-		if err := w.write(ctx, &docs[i]); err != nil {
-			return fmt.Errorf("write %s: %w", docs[i].Doc.Key, err)
+		d := &docs[i]
+		if d.Failed != nil {
+			if err := recordFailure(ctx, tx, d.Doc.Key, d.Failed); err != nil {
+				return err
+			}
+			continue
 		}
+		if err := w.write(ctx, d); err != nil {
+			return fmt.Errorf("write %s: %w", d.Doc.Key, err)
+		}
+		if _, err := tx.ExecContext(ctx, "DELETE FROM failures WHERE doc_key = ?", d.Doc.Key); err != nil {
+			return fmt.Errorf("write %s: clear its failures: %w", d.Doc.Key, err)
+		}
+		written = true
 	}
-	if err := setMeta(ctx, tx, MetaDirty, "1"); err != nil {
-		return err
+	if written {
+		if err := setMeta(ctx, tx, MetaDirty, "1"); err != nil {
+			return err
+		}
 	}
 	if s.beforeCommit != nil {
 		s.beforeCommit()
@@ -441,6 +455,9 @@ func (s *DB) RemoveDocument(ctx context.Context, id int64) error {
 		return err
 	}
 	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "DELETE FROM failures WHERE doc_key = (SELECT key FROM documents WHERE id = ?)", id); err != nil {
+		return fmt.Errorf("remove document %d: %w", id, err)
+	}
 	res, err := tx.ExecContext(ctx, "DELETE FROM documents WHERE id = ?", id)
 	if err != nil {
 		return fmt.Errorf("remove document %d: %w", id, err)
@@ -468,4 +485,52 @@ func bumpChunks(ctx context.Context, x execer) error {
 		return fmt.Errorf("count chunk changes: %w", err)
 	}
 	return nil
+}
+
+// recordFailure notes that a step failed on a document, counting the
+// attempt.
+func recordFailure(ctx context.Context, x execer, key string, f *store.Failure) error {
+	_, err := x.ExecContext(ctx, `INSERT INTO failures(doc_key, step, reason, attempts, at) VALUES(?, ?, ?, 1, ?)
+		ON CONFLICT(doc_key, step) DO UPDATE SET reason = excluded.reason, attempts = attempts + 1, at = excluded.at`,
+		key, f.Step, f.Reason, now())
+	if err != nil {
+		return fmt.Errorf("record the failure of %s: %w", key, err)
+	}
+	return nil
+}
+
+// Failures lists the documents a step failed on, most recent first.
+func (s *DB) Failures(ctx context.Context) ([]store.Failure, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT doc_key, step, reason, attempts, at FROM failures ORDER BY at DESC, doc_key, step")
+	if err != nil {
+		return nil, fmt.Errorf("list failures: %w", err)
+	}
+	defer rows.Close()
+	var out []store.Failure
+	for rows.Next() {
+		var f store.Failure
+		if err := rows.Scan(&f.Key, &f.Step, &f.Reason, &f.Attempts, &f.At); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// ClearFailures forgets the failures of these documents.
+func (s *DB) ClearFailures(ctx context.Context, keys []string) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, k := range keys {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM failures WHERE doc_key = ?", k); err != nil {
+			return fmt.Errorf("clear the failures of %s: %w", k, err)
+		}
+	}
+	return tx.Commit()
 }

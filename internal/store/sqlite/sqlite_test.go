@@ -63,3 +63,61 @@ func TestSentenceSourceUsesTheOffsetMap(t *testing.T) {
 		t.Fatalf("got %q %v", orig, norm)
 	}
 }
+
+// The LLM cache counts and clears its entries by step; entries from before
+// the cache recorded steps migrate with the step "".
+func TestCacheStatsAndClearByStep(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "a.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Back to schema 10, with an entry written then.
+	for _, q := range []string{"DROP TABLE failures", "ALTER TABLE llm_cache DROP COLUMN step", "PRAGMA user_version = 10",
+		"INSERT INTO llm_cache(key, value, created_at) VALUES('old', x'0102', '2025-01-01T00:00:00Z')"} {
+		if _, err := db.SQL().Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db.Close()
+	if db, err = Open(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	c := db.Cache()
+	for _, e := range []struct{ step, key, value string }{{"extract", "a", "xyz"}, {"extract", "b", "xy"}, {"score", "c", "x"}} {
+		if err := c.Put(ctx, e.step, e.key, []byte(e.value)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stats, err := c.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []CacheStep{{"", 1, 5}, {"extract", 2, 7}, {"score", 1, 2}}
+	if len(stats) != len(want) {
+		t.Fatalf("stats %+v, want %+v", stats, want)
+	}
+	for i := range want {
+		if stats[i] != want[i] {
+			t.Fatalf("stats %+v, want %+v", stats, want)
+		}
+	}
+	step := "extract"
+	if n, err := c.Clear(ctx, &step); err != nil || n != 2 {
+		t.Fatalf("clear extract: %d, %v", n, err)
+	}
+	if _, ok, _ := c.Get(ctx, "a"); ok {
+		t.Fatal("a cleared entry is still read")
+	}
+	if _, ok, _ := c.Get(ctx, "c"); !ok {
+		t.Fatal("another step's entry went")
+	}
+	if n, err := c.Clear(ctx, nil); err != nil || n != 2 {
+		t.Fatalf("clear all: %d, %v", n, err)
+	}
+	if stats, _ := c.Stats(ctx); len(stats) != 0 {
+		t.Fatalf("stats after clearing %+v", stats)
+	}
+}
