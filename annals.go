@@ -153,6 +153,7 @@ func (w *Workspace) Index(ctx context.Context, paths []string, opts IndexOptions
 		Progress:    opts.Progress,
 		Warn:        opts.Warn,
 		Within:      opts.Within,
+		MaxBytes:    int64(w.Config.Index.MaxFileSize),
 		AfterCommit: opts.AfterCommit,
 	}
 	if run != nil {

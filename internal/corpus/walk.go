@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -164,6 +165,30 @@ func (w *walker) inside(link string) error {
 	return nil
 }
 
+// sizeOf writes a number of bytes, in the binary unit that reads best
+// beside it from 1 KiB up: "70,000,000 bytes (66.8 MiB)".
+func sizeOf(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	b.WriteString(" bytes")
+	units := []string{"KiB", "MiB", "GiB", "TiB"}
+	for i := len(units) - 1; i >= 0; i-- {
+		if u := int64(1) << (10 * (i + 1)); n >= u {
+			v := strconv.FormatFloat(float64(n)/float64(u), 'f', 1, 64)
+			v = strings.TrimSuffix(v, ".0")
+			fmt.Fprintf(&b, " (%s %s)", v, units[i])
+			break
+		}
+	}
+	return b.String()
+}
+
 // Inside says whether path lies in (or is) one of the folders. Both are
 // compared as given: resolve links first where that matters.
 func Inside(path string, folders []string) bool {
@@ -259,7 +284,8 @@ func (w *walker) file(path, rel string, info os.FileInfo, direct bool) error {
 		format = "txt" // named explicitly: read whatever it is as text
 	}
 	if w.opts.MaxBytes > 0 && info.Size() > w.opts.MaxBytes {
-		w.warn(path, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, info.Size(), w.opts.MaxBytes))
+		w.warn(path, fmt.Errorf("%w: %s, over the limit of %s (index.max_file_size in annals.yaml raises it)",
+			ErrTooLarge, sizeOf(info.Size()), sizeOf(w.opts.MaxBytes)))
 		return nil
 	}
 	txt, enc, err := readText(path)

@@ -414,3 +414,17 @@ func TestInside(t *testing.T) {
 		}
 	}
 }
+
+func TestSizeOf(t *testing.T) {
+	for n, want := range map[int64]string{
+		225:      "225 bytes",
+		1024:     "1,024 bytes (1 KiB)",
+		64 << 20: "67,108,864 bytes (64 MiB)",
+		70e6:     "70,000,000 bytes (66.8 MiB)",
+		3 << 30:  "3,221,225,472 bytes (3 GiB)",
+	} {
+		if got := sizeOf(n); got != want {
+			t.Errorf("sizeOf(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
