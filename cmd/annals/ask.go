@@ -134,7 +134,7 @@ func (a *app) printAnswer(ans *annals.Answer, trace bool) {
 			a.printf("\n")
 		}
 	}
-	a.printf("%s\n", ans.Answer)
+	a.printf("%s\n", lines(ans.Answer))
 	if ans.Own {
 		a.printf("(includes the model's own knowledge, marked in the answer)\n")
 	}

@@ -18,7 +18,7 @@ func main() {
 	defer stop()
 	err := newRoot(os.Stdout, os.Stderr).ExecuteContext(ctx)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "annals:", err)
+		fmt.Fprintln(os.Stderr, "annals:", escapeControl(err.Error(), true))
 		if errors.Is(err, annals.ErrNotFound) {
 			os.Exit(3)
 		}

@@ -102,9 +102,12 @@ func (a *app) printJSON(v any) error {
 	return enc.Encode(v)
 }
 
-func (a *app) printf(format string, args ...any) { fmt.Fprintf(a.out, format, args...) }
+// printf writes to stdout, and warnf to stderr, with the control
+// characters of string arguments escaped (see plain): only the format's
+// line breaks and the like reach the terminal.
+func (a *app) printf(format string, args ...any) { fmt.Fprintf(a.out, format, plainArgs(args)...) }
 
-func (a *app) warnf(format string, args ...any) { fmt.Fprintf(a.errOut, format, args...) }
+func (a *app) warnf(format string, args ...any) { fmt.Fprintf(a.errOut, format, plainArgs(args)...) }
 
 // interactive reports whether progress should be drawn: stderr is a
 // terminal and neither --quiet nor --json was given.
