@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,14 +24,14 @@ import (
 type fakeExtractor struct {
 	names   []string
 	version string
-	calls   int
+	calls   atomic.Int64 // Extract runs on the pipeline's workers at once
 }
 
 func (f *fakeExtractor) Name() string    { return "fake" }
 func (f *fakeExtractor) Version() string { return f.version }
 
 func (f *fakeExtractor) Extract(_ context.Context, in extract.Input) (extract.Result, error) {
-	f.calls++
+	f.calls.Add(1)
 	return f.extract(in)
 }
 
@@ -121,13 +122,13 @@ func TestIndexIsIncrementalAndRemovesExactly(t *testing.T) {
 	}
 
 	// Unchanged corpus: nothing is extracted again.
-	calls := ex.calls
+	calls := ex.calls.Load()
 	rep, err = Index(ctx, db, []string{root}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Unchanged != 3 || ex.calls != calls || rep.Aligned {
-		t.Fatalf("re-index of unchanged corpus did work: %+v, calls %d→%d", rep, calls, ex.calls)
+	if rep.Unchanged != 3 || ex.calls.Load() != calls || rep.Aligned {
+		t.Fatalf("re-index of unchanged corpus did work: %+v, calls %d→%d", rep, calls, ex.calls.Load())
 	}
 
 	// A changed file replaces its facts.
