@@ -205,7 +205,9 @@ func (w *Workspace) Stats(ctx context.Context) (*Stats, error) { return w.db.Sta
 func (w *Workspace) Documents(ctx context.Context) ([]Document, error) { return w.db.Documents(ctx) }
 
 // Remove deletes a document, named by its key or a unique prefix of its key
-// or id, with exactly the facts that only it supported.
+// or id, with exactly the facts that only it supported, and its record of
+// failure if it has one. A key that only failed, never stored, has its
+// record of failure removed; the Document returned then has ID 0.
 func (w *Workspace) Remove(ctx context.Context, keyOrPrefix string, waiting func(string)) (*Document, error) {
 	l, err := w.lock(ctx, "annals rm", waiting)
 	if err != nil {
@@ -213,6 +215,17 @@ func (w *Workspace) Remove(ctx context.Context, keyOrPrefix string, waiting func
 	}
 	defer l.Unlock()
 	d, err := w.db.Document(ctx, keyOrPrefix)
+	if errors.Is(err, ErrNotFound) {
+		fails, ferr := w.db.Failures(ctx)
+		if ferr != nil {
+			return nil, ferr
+		}
+		for _, f := range fails {
+			if f.Key == keyOrPrefix {
+				return &Document{Key: f.Key}, w.db.ClearFailures(ctx, []string{f.Key})
+			}
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -154,7 +154,7 @@ func buildExtractor(ctx context.Context, conf Config, promptDir string, db *sqli
 // and schema growth.
 func llmExtractor(ctx context.Context, conf Config, promptDir string, db *sqlite.DB, run *llmRun) (extract.Extractor, error) {
 	g := conf.Extract.Growth
-	opts := llmextract.Options{PromptDir: promptDir, AllowGrowth: g.Enabled}
+	opts := llmextract.Options{PromptDir: promptDir, AllowGrowth: g.Enabled, MaxTokens: conf.LLM.MaxTokens}
 	if g.Enabled {
 		growth, err := loadGrowth(ctx, conf, db)
 		if err != nil {

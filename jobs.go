@@ -25,7 +25,11 @@ type IndexJob struct {
 	Phase   string `json:"phase"`
 	Done    int    `json:"done"`    // documents handled
 	Written int    `json:"written"` // of which new or changed
-	Chars   int64  `json:"chars"`
+	// Failed counts the documents a step failed on (see
+	// Workspace.FailedDocuments); the job is still done, and the next
+	// run of the same path tries them again.
+	Failed int   `json:"failed"`
+	Chars  int64 `json:"chars"`
 	// Total is the number of files to read, counted before the run; a
 	// JSON Lines file holds many documents, so Done may pass it.
 	Total    int          `json:"total"`
@@ -171,7 +175,7 @@ func (j *indexJobs) run(ctx context.Context, st *jobState) {
 		Within: j.roots,
 		Progress: func(p Progress) {
 			j.update(st, func(job *IndexJob) {
-				job.Done, job.Written, job.Chars, job.Key = p.Documents, p.Written, p.Chars, p.Key
+				job.Done, job.Written, job.Failed, job.Chars, job.Key = p.Documents, p.Written, p.Failed, p.Chars, p.Key
 			})
 		},
 		Phase: func(name string) {
@@ -186,6 +190,9 @@ func (j *indexJobs) run(ctx context.Context, st *jobState) {
 	now := time.Now().UTC()
 	job := &st.job
 	job.Finished, job.Report = &now, rep
+	if rep != nil {
+		job.Failed = len(rep.Failed)
+	}
 	switch {
 	case err == nil:
 		job.State, job.Phase = JobDone, ""

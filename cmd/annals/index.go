@@ -28,7 +28,17 @@ func (a *app) indexCmd() *cobra.Command {
 UTF-16, GB18030/GBK and Big5 are detected; binary, empty or undecodable files
 are skipped with a warning. A folder tree BOOK/…/CHAPTER/text.txt keeps its
 path as the section (《BOOK·…·CHAPTER》). Re-indexing skips unchanged files and
-replaces the facts of changed ones; an interrupted run resumes.`,
+replaces the facts of changed ones; an interrupted run resumes.
+
+A document counts as indexed only when every chunk was extracted: with an LLM,
+every reply complete and readable. A document a step failed on (a reply in
+prose, one cut off at llm.max_tokens, a call that kept failing) is recorded as
+failed with the reason, keeps what an earlier version gave, and is tried again
+by the next run; ` + "`annals docs --failed`" + ` lists such documents.
+
+Exit status: 0 when no document failed (files skipped as unreadable do not
+count), 4 when some documents failed (the report is printed and the rest of the
+run is kept), 1 for any other error.`,
 		Example: `  annals index ../shared/data/first-four-histories
   annals index notes.md records.jsonl
   annals --schema general index english-sources/`,
@@ -51,7 +61,10 @@ replaces the facts of changed ones; an interrupted run resumes.`,
 				if err != nil {
 					return err
 				}
-				return a.printIndexReport(cmd, ws, rep)
+				if err := a.printIndexReport(cmd, ws, rep); err != nil {
+					return err
+				}
+				return annals.IndexFailures(rep)
 			})
 		},
 	}

@@ -19,9 +19,26 @@ func main() {
 	err := newRoot(os.Stdout, os.Stderr).ExecuteContext(ctx)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "annals:", escapeControl(err.Error(), true))
-		if errors.Is(err, annals.ErrNotFound) {
-			os.Exit(3)
-		}
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
+}
+
+// Exit statuses besides 0.
+const (
+	exitError           = 1 // any error not listed below
+	exitNotFound        = 3 // what was asked for does not exist (an entity, a document)
+	exitDocumentsFailed = 4 // index ran, but a step failed on some documents
+)
+
+// exitCode is the exit status for an error.
+func exitCode(err error) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, annals.ErrDocumentsFailed):
+		return exitDocumentsFailed
+	case errors.Is(err, annals.ErrNotFound):
+		return exitNotFound
+	}
+	return exitError
 }

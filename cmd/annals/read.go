@@ -226,13 +226,23 @@ func (a *app) entitiesCmd() *cobra.Command {
 }
 
 func (a *app) docsCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:     "docs",
-		Short:   "List the indexed documents",
-		Example: "  annals docs\n  annals docs --json",
+	var failed bool
+	cmd := &cobra.Command{
+		Use:   "docs",
+		Short: "List the indexed documents, or those a step failed on",
+		Long: `Lists the indexed documents: id, language, characters, key and version.
+
+With --failed, lists instead the documents a step failed on (an LLM reply that
+was not valid, a call that kept failing): the step, the reason, how many runs
+tried the document and when the last did. The next index run tries them again;
+an earlier version of such a document keeps its facts meanwhile.`,
+		Example: "  annals docs\n  annals docs --json\n  annals docs --failed",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error {
+				if failed {
+					return a.printFailed(cmd, ws)
+				}
 				docs, err := ws.Documents(cmd.Context())
 				if err != nil {
 					return err
@@ -250,13 +260,39 @@ func (a *app) docsCmd() *cobra.Command {
 			})
 		},
 	}
+	cmd.Flags().BoolVar(&failed, "failed", false, "list the documents a step failed on, with the reason")
+	return cmd
+}
+
+// printFailed lists the documents a step failed on.
+func (a *app) printFailed(cmd *cobra.Command, ws *annals.Workspace) error {
+	fails, err := ws.FailedDocuments(cmd.Context())
+	if err != nil {
+		return err
+	}
+	if a.json {
+		if fails == nil {
+			fails = []annals.FailedDocument{}
+		}
+		return a.printJSON(fails)
+	}
+	if len(fails) == 0 {
+		a.printf("no failed documents\n")
+		return nil
+	}
+	for _, f := range fails {
+		a.printf("%s  %s  %d attempt(s), last %s\n    %s\n", f.Key, f.Step, f.Attempts, f.At, f.Reason)
+	}
+	a.printf("%d document(s) failed; the next `annals index` of their folder tries them again\n", len(fails))
+	return nil
 }
 
 func (a *app) rmCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:     "rm DOC",
-		Short:   "Delete a document and the facts only it supported",
-		Long:    "DOC is a document key (as `annals docs` lists it), a unique prefix of one, or an id.",
+		Use:   "rm DOC",
+		Short: "Delete a document and the facts only it supported",
+		Long: "DOC is a document key (as `annals docs` lists it), a unique prefix of one, or an id.\n" +
+			"The key of a document that failed and was never indexed (`annals docs --failed`) removes its failure.",
 		Example: "  annals rm 三国志/蜀书/诸葛亮传/text.txt\n  annals rm 三国志/蜀书/诸葛",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -267,6 +303,10 @@ func (a *app) rmCmd() *cobra.Command {
 				}
 				if a.json {
 					return a.printJSON(map[string]any{"removed": d})
+				}
+				if d.ID == 0 {
+					a.printf("removed the failure of %s, which was never indexed\n", d.Key)
+					return nil
 				}
 				a.printf("removed %s (%d characters)\n", d.Key, d.Chars)
 				return nil

@@ -140,8 +140,12 @@ type LLM struct {
 	TimeoutSec  int    `yaml:"timeout_sec" json:"timeout_sec"`
 	// CallTimeoutSec bounds a call with all its retries and the waits
 	// between them.
-	CallTimeoutSec int                  `yaml:"call_timeout_sec" json:"call_timeout_sec"`
-	Prices         map[string]llm.Price `yaml:"prices" json:"prices,omitempty"`
+	CallTimeoutSec int `yaml:"call_timeout_sec" json:"call_timeout_sec"`
+	// MaxTokens bounds the completion of one extraction call (the llm
+	// extractor's, and its fallback's under regex); 0 means the
+	// extractor's default. A reply cut off at it fails its document.
+	MaxTokens int                  `yaml:"max_tokens" json:"max_tokens"`
+	Prices    map[string]llm.Price `yaml:"prices" json:"prices,omitempty"`
 }
 
 // Default is the configuration with nothing set.
@@ -264,7 +268,8 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 		name string
 		dst  *int
 	}{{"ANNALS_LLM_CONCURRENCY", &c.LLM.Concurrency}, {"ANNALS_LLM_MAX_RETRIES", &c.LLM.MaxRetries},
-		{"ANNALS_LLM_TIMEOUT_SEC", &c.LLM.TimeoutSec}, {"ANNALS_LLM_CALL_TIMEOUT_SEC", &c.LLM.CallTimeoutSec}} {
+		{"ANNALS_LLM_TIMEOUT_SEC", &c.LLM.TimeoutSec}, {"ANNALS_LLM_CALL_TIMEOUT_SEC", &c.LLM.CallTimeoutSec},
+		{"ANNALS_LLM_MAX_TOKENS", &c.LLM.MaxTokens}} {
 		if err := num(n.name, n.dst); err != nil {
 			return err
 		}
@@ -306,6 +311,9 @@ func (c Config) Validate() error {
 	}
 	if c.LLM.Concurrency < 1 {
 		return fmt.Errorf("llm.concurrency = %d: want at least 1", c.LLM.Concurrency)
+	}
+	if c.LLM.MaxTokens < 0 {
+		return fmt.Errorf("llm.max_tokens = %d: want 0 (the extractor's default) or more", c.LLM.MaxTokens)
 	}
 	if c.LLM.MaxRetries < 0 {
 		return fmt.Errorf("llm.max_retries = %d: want 0 (no retries) or more", c.LLM.MaxRetries)
@@ -366,9 +374,9 @@ extract:
 # llama.cpp server, OpenAI). Unused unless base_url is set or an LLM step is
 # named. Env: ANNALS_LLM_BASE_URL, ANNALS_LLM_MODEL, ANNALS_LLM_API_KEY,
 # ANNALS_LLM_EMBED_MODEL, ANNALS_LLM_CONCURRENCY, ANNALS_LLM_MAX_RETRIES,
-# ANNALS_LLM_TIMEOUT_SEC, ANNALS_LLM_CALL_TIMEOUT_SEC. OPENAI_API_KEY only
-# fills in a missing key; OPENAI_BASE_URL only a missing endpoint for a step
-# named explicitly (--extractor llm).
+# ANNALS_LLM_TIMEOUT_SEC, ANNALS_LLM_CALL_TIMEOUT_SEC, ANNALS_LLM_MAX_TOKENS.
+# OPENAI_API_KEY only fills in a missing key; OPENAI_BASE_URL only a missing
+# endpoint for a step named explicitly (--extractor llm).
 llm:
   base_url: ""
   model: ""
@@ -384,6 +392,10 @@ llm:
   # Seconds a call may take in all, its attempts and the waits between them
   # together; then it fails, saying so.
   call_timeout_sec: 180
+  # Completion tokens one extraction reply may take; 0: the extractor's
+  # default (1500). A reply cut off at the limit fails its document, to be
+  # tried again: raise this, or lower chunk.max_chars.
+  max_tokens: 0
   # Prices per million tokens, to estimate cost (built-in estimates for
   # common models; add or override here):
   # prices:

@@ -151,3 +151,20 @@ func TestLLMTimeouts(t *testing.T) {
 		t.Fatalf("call_timeout_sec 0: err = %v", err)
 	}
 }
+
+func TestLLMMaxTokens(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	os.WriteFile(path, []byte("llm:\n  max_tokens: 3000\n"), 0o644)
+	c, err := Load(path)
+	if err != nil || c.LLM.MaxTokens != 3000 {
+		t.Fatalf("%+v, %v", c.LLM, err)
+	}
+	t.Setenv("ANNALS_LLM_MAX_TOKENS", "4000")
+	if c, err = Load(path); err != nil || c.LLM.MaxTokens != 4000 {
+		t.Fatalf("%+v, %v", c.LLM, err)
+	}
+	t.Setenv("ANNALS_LLM_MAX_TOKENS", "-1")
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "llm.max_tokens") {
+		t.Fatalf("err = %v", err)
+	}
+}

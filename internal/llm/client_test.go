@@ -289,6 +289,19 @@ func TestCachedReplyRefusedByValidateIsAskedAgain(t *testing.T) {
 	}
 }
 
+func TestQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                       "«»",
+		"今按：\n\t此段所记。":           "«今按： 此段所记。»",
+		strings.Repeat("甲", 41):  "«" + strings.Repeat("甲", 40) + "…»",
+		"ok\x1b[31mred\u202egnp": "«ok\ufffd[31mred\ufffdgnp»",
+	} {
+		if got := llm.Quote(in); got != want {
+			t.Errorf("Quote(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestCutOffReplySaysSo(t *testing.T) {
 	s := newSetup(t, llm.Config{})
 	s.srv.Script(llmtest.Reply{Content: `{"entities": ["诸葛`, FinishReason: "length"})

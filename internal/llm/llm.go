@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // Message is one chat message.
@@ -148,9 +149,18 @@ func (e *InvalidReplyError) Is(target error) bool { return target == ErrInvalidR
 const quoteRunes = 40
 
 // Quote shows the start of a reply for a message: its first characters,
-// on one line, between «», with … where it goes on.
+// on one line, between «», with … where it goes on. Control and format
+// characters (terminal escapes, bidirectional overrides) show as U+FFFD:
+// the message is read on terminals and in logs, and the reply is the
+// model's, not ours.
 func Quote(content string) string {
-	s := strings.Join(strings.Fields(content), " ")
+	s := strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) && !unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) {
+			return unicode.ReplacementChar
+		}
+		return r
+	}, content)
+	s = strings.Join(strings.Fields(s), " ")
 	if s == "" {
 		return "«»"
 	}

@@ -1,0 +1,53 @@
+package annals
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/annals-project/annals/internal/llm/llmtest"
+)
+
+// An index job whose documents fail is done, and says how many failed.
+func TestIndexJobCountsFailedDocuments(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Handle(func(llmtest.ChatRequest) llmtest.Reply {
+		return llmtest.Reply{Content: "今按：此段言刘备之子刘禅。"}
+	})
+	t.Setenv("ANNALS_LLM_BASE_URL", srv.URL)
+	t.Setenv("ANNALS_LLM_MODEL", "m")
+	dir := t.TempDir()
+	ws, err := Open(context.Background(), filepath.Join(dir, ".annals"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	root := filepath.Join(dir, "corpus")
+	os.MkdirAll(root, 0o755)
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("刘备子刘禅。"), 0o644)
+	os.WriteFile(filepath.Join(root, "b.txt"), []byte("诸葛亮子诸葛瞻。"), 0o644)
+	jobs, err := newIndexJobs(ws, []string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer jobs.stop()
+	job, err := jobs.start(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var last IndexJob
+	if err := jobs.watch(ctx, job.ID, time.Millisecond, func(j IndexJob) error { last = j; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if last.State != JobDone || last.Failed != 2 || last.Written != 0 || last.Report == nil || len(last.Report.Failed) != 2 {
+		t.Fatalf("job %+v", last)
+	}
+	fails, err := ws.FailedDocuments(context.Background())
+	if err != nil || len(fails) != 2 {
+		t.Fatalf("failed documents %+v, %v", fails, err)
+	}
+}
