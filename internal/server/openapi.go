@@ -34,7 +34,11 @@ func openAPI(version string) map[string]any {
 	return map[string]any{
 		"openapi": "3.1.0",
 		"info": map[string]any{"title": "annals", "version": version,
-			"description": "A knowledge graph of historical texts with cited evidence. Writes (indexing, deleting a document, feedback, relate with feedback) need the server's token (Authorization: Bearer …) unless the server listens on loopback without one."},
+			"description": "A knowledge graph of historical texts with cited evidence. Writes (indexing, deleting a document, feedback, relate with feedback) need the server's token (Authorization: Bearer …) unless the server listens on loopback without one. " +
+				"Every request other than GET must send JSON (Content-Type: application/json) and, from a browser, come from the server's own origin (else 403); " +
+				"the Host must be the server's address, a loopback name or one allowed with --allow-host (else 403). " +
+				"Limits (400 beyond, naming the limit): a question of 1000 characters, 26 options of 500 characters, top_k 100, delta 500, names and search texts of 200 characters, relate top 50 and budget 1000000; " +
+				"a read gives up after the server's read budget (10 s by default) with 503."},
 		"components": map[string]any{
 			"responses": map[string]any{"Error": map[string]any{"description": "what went wrong",
 				"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{
@@ -110,7 +114,7 @@ func openAPI(version string) map[string]any {
 				}()}},
 			"/api/jobs": map[string]any{"get": map[string]any{"summary": "Index jobs of this server, newest first", "responses": ok("jobs")}},
 			"/api/jobs/{id}": map[string]any{
-				"get": map[string]any{"summary": "One index job: state, phase, documents done, files counted, errors, the report when done",
+				"get": map[string]any{"summary": "One index job: state, phase, documents done, failed (retried by the next run), files counted, errors, the report when done",
 					"parameters": []any{param("id", "path", "the job's id", true, integer)}, "responses": ok("the job")},
 				"delete": map[string]any{"summary": "Cancel a running job (what it wrote is kept; indexing the path again resumes)",
 					"security":   []any{map[string]any{"token": []any{}}},

@@ -44,6 +44,7 @@ export function documentsPage(ctx) {
       job.key ? h('div', { class: 'muted small' }, running ? t('job.at', job.key) : t('job.last', job.key)) : null,
       job.message ? h('div', { class: 'muted small' }, job.message) : null,
       job.skipped && job.skipped.length ? h('details', { class: 'small' }, h('summary', null, t('job.skipped', job.skipped.length)), h('ul', null, job.skipped.map((s) => h('li', null, s)))) : null,
+      job.failed > 0 ? h('div', { class: 'msg error inline', 'data-testid': 'job-failed' }, t('job.failed', job.failed)) : null,
       job.error ? h('div', { class: 'msg error inline' }, job.error) : null);
   };
 
