@@ -388,10 +388,10 @@ llm:
   max_retries: 4
   # Seconds one attempt waits for its reply (raise it for a slow local
   # model writing long replies).
-  timeout_sec: 60
+  timeout_sec: 120
   # Seconds a call may take in all, its attempts and the waits between them
   # together; then it fails, saying so.
-  call_timeout_sec: 180
+  call_timeout_sec: 240
   # Completion tokens one extraction reply may take; 0: the extractor's
   # default (1500). A reply cut off at the limit fails its document, to be
   # tried again: raise this, or lower chunk.max_chars.

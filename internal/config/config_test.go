@@ -135,7 +135,7 @@ func TestLLMTimeouts(t *testing.T) {
 		t.Fatal(err)
 	}
 	ep, err := c.Endpoint(false, 0)
-	if err != nil || ep.CallTimeoutSec != 600 || ep.TimeoutSec != 60 || ep.MaxRetries >= 0 {
+	if err != nil || ep.CallTimeoutSec != 600 || ep.TimeoutSec != 120 || ep.MaxRetries >= 0 {
 		// max_retries: 0 means no retries, which llm.Config spells as a negative number.
 		t.Fatalf("endpoint %+v, %v", ep, err)
 	}

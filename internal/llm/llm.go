@@ -179,9 +179,9 @@ type Config struct {
 	EmbedModel  string // default: the chat model
 	Concurrency int    // calls in flight at once; default 8
 	MaxRetries  int    // default 4
-	TimeoutSec  int    // per attempt; default 60
+	TimeoutSec  int    // per attempt; default 120
 	// CallTimeoutSec bounds a call: all its attempts and the waits between
-	// them; default 180.
+	// them; default 240.
 	CallTimeoutSec int
 	// Prices are per million tokens, by model name; a model not listed
 	// costs nothing in the estimate.

@@ -79,11 +79,12 @@ const (
 const (
 	DefaultConcurrency = 8
 	DefaultMaxRetries  = 4
-	DefaultTimeoutSec  = 60
+	DefaultTimeoutSec  = 120
 	// DefaultCallTimeoutSec bounds a call, all its attempts and the waits
-	// between them: a server that hangs fails the call after three
-	// minutes rather than after TimeoutSec × (MaxRetries+1).
-	DefaultCallTimeoutSec = 180
+	// between them: a server that hangs fails the call after four minutes
+	// rather than after TimeoutSec × (MaxRetries+1), while one attempt may
+	// still take two minutes for a slow model's long reply.
+	DefaultCallTimeoutSec = 240
 	// defaultSlowReply is when an attempt without a reply is first
 	// reported to Options.OnWait.
 	defaultSlowReply = 10 * time.Second

@@ -104,7 +104,7 @@ func TestRetriesAreReported(t *testing.T) {
 			t.Errorf("report %d: %v left, want a little under %v", i, r.Left, most)
 		}
 	}
-	if s := got[0].String(); s != "waiting for the LLM (extract): attempt 2 of 5 after HTTP 503, retry in 0.5s, 3m left" {
+	if s := got[0].String(); s != "waiting for the LLM (extract): attempt 2 of 5 after HTTP 503, retry in 0.5s, 4m left" {
 		t.Errorf("report reads %q", s)
 	}
 }
@@ -189,7 +189,7 @@ func TestSlowReplyReported(t *testing.T) {
 
 func TestRetryAfterPastCallTimeoutGivesUp(t *testing.T) {
 	srv := llmtest.New(t)
-	srv.Script(llmtest.Reply{Status: 429, Header: map[string]string{"Retry-After": "240"}})
+	srv.Script(llmtest.Reply{Status: 429, Header: map[string]string{"Retry-After": "300"}})
 	clock := &skipClock{}
 	cli, w := waitClient(t, srv, llm.Config{}, llm.Options{Clock: clock})
 	_, err := cli.Chat(context.Background(), userReq("extract", "x"))
@@ -197,7 +197,7 @@ func TestRetryAfterPastCallTimeoutGivesUp(t *testing.T) {
 	if !errors.As(err, &ce) || ce.Attempts != 1 || ce.Status != 429 {
 		t.Fatalf("err = %v", err)
 	}
-	for _, s := range []string{"gave up after 1 attempt", "in 4m", "llm.call_timeout_sec allows: 3m"} {
+	for _, s := range []string{"gave up after 1 attempt", "in 5m", "llm.call_timeout_sec allows: 4m"} {
 		if !strings.Contains(err.Error(), s) {
 			t.Errorf("error %q does not say %q", err, s)
 		}
