@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,5 +50,54 @@ func TestIndexJobCountsFailedDocuments(t *testing.T) {
 	fails, err := ws.FailedDocuments(context.Background())
 	if err != nil || len(fails) != 2 {
 		t.Fatalf("failed documents %+v, %v", fails, err)
+	}
+}
+
+// While an LLM call waits to be retried, the job says so, and says it no
+// more once it has finished.
+func TestIndexJobSaysWhatItWaitsFor(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Script(llmtest.Reply{Status: 503, Header: map[string]string{"Retry-After": "1"}})
+	srv.Handle(func(llmtest.ChatRequest) llmtest.Reply {
+		return llmtest.Reply{Content: "今按：此段言刘备之子刘禅。"}
+	})
+	t.Setenv("ANNALS_LLM_BASE_URL", srv.URL)
+	t.Setenv("ANNALS_LLM_MODEL", "m")
+	dir := t.TempDir()
+	ws, err := Open(context.Background(), filepath.Join(dir, ".annals"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	root := filepath.Join(dir, "corpus")
+	os.MkdirAll(root, 0o755)
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("刘备子刘禅。"), 0o644)
+	jobs, err := newIndexJobs(ws, []string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer jobs.stop()
+	job, err := jobs.start(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var waiting string
+	var last IndexJob
+	if err := jobs.watch(ctx, job.ID, time.Millisecond, func(j IndexJob) error {
+		if j.Waiting != "" {
+			waiting = j.Waiting
+		}
+		last = j
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(waiting, "attempt 2") || !strings.Contains(waiting, "HTTP 503") {
+		t.Errorf("while the call waited, the job said %q", waiting)
+	}
+	if last.State == JobRunning || last.Waiting != "" {
+		t.Errorf("finished job %+v", last)
 	}
 }

@@ -32,8 +32,11 @@ type IndexJob struct {
 	Chars  int64 `json:"chars"`
 	// Total is the number of files to read, counted before the run; a
 	// JSON Lines file holds many documents, so Done may pass it.
-	Total    int          `json:"total"`
-	Key      string       `json:"key,omitempty"` // the document last handled
+	Total int    `json:"total"`
+	Key   string `json:"key,omitempty"` // the document last handled
+	// Waiting says what the run waits for while it waits: the workspace's
+	// lock, or an LLM call retrying or slow to reply.
+	Waiting  string       `json:"waiting,omitempty"`
 	Skipped  []string     `json:"skipped,omitempty"`
 	Error    string       `json:"error,omitempty"`
 	Started  time.Time    `json:"started"`
@@ -176,7 +179,11 @@ func (j *indexJobs) run(ctx context.Context, st *jobState) {
 		Progress: func(p Progress) {
 			j.update(st, func(job *IndexJob) {
 				job.Done, job.Written, job.Failed, job.Chars, job.Key = p.Documents, p.Written, p.Failed, p.Chars, p.Key
+				job.Waiting = ""
 			})
+		},
+		Waiting: func(msg string) {
+			j.update(st, func(job *IndexJob) { job.Waiting = msg })
 		},
 		Phase: func(name string) {
 			j.update(st, func(job *IndexJob) { job.Phase = name })
@@ -189,7 +196,7 @@ func (j *indexJobs) run(ctx context.Context, st *jobState) {
 	defer j.mu.Unlock()
 	now := time.Now().UTC()
 	job := &st.job
-	job.Finished, job.Report = &now, rep
+	job.Finished, job.Report, job.Waiting = &now, rep, ""
 	if rep != nil {
 		job.Failed = len(rep.Failed)
 	}

@@ -42,7 +42,7 @@ export function documentsPage(ctx) {
         running ? h('button', { type: 'button', class: 'small', onclick: () => cancel(job) }, t('job.cancel')) : null),
       running ? h('progress', { max: job.total > 0 ? job.total : null, value: job.total > 0 ? Math.min(job.done, job.total) : null, 'aria-label': t('job.progress') }, pct != null ? pct + '%' : '') : null,
       job.key ? h('div', { class: 'muted small' }, running ? t('job.at', job.key) : t('job.last', job.key)) : null,
-      job.message ? h('div', { class: 'muted small' }, job.message) : null,
+      running && job.waiting ? h('div', { class: 'muted small', 'data-testid': 'job-waiting' }, job.waiting) : null,
       job.skipped && job.skipped.length ? h('details', { class: 'small' }, h('summary', null, t('job.skipped', job.skipped.length)), h('ul', null, job.skipped.map((s) => h('li', null, s)))) : null,
       job.failed > 0 ? h('div', { class: 'msg error inline', 'data-testid': 'job-failed' }, t('job.failed', job.failed)) : null,
       job.error ? h('div', { class: 'msg error inline' }, job.error) : null);
