@@ -2,6 +2,7 @@ package annals
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,33 +18,8 @@ func TestIndexJobCountsFailedDocuments(t *testing.T) {
 	srv.Handle(func(llmtest.ChatRequest) llmtest.Reply {
 		return llmtest.Reply{Content: "今按：此段言刘备之子刘禅。"}
 	})
-	t.Setenv("ANNALS_LLM_BASE_URL", srv.URL)
-	t.Setenv("ANNALS_LLM_MODEL", "m")
-	dir := t.TempDir()
-	ws, err := Open(context.Background(), filepath.Join(dir, ".annals"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	root := filepath.Join(dir, "corpus")
-	os.MkdirAll(root, 0o755)
-	os.WriteFile(filepath.Join(root, "a.txt"), []byte("刘备子刘禅。"), 0o644)
-	os.WriteFile(filepath.Join(root, "b.txt"), []byte("诸葛亮子诸葛瞻。"), 0o644)
-	jobs, err := newIndexJobs(ws, []string{root})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer jobs.stop()
-	job, err := jobs.start(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	var last IndexJob
-	if err := jobs.watch(ctx, job.ID, time.Millisecond, func(j IndexJob) error { last = j; return nil }); err != nil {
-		t.Fatal(err)
-	}
+	ws, states := runIndexJob(t, srv, "刘备子刘禅。", "诸葛亮子诸葛瞻。")
+	last := states[len(states)-1]
 	if last.State != JobDone || last.Failed != 2 || last.Written != 0 || last.Report == nil || len(last.Report.Failed) != 2 {
 		t.Fatalf("job %+v", last)
 	}
@@ -61,6 +37,27 @@ func TestIndexJobSaysWhatItWaitsFor(t *testing.T) {
 	srv.Handle(func(llmtest.ChatRequest) llmtest.Reply {
 		return llmtest.Reply{Content: "今按：此段言刘备之子刘禅。"}
 	})
+	_, states := runIndexJob(t, srv, "刘备子刘禅。")
+	var waiting string
+	for _, j := range states {
+		if j.Waiting != "" {
+			waiting = j.Waiting
+		}
+	}
+	last := states[len(states)-1]
+	if !strings.Contains(waiting, "attempt 2") || !strings.Contains(waiting, "HTTP 503") {
+		t.Errorf("while the call waited, the job said %q", waiting)
+	}
+	if last.State == JobRunning || last.Waiting != "" {
+		t.Errorf("finished job %+v", last)
+	}
+}
+
+// runIndexJob indexes texts, a file each, as a server's index job with an
+// LLM extractor at srv, and returns the workspace and the states the job
+// went through, as a watcher saw them.
+func runIndexJob(t *testing.T, srv *llmtest.Server, texts ...string) (*Workspace, []IndexJob) {
+	t.Helper()
 	t.Setenv("ANNALS_LLM_BASE_URL", srv.URL)
 	t.Setenv("ANNALS_LLM_MODEL", "m")
 	dir := t.TempDir()
@@ -68,10 +65,12 @@ func TestIndexJobSaysWhatItWaitsFor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ws.Close()
+	t.Cleanup(func() { ws.Close() })
 	root := filepath.Join(dir, "corpus")
 	os.MkdirAll(root, 0o755)
-	os.WriteFile(filepath.Join(root, "a.txt"), []byte("刘备子刘禅。"), 0o644)
+	for i, text := range texts {
+		os.WriteFile(filepath.Join(root, fmt.Sprintf("%c.txt", 'a'+i)), []byte(text), 0o644)
+	}
 	jobs, err := newIndexJobs(ws, []string{root})
 	if err != nil {
 		t.Fatal(err)
@@ -83,21 +82,9 @@ func TestIndexJobSaysWhatItWaitsFor(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var waiting string
-	var last IndexJob
-	if err := jobs.watch(ctx, job.ID, time.Millisecond, func(j IndexJob) error {
-		if j.Waiting != "" {
-			waiting = j.Waiting
-		}
-		last = j
-		return nil
-	}); err != nil {
+	var states []IndexJob
+	if err := jobs.watch(ctx, job.ID, time.Millisecond, func(j IndexJob) error { states = append(states, j); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(waiting, "attempt 2") || !strings.Contains(waiting, "HTTP 503") {
-		t.Errorf("while the call waited, the job said %q", waiting)
-	}
-	if last.State == JobRunning || last.Waiting != "" {
-		t.Errorf("finished job %+v", last)
-	}
+	return ws, states
 }
