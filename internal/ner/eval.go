@@ -1,0 +1,81 @@
+package ner
+
+import "sort"
+
+// Score counts names found against names given, overall and by type; a
+// name counts as found only with the same start, end and type.
+type Score struct {
+	Gold, Found, Right int
+	ByType             map[string]*Score `json:"by_type,omitempty"`
+}
+
+// Precision, Recall and F1 of the names found.
+func (s *Score) Precision() float64 { return ratio(s.Right, s.Found) }
+func (s *Score) Recall() float64    { return ratio(s.Right, s.Gold) }
+func (s *Score) F1() float64 {
+	p, r := s.Precision(), s.Recall()
+	if p+r == 0 {
+		return 0
+	}
+	return 2 * p * r / (p + r)
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// Add scores one sentence's names found against its gold names.
+func (s *Score) Add(gold, found []Span) {
+	if s.ByType == nil {
+		s.ByType = map[string]*Score{}
+	}
+	of := func(t string) *Score {
+		if s.ByType[t] == nil {
+			s.ByType[t] = &Score{}
+		}
+		return s.ByType[t]
+	}
+	want := map[Span]bool{}
+	for _, g := range gold {
+		want[g] = true
+		s.Gold++
+		of(g.Type).Gold++
+	}
+	for _, f := range found {
+		s.Found++
+		of(f.Type).Found++
+		if want[f] {
+			delete(want, f)
+			s.Right++
+			of(f.Type).Right++
+		}
+	}
+}
+
+// TypeNames lists the types scored, most frequent in the gold first.
+func (s *Score) TypeNames() []string {
+	var out []string
+	for t := range s.ByType {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := s.ByType[out[i]], s.ByType[out[j]]
+		if a.Gold != b.Gold {
+			return a.Gold > b.Gold
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+// Evaluate tags every sentence and scores the names against its own.
+func (t *Tagger) Evaluate(sentences []Sentence) *Score {
+	s := &Score{}
+	for _, x := range sentences {
+		s.Add(x.Names, t.Tag(x.Text))
+	}
+	return s
+}

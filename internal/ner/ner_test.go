@@ -1,0 +1,199 @@
+package ner
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseLineAndFormat(t *testing.T) {
+	line := "三国志/蜀书/诸葛亮传:0\t[诸葛亮|人物]，字[孔明|人物]，[琅邪|地点][阳都|地点]人也。"
+	s, err := ParseLine(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ID != "三国志/蜀书/诸葛亮传:0" || s.Text != "诸葛亮，字孔明，琅邪阳都人也。" {
+		t.Fatalf("%+v", s)
+	}
+	want := []Span{{0, 3, "人物"}, {5, 7, "人物"}, {8, 10, "地点"}, {10, 12, "地点"}}
+	if fmt.Sprint(s.Names) != fmt.Sprint(want) {
+		t.Fatalf("names %v, want %v", s.Names, want)
+	}
+	if got := Format(s); got != line {
+		t.Fatalf("formatted back as %q", got)
+	}
+	for _, bad := range []string{
+		"no tab [曹操|人物]",
+		"x\t[曹操|人物",
+		"x\t[曹操]",
+		"x\t[曹操|皇帝]",
+		"x\t曹操]",
+		"x\t[|人物]",
+		"x\t[曹[操|人物]",
+		"x\t曹|操",
+	} {
+		if _, err := ParseLine(bad); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}
+
+func FuzzParseLine(f *testing.F) {
+	f.Add("a\t[诸葛亮|人物]，字[孔明|人物]。")
+	f.Add("a\t[[|]]")
+	f.Fuzz(func(t *testing.T, line string) {
+		s, err := ParseLine(line)
+		if err != nil {
+			return
+		}
+		n := len([]rune(s.Text))
+		for _, sp := range s.Names {
+			if sp.Start < 0 || sp.End > n || sp.Start >= sp.End || !knownType(sp.Type) {
+				t.Fatalf("%q: bad span %+v in %q", line, sp, s.Text)
+			}
+		}
+		// What parses formats back to something that parses the same.
+		again, err := ParseLine(Format(s))
+		if err != nil || again.Text != s.Text || fmt.Sprint(again.Names) != fmt.Sprint(s.Names) {
+			t.Fatalf("%q: %+v, formatted and parsed again %+v, %v", line, s, again, err)
+		}
+	})
+}
+
+func TestReadCoNLL(t *testing.T) {
+	in := "子\tO\n璋\tS-PER\n本\tO\n名\tO\n胡\tB-PER\n麻\tI-PER\n愈\tE-PER\n，\tO\n\n左\tB-OFI\n副\tE-OFI\n元\tB-XYZ\n"
+	got, err := ReadCoNLL(strings.NewReader(in), CoNLLTypes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Text != "子璋本名胡麻愈，" || fmt.Sprint(got[0].Names) != "[{1 2 人物} {4 7 人物}]" ||
+		fmt.Sprint(got[1].Names) != "[{0 2 职官}]" {
+		t.Fatalf("%+v", got)
+	}
+	if _, err := ReadCoNLL(strings.NewReader("子 O extra\n"), nil); err == nil {
+		t.Fatal("a line of three fields was read")
+	}
+}
+
+// A tagger trained on sentences written with one set of names finds
+// names it never saw in the same frames, and leaves the rest alone.
+func TestTaggerLearnsTheFrames(t *testing.T) {
+	people := []string{"曹操", "刘备", "孙权", "袁绍", "吕布", "张辽", "关羽", "马超", "黄忠", "魏延", "董卓", "袁术"}
+	places := []string{"南阳", "许", "洛阳", "长安", "成都", "建业", "下邳", "宛", "襄阳", "江陵", "合肥", "汉中"}
+	frames := []string{"%s击%s，破之。", "%s屯%s。", "%s还%s。", "遣%s守%s。"}
+	var train []Sentence
+	for i, p := range people[:8] {
+		for j, f := range frames {
+			q := places[(i+j)%8]
+			text := fmt.Sprintf(f, p, q)
+			ps := strings.Index(text, p)
+			qs := strings.Index(text, q)
+			rs := func(byteOff int) int { return len([]rune(text[:byteOff])) }
+			train = append(train, Sentence{Text: text, Names: []Span{
+				{rs(ps), rs(ps) + len([]rune(p)), "人物"}, {rs(qs), rs(qs) + len([]rune(q)), "地点"}}})
+		}
+	}
+	tg := Train(train, []string{"人物", "地点"}, nil, TrainOptions{Epochs: 8, Seed: 1})
+	// Unseen names in the frames.
+	got := tg.Tag("魏延屯汉中。")
+	if fmt.Sprint(got) != "[{0 2 人物} {3 5 地点}]" {
+		t.Errorf("魏延屯汉中。: %v", got)
+	}
+	if got := tg.Tag("遣袁术守江陵。"); fmt.Sprint(got) != "[{1 3 人物} {4 6 地点}]" {
+		t.Errorf("遣袁术守江陵。: %v", got)
+	}
+	// Deterministic: the same data and seed give the same weights.
+	again := Train(train, []string{"人物", "地点"}, nil, TrainOptions{Epochs: 8, Seed: 1})
+	if fmt.Sprint(again.weights) != fmt.Sprint(tg.weights) {
+		t.Error("two trainings on the same data differ")
+	}
+}
+
+func TestScore(t *testing.T) {
+	var s Score
+	s.Add([]Span{{0, 2, "人物"}, {3, 5, "地点"}}, []Span{{0, 2, "人物"}, {3, 5, "人物"}})
+	if s.Gold != 2 || s.Found != 2 || s.Right != 1 || s.F1() != 0.5 || s.ByType["地点"].Recall() != 0 {
+		t.Fatalf("%+v", s)
+	}
+}
+
+// Every annotation file parses, and each sentence is, mark for mark,
+// the sentence of the corpus drawn for it.
+func TestAnnotationFiles(t *testing.T) {
+	drawn := map[string]string{}
+	todo, _ := filepath.Glob("annotations/todo*/*.txt")
+	for _, p := range todo {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			id, text, _ := strings.Cut(line, "\t")
+			drawn[id] = text
+		}
+	}
+	var files []string
+	for _, pat := range []string{"annotations/*.txt", "annotations/agreement/*.txt", "annotations/test/*.txt"} {
+		m, _ := filepath.Glob(pat)
+		files = append(files, m...)
+	}
+	total := 0
+	for _, p := range files {
+		ss, err := ReadAnnotationFile(p)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		seen := map[string]bool{}
+		for _, s := range ss {
+			if seen[s.ID] {
+				t.Errorf("%s: %s twice", p, s.ID)
+			}
+			seen[s.ID] = true
+			if want, ok := drawn[s.ID]; !ok {
+				t.Errorf("%s: %s was never drawn", p, s.ID)
+			} else if want != s.Text {
+				t.Errorf("%s: %s reads\n%q\nbut the corpus has\n%q", p, s.ID, s.Text, want)
+			}
+			if strings.HasPrefix(s.ID, "史记/") && !strings.Contains(p, "test") {
+				t.Errorf("%s: %s is from 史记, which is kept out of training", p, s.ID)
+			}
+		}
+		total += len(ss)
+	}
+	t.Logf("%d annotated sentences in %d files", total, len(files))
+}
+
+// CHisIEC: train on its training split, score on its test split. The
+// data is not ours to ship, so this only measures the trainer.
+func TestCHisIEC(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "data", "chisiec")
+	read := func(name string) []Sentence {
+		f, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Skipf("CHisIEC absent (%v): see ../shared/data/README.md", err)
+		}
+		defer f.Close()
+		s, err := ReadCoNLL(f, CoNLLTypes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	train, test := read("ner_train.txt"), read("ner_test.txt")
+	tg := Train(train, []string{"人物", "地点", "职官", "文献"}, nil, TrainOptions{Seed: 1})
+	sc := tg.Evaluate(test)
+	t.Logf("CHisIEC test, trained on train (%d sentences, %d features): P %.3f R %.3f F1 %.3f", len(train), tg.Features(), sc.Precision(), sc.Recall(), sc.F1())
+	for _, ty := range sc.TypeNames() {
+		x := sc.ByType[ty]
+		t.Logf("  %s: gold %d, F1 %.3f", ty, x.Gold, x.F1())
+	}
+	if sc.F1() < 0.70 {
+		t.Errorf("F1 %.3f under 0.70", sc.F1())
+	}
+}

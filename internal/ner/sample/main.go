@@ -1,0 +1,114 @@
+// Command sample draws the sentences to annotate from the First Four
+// Histories, deterministically: every sentence of the chosen books is
+// numbered within its chapter, sentences of a useful length are ordered by
+// a hash of their ID, and the first N are written in batches, so that each
+// batch spreads over the books and chapters and a larger N only adds.
+//
+//	go run ./internal/ner/sample -corpus ../shared/data/first-four-histories -n 3000 -out internal/ner/annotations/todo
+//	go run ./internal/ner/sample -books 史记 -n 300 -out internal/ner/annotations/todo-test
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"io/fs"
+	"log"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+func main() {
+	corpus := flag.String("corpus", "../shared/data/first-four-histories", "the corpus folder (BOOK/…/CHAPTER/text.txt)")
+	books := flag.String("books", "汉书,后汉书,三国志", "books to draw from, comma-separated (史记 is kept for testing)")
+	n := flag.Int("n", 3000, "sentences to draw")
+	size := flag.Int("batch", 200, "sentences per batch file")
+	skip := flag.Int("skip", 0, "sentences to leave out at the start of the order (drawn before)")
+	out := flag.String("out", "internal/ner/annotations/todo", "folder for the batch files")
+	flag.Parse()
+
+	type sentence struct {
+		id, text string
+		key      uint64
+	}
+	var all []sentence
+	for _, book := range strings.Split(*books, ",") {
+		root := filepath.Join(*corpus, book)
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || d.Name() != "text.txt" {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(*corpus, filepath.Dir(path))
+			for i, s := range split(string(b)) {
+				id := fmt.Sprintf("%s:%d", filepath.ToSlash(rel), i)
+				if !usable(s) {
+					continue
+				}
+				sum := sha256.Sum256([]byte(id))
+				all = append(all, sentence{id, s, binary.BigEndian.Uint64(sum[:8])})
+			}
+			return nil
+		})
+		if err != nil {
+			log.Fatalf("read %s: %v", root, err)
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].key < all[j].key })
+	if *skip > len(all) {
+		*skip = len(all)
+	}
+	all = all[*skip:min(len(all), *skip+*n)]
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		log.Fatal(err)
+	}
+	for b := 0; b*(*size) < len(all); b++ {
+		part := all[b**size : min(len(all), (b+1)**size)]
+		var sb strings.Builder
+		for _, s := range part {
+			fmt.Fprintf(&sb, "%s\t%s\n", s.id, s.text)
+		}
+		name := filepath.Join(*out, fmt.Sprintf("batch-%02d.txt", b+1+*skip/(*size)))
+		if err := os.WriteFile(name, []byte(sb.String()), 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+	fmt.Printf("%d sentences in %s\n", len(all), *out)
+}
+
+// split cuts a chapter into sentences after 。！？, keeping the mark, and
+// at line ends; it drops blank pieces.
+func split(text string) []string {
+	var out []string
+	start := 0
+	flush := func(end int) {
+		if s := strings.TrimSpace(text[start:end]); s != "" {
+			out = append(out, s)
+		}
+		start = end
+	}
+	for i, r := range text {
+		switch r {
+		case '。', '！', '？':
+			flush(i + utf8.RuneLen(r))
+		case '\n':
+			flush(i)
+		}
+	}
+	flush(len(text))
+	return out
+}
+
+// usable keeps sentences long enough to hold a name and short enough to
+// annotate with care, and none holding the format's own marks.
+func usable(s string) bool {
+	n := utf8.RuneCountInString(s)
+	return n >= 8 && n <= 90 && !strings.ContainsAny(s, "[]|\t")
+}

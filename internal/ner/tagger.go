@@ -1,0 +1,308 @@
+package ner
+
+import (
+	"hash/fnv"
+	"math/rand/v2"
+)
+
+// Positions of a name's characters, BIOES.
+const (
+	tagB = iota
+	tagI
+	tagE
+	tagS
+)
+
+// Tagger labels each character of a sentence with a BIOES tag: an
+// averaged structured perceptron over character n-gram features, decoded
+// by Viterbi under the constraints that make every tag sequence a set of
+// whole names.
+type Tagger struct {
+	Types []string // entity types; tag 0 is O, then B, I, E, S of each type
+	// feats maps a feature's hash to its row in weights.
+	feats   map[uint64]int32
+	weights []float32 // rows of len(tags) weights
+	trans   []float32 // (previous tag + 1) × tags; previous −1 is the start
+	// Extra, when set, adds features of the caller's for each position:
+	// lexicon matches, the rules' own tags.
+	Extra func(text []rune) [][]string
+}
+
+func (t *Tagger) tags() int { return 1 + 4*len(t.Types) }
+
+func tagOf(typ, pos int) int { return 1 + 4*typ + pos }
+
+// tagInfo splits a tag into its type (−1 for O) and position.
+func tagInfo(tag int) (typ, pos int) {
+	if tag == 0 {
+		return -1, -1
+	}
+	return (tag - 1) / 4, (tag - 1) % 4
+}
+
+// allowed says whether tag b may follow tag a (a = −1 at the start).
+func allowed(a, b int) bool {
+	at, ap := tagInfo(a)
+	bt, bp := tagInfo(b)
+	open := a >= 0 && (ap == tagB || ap == tagI)
+	if open {
+		return bt == at && (bp == tagI || bp == tagE)
+	}
+	return b == 0 || bp == tagB || bp == tagS
+}
+
+// canEnd says whether a sentence may end on tag a.
+func canEnd(a int) bool {
+	_, p := tagInfo(a)
+	return a == 0 || p == tagE || p == tagS
+}
+
+// features are the hashed features of each position of text.
+func (t *Tagger) features(text []rune) [][]uint64 {
+	var extra [][]string
+	if t.Extra != nil {
+		extra = t.Extra(text)
+	}
+	at := func(i int) string {
+		if i < 0 {
+			return "^"
+		}
+		if i >= len(text) {
+			return "$"
+		}
+		return string(text[i])
+	}
+	out := make([][]uint64, len(text))
+	for i := range text {
+		c := [5]string{at(i - 2), at(i - 1), at(i), at(i + 1), at(i + 2)}
+		fs := []string{
+			"b",
+			"c0" + c[2], "c-1" + c[1], "c1" + c[3], "c-2" + c[0], "c2" + c[4],
+			"b-1" + c[1] + c[2], "b0" + c[2] + c[3], "b-2" + c[0] + c[1], "b1" + c[3] + c[4],
+			"s-1" + c[1] + c[3],
+			"t-1" + c[1] + c[2] + c[3], "t-2" + c[0] + c[1] + c[2], "t0" + c[2] + c[3] + c[4],
+		}
+		if extra != nil && i < len(extra) {
+			fs = append(fs, extra[i]...)
+		}
+		hs := make([]uint64, len(fs))
+		for k, f := range fs {
+			h := fnv.New64a()
+			h.Write([]byte(f))
+			hs[k] = h.Sum64()
+		}
+		out[i] = hs
+	}
+	return out
+}
+
+// scores are each position's tag scores from its features.
+func (t *Tagger) scores(fs [][]uint64) [][]float32 {
+	n := t.tags()
+	out := make([][]float32, len(fs))
+	for i, hs := range fs {
+		row := make([]float32, n)
+		for _, h := range hs {
+			if r, ok := t.feats[h]; ok {
+				w := t.weights[int(r)*n : int(r)*n+n]
+				for k := range row {
+					row[k] += w[k]
+				}
+			}
+		}
+		out[i] = row
+	}
+	return out
+}
+
+// viterbi finds the best allowed tag sequence.
+func (t *Tagger) viterbi(sc [][]float32) []int {
+	n := t.tags()
+	if len(sc) == 0 {
+		return nil
+	}
+	const neg = float32(-1e30)
+	best := make([][]float32, len(sc))
+	back := make([][]int, len(sc))
+	for i := range sc {
+		best[i] = make([]float32, n)
+		back[i] = make([]int, n)
+		for b := 0; b < n; b++ {
+			best[i][b] = neg
+			if i == 0 {
+				if allowed(-1, b) {
+					best[i][b] = sc[i][b] + t.trans[b]
+				}
+				continue
+			}
+			for a := 0; a < n; a++ {
+				if best[i-1][a] == neg || !allowed(a, b) {
+					continue
+				}
+				if s := best[i-1][a] + t.trans[(a+1)*n+b] + sc[i][b]; s > best[i][b] {
+					best[i][b], back[i][b] = s, a
+				}
+			}
+		}
+	}
+	last := len(sc) - 1
+	end, top := 0, neg
+	for b := 0; b < n; b++ {
+		if canEnd(b) && best[last][b] > top {
+			end, top = b, best[last][b]
+		}
+	}
+	out := make([]int, len(sc))
+	out[last] = end
+	for i := last; i > 0; i-- {
+		out[i-1] = back[i][out[i]]
+	}
+	return out
+}
+
+// Tag finds the names in text.
+func (t *Tagger) Tag(text string) []Span {
+	rs := []rune(text)
+	return t.spans(t.viterbi(t.scores(t.features(rs))))
+}
+
+func (t *Tagger) spans(tags []int) []Span {
+	var out []Span
+	start := -1
+	for i, tag := range tags {
+		typ, pos := tagInfo(tag)
+		switch pos {
+		case tagS:
+			out = append(out, Span{i, i + 1, t.Types[typ]})
+		case tagB:
+			start = i
+		case tagE:
+			if start >= 0 {
+				out = append(out, Span{start, i + 1, t.Types[typ]})
+			}
+			start = -1
+		}
+	}
+	return out
+}
+
+// gold is the tag sequence of a sentence's names; a name of a type the
+// tagger does not know is left untagged.
+func (t *Tagger) gold(s Sentence) []int {
+	tags := make([]int, len([]rune(s.Text)))
+	for _, n := range s.Names {
+		typ := -1
+		for k, x := range t.Types {
+			if x == n.Type {
+				typ = k
+			}
+		}
+		if typ < 0 || n.End > len(tags) || n.Start >= n.End {
+			continue
+		}
+		if n.End-n.Start == 1 {
+			tags[n.Start] = tagOf(typ, tagS)
+			continue
+		}
+		tags[n.Start] = tagOf(typ, tagB)
+		for i := n.Start + 1; i < n.End-1; i++ {
+			tags[i] = tagOf(typ, tagI)
+		}
+		tags[n.End-1] = tagOf(typ, tagE)
+	}
+	return tags
+}
+
+// TrainOptions tune Train.
+type TrainOptions struct {
+	Epochs int    // passes over the data; 0 means 10
+	Seed   uint64 // the order of sentences in each pass
+}
+
+// Train learns a tagger for types from sentences: in each pass every
+// sentence is decoded and, where the decoding differs from the names,
+// the features of the gold tags are raised and those of the decoded ones
+// lowered; the weights returned are the average over all steps, which
+// generalises far better than the last. The same data, options and order
+// give the same weights.
+func Train(sentences []Sentence, types []string, extra func([]rune) [][]string, opts TrainOptions) *Tagger {
+	if opts.Epochs <= 0 {
+		opts.Epochs = 10
+	}
+	t := &Tagger{Types: append([]string(nil), types...), feats: map[uint64]int32{}, Extra: extra}
+	n := t.tags()
+	t.trans = make([]float32, (n+1)*n)
+	// Every feature seen gets a row, so that training never grows them
+	// mid-pass.
+	type item struct {
+		fs   [][]uint64
+		gold []int
+	}
+	items := make([]item, 0, len(sentences))
+	for _, s := range sentences {
+		fs := t.features([]rune(s.Text))
+		for _, hs := range fs {
+			for _, h := range hs {
+				if _, ok := t.feats[h]; !ok {
+					t.feats[h] = int32(len(t.feats))
+				}
+			}
+		}
+		items = append(items, item{fs, t.gold(s)})
+	}
+	t.weights = make([]float32, len(t.feats)*n)
+	// Averaging: acc holds Σ step × update; the average is w − acc/steps.
+	accW := make([]float32, len(t.weights))
+	accT := make([]float32, len(t.trans))
+	step := float32(1)
+	update := func(fs []uint64, tag int, by float32) {
+		for _, h := range fs {
+			k := int(t.feats[h])*n + tag
+			t.weights[k] += by
+			accW[k] += step * by
+		}
+	}
+	updateTrans := func(a, b int, by float32) {
+		k := (a+1)*n + b
+		t.trans[k] += by
+		accT[k] += step * by
+	}
+	rng := rand.New(rand.NewPCG(opts.Seed, opts.Seed^0x9e3779b97f4a7c15))
+	order := make([]int, len(items))
+	for i := range order {
+		order[i] = i
+	}
+	for range opts.Epochs {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		for _, idx := range order {
+			it := items[idx]
+			pred := t.viterbi(t.scores(it.fs))
+			for i := range pred {
+				g, p := it.gold[i], pred[i]
+				if g != p {
+					update(it.fs[i], g, 1)
+					update(it.fs[i], p, -1)
+				}
+				gp, pp := -1, -1
+				if i > 0 {
+					gp, pp = it.gold[i-1], pred[i-1]
+				}
+				if g != p || gp != pp {
+					updateTrans(gp, g, 1)
+					updateTrans(pp, p, -1)
+				}
+			}
+			step++
+		}
+	}
+	for k := range t.weights {
+		t.weights[k] -= accW[k] / step
+	}
+	for k := range t.trans {
+		t.trans[k] -= accT[k] / step
+	}
+	return t
+}
+
+// Features is how many features the tagger has weights for.
+func (t *Tagger) Features() int { return len(t.feats) }
