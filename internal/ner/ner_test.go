@@ -1,6 +1,7 @@
 package ner
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -207,5 +208,44 @@ func TestCHisIEC(t *testing.T) {
 		if sc.F1() < c.min {
 			t.Errorf("%s: F1 %.3f under %.2f", c.name, sc.F1(), c.min)
 		}
+	}
+}
+
+func TestModelRoundTrip(t *testing.T) {
+	train := []Sentence{
+		{Text: "曹操击袁绍。", Names: []Span{{0, 2, "人物"}, {3, 5, "人物"}}},
+		{Text: "刘备屯新野。", Names: []Span{{0, 2, "人物"}, {3, 5, "地点"}}},
+		{Text: "孙权还建业。", Names: []Span{{0, 2, "人物"}, {3, 5, "地点"}}},
+	}
+	tg := Train(train, []string{"人物", "地点"}, nil, TrainOptions{Seed: 1})
+	var buf bytes.Buffer
+	if err := tg.Save(&buf, false, "three sentences"); err != nil {
+		t.Fatal(err)
+	}
+	saved := buf.Bytes()
+	back, info, err := Load(bytes.NewReader(saved))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Trained != "three sentences" || info.Rules || fmt.Sprint(info.Types) != "[人物 地点]" {
+		t.Fatalf("info %+v", info)
+	}
+	for _, s := range []string{"曹操击袁绍。", "刘备还建业。", "孙权屯新野。"} {
+		if a, b := fmt.Sprint(tg.Tag(s)), fmt.Sprint(back.Tag(s)); a != b {
+			t.Errorf("%s: %s before saving, %s after", s, a, b)
+		}
+	}
+	var again bytes.Buffer
+	back.Save(&again, false, "three sentences")
+	if !bytes.Equal(again.Bytes(), saved) {
+		t.Error("a model loaded and saved again is not the same bytes")
+	}
+	for _, cut := range []int{0, 10, len(saved) / 2, len(saved) - 1} {
+		if _, _, err := Load(bytes.NewReader(saved[:cut])); err == nil {
+			t.Errorf("a model cut at %d bytes loaded", cut)
+		}
+	}
+	if _, _, err := Load(strings.NewReader("not a model")); err == nil {
+		t.Error("text loaded as a model")
 	}
 }
