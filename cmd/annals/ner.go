@@ -72,13 +72,22 @@ scored on those files after training.`,
 }
 
 func (a *app) evalNERCmd() *cobra.Command {
-	var model string
+	var model, against string
 	var data []string
 	cmd := &cobra.Command{
 		Use:   "ner --model MODEL --data FILE…",
 		Short: "Score a name recogniser on annotated sentences (precision, recall, F1 by type)",
-		Args:  cobra.NoArgs,
+		Long: `Tags the sentences of the annotated files with MODEL and scores the names
+found against the annotations. With --against OTHER instead of a model, it
+scores OTHER's annotation of the same sentences (matched by ID) against the
+files': the agreement of two annotators.`,
+		Example: `  annals eval ner --model chisiec.ner --data ../shared/data/chisiec/ner_test.txt
+  annals eval ner --data internal/ner/annotations/batch-01.txt --against internal/ner/annotations/agreement/batch-01.second.txt`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if against != "" && len(data) > 0 {
+				return a.agreeNER(data, against)
+			}
 			if model == "" || len(data) == 0 {
 				return fmt.Errorf("give the model (--model) and the annotated files (--data)")
 			}
@@ -91,7 +100,32 @@ func (a *app) evalNERCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&model, "model", "", "a model written by annals train ner")
 	cmd.Flags().StringArrayVar(&data, "data", nil, "an annotated file (repeatable)")
+	cmd.Flags().StringVar(&against, "against", "", "a second annotation of the same sentences, to score against --data")
 	return cmd
+}
+
+// agreeNER scores a second annotation against the first.
+func (a *app) agreeNER(files []string, against string) error {
+	var first []ner.Sentence
+	for _, p := range files {
+		ss, err := ner.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		first = append(first, ss...)
+	}
+	second, err := ner.ReadFile(against)
+	if err != nil {
+		return err
+	}
+	sc, n, err := ner.Agree(first, second)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("no sentence of %s is in %s", against, strings.Join(files, ", "))
+	}
+	return a.printScore(sc, n)
 }
 
 // scoreNER tags the files' sentences and prints the scores.
@@ -104,11 +138,14 @@ func (a *app) scoreNER(t *ner.Tagger, files []string) error {
 		}
 		test = append(test, ss...)
 	}
-	sc := t.Evaluate(test)
+	return a.printScore(t.Evaluate(test), len(test))
+}
+
+func (a *app) printScore(sc *ner.Score, sentences int) error {
 	if a.json {
-		return a.printJSON(map[string]any{"sentences": len(test), "precision": sc.Precision(), "recall": sc.Recall(), "f1": sc.F1(), "by_type": sc.ByType})
+		return a.printJSON(map[string]any{"sentences": sentences, "precision": sc.Precision(), "recall": sc.Recall(), "f1": sc.F1(), "by_type": sc.ByType})
 	}
-	a.printf("%d sentences: precision %.3f, recall %.3f, F1 %.3f\n", len(test), sc.Precision(), sc.Recall(), sc.F1())
+	a.printf("%d sentences: precision %.3f, recall %.3f, F1 %.3f\n", sentences, sc.Precision(), sc.Recall(), sc.F1())
 	for _, ty := range sc.TypeNames() {
 		x := sc.ByType[ty]
 		a.printf("  %-6s gold %5d  found %5d  P %.3f  R %.3f  F1 %.3f\n", ty, x.Gold, x.Found, x.Precision(), x.Recall(), x.F1())

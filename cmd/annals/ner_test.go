@@ -48,6 +48,12 @@ func TestTrainAndEvalNER(t *testing.T) {
 	if evals[0] != evals[1] {
 		t.Errorf("the formats disagree:\n%s\n%s", evals[0], evals[1])
 	}
+	// Two annotators: the second misses one name of six sentences' twelve.
+	other := filepath.Join(dir, "other.txt")
+	os.WriteFile(other, []byte(strings.Replace(strings.Join(lines, "\n"), "[许|地点]", "许", 1)+"\n"), 0o644)
+	if out := mustRun(t, "eval", "ner", "--data", own, "--against", other); !strings.Contains(out, "6 sentences: precision 1.000, recall 0.917") {
+		t.Errorf("agreement: %s", out)
+	}
 	if _, err := run(t, "eval", "ner", "--model", own, "--data", own); err == nil || !strings.Contains(err.Error(), "not an annals name model") {
 		t.Errorf("a text file as the model: %v", err)
 	}

@@ -1,6 +1,9 @@
 package ner
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+)
 
 // Score counts names found against names given, overall and by type; a
 // name counts as found only with the same start, end and type.
@@ -78,4 +81,29 @@ func (t *Tagger) Evaluate(sentences []Sentence) *Score {
 		s.Add(x.Names, t.Tag(x.Text))
 	}
 	return s
+}
+
+// Agree scores one annotation of sentences against another of the same
+// sentences, matched by ID: the F1 of one against the other is the
+// agreement of the two annotators. Sentences only one side has are left
+// out; a sentence whose text differs is an error.
+func Agree(a, b []Sentence) (*Score, int, error) {
+	byID := map[string]Sentence{}
+	for _, s := range b {
+		byID[s.ID] = s
+	}
+	sc := &Score{}
+	n := 0
+	for _, s := range a {
+		o, ok := byID[s.ID]
+		if !ok {
+			continue
+		}
+		if o.Text != s.Text {
+			return nil, n, fmt.Errorf("%s: the two annotations are of different texts", s.ID)
+		}
+		sc.Add(s.Names, o.Names)
+		n++
+	}
+	return sc, n, nil
 }

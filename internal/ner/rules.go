@@ -2,6 +2,7 @@ package ner
 
 import (
 	"context"
+	"sort"
 
 	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/extract/pattern/zh"
@@ -14,18 +15,10 @@ import (
 // with its neighbours'. The tagger learns when to trust them: a learned
 // model needs far fewer labels with them than without.
 func RuleFeatures() func([]rune) [][]string {
-	rules := zh.New()
 	return func(rs []rune) [][]string {
 		out := make([][]string, len(rs))
-		res, err := rules.Extract(context.Background(), extract.Input{Text: string(rs), Lang: text.Classical})
-		if err != nil {
-			return out
-		}
 		tag := make([]string, len(rs))
-		for _, e := range res.Entities {
-			if e.Start < 0 || e.End > len(rs) || e.Start >= e.End {
-				continue
-			}
+		for _, e := range RuleNames(string(rs)) {
 			if e.End-e.Start == 1 {
 				tag[e.Start] = "S:" + e.Type
 				continue
@@ -49,4 +42,36 @@ func RuleFeatures() func([]rune) [][]string {
 		}
 		return out
 	}
+}
+
+var rules = zh.New()
+
+// RuleNames are the names the offline rules read in a sentence, without
+// overlaps (the first found wins), as spans.
+func RuleNames(sentence string) []Span {
+	n := len([]rune(sentence))
+	res, err := rules.Extract(context.Background(), extract.Input{Text: sentence, Lang: text.Classical})
+	if err != nil {
+		return nil
+	}
+	taken := make([]bool, n)
+	var out []Span
+	for _, e := range res.Entities {
+		if e.Start < 0 || e.End > n || e.Start >= e.End {
+			continue
+		}
+		free := true
+		for i := e.Start; i < e.End; i++ {
+			free = free && !taken[i]
+		}
+		if !free {
+			continue
+		}
+		for i := e.Start; i < e.End; i++ {
+			taken[i] = true
+		}
+		out = append(out, Span{e.Start, e.End, e.Type})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
 }
