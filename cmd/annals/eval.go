@@ -54,6 +54,6 @@ are read from $ANNALS_DATA or ../shared/data.`,
 	ex.Flags().StringVar(&split, "split", "test", "split: train, dev or test")
 	ex.Flags().IntVar(&limit, "limit", 0, "only the first N examples (0: all)")
 	ex.Flags().StringVar(&dataDir, "data", "", "data folder (default: $ANNALS_DATA or ../shared/data)")
-	cmd.AddCommand(ex, a.evalQACmd(), a.evalRelateCmd(), a.evalNERCmd())
+	cmd.AddCommand(ex, a.evalQACmd(), a.evalRelateCmd(), a.evalNERCmd(), a.evalCorefCmd())
 	return cmd
 }
