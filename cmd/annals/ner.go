@@ -34,13 +34,9 @@ scored on those files after training.`,
 			if len(data) == 0 || out == "" {
 				return fmt.Errorf("give the training files (--data) and where to write the model (--out)")
 			}
-			var train []ner.Sentence
-			for _, p := range data {
-				ss, err := ner.ReadFile(p)
-				if err != nil {
-					return err
-				}
-				train = append(train, ss...)
+			train, err := readSentences(data)
+			if err != nil {
+				return err
 			}
 			types := typesOf(train)
 			if len(types) == 0 {
@@ -106,13 +102,9 @@ files': the agreement of two annotators.`,
 
 // agreeNER scores a second annotation against the first.
 func (a *app) agreeNER(files []string, against string) error {
-	var first []ner.Sentence
-	for _, p := range files {
-		ss, err := ner.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		first = append(first, ss...)
+	first, err := readSentences(files)
+	if err != nil {
+		return err
 	}
 	second, err := ner.ReadFile(against)
 	if err != nil {
@@ -130,15 +122,24 @@ func (a *app) agreeNER(files []string, against string) error {
 
 // scoreNER tags the files' sentences and prints the scores.
 func (a *app) scoreNER(t *ner.Tagger, files []string) error {
-	var test []ner.Sentence
+	test, err := readSentences(files)
+	if err != nil {
+		return err
+	}
+	return a.printScore(t.Evaluate(test), len(test))
+}
+
+// readSentences reads the annotated sentences of every file, in order.
+func readSentences(files []string) ([]ner.Sentence, error) {
+	var out []ner.Sentence
 	for _, p := range files {
 		ss, err := ner.ReadFile(p)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		test = append(test, ss...)
+		out = append(out, ss...)
 	}
-	return a.printScore(t.Evaluate(test), len(test))
+	return out, nil
 }
 
 func (a *app) printScore(sc *ner.Score, sentences int) error {
