@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/annals-project/annals"
+	"github.com/annals-project/annals/internal/text"
 )
 
 func (a *app) indexCmd() *cobra.Command {
@@ -284,14 +285,4 @@ func countList(m map[string]int) string {
 	return strings.Join(parts, " · ")
 }
 
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
+func thousands(n int64) string { return text.Thousands(n) }

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/annals-project/annals/internal/text"
 )
 
 // DefaultMaxBytes is the size above which a file is skipped.
@@ -168,14 +170,8 @@ func (w *walker) inside(link string) error {
 // sizeOf writes a number of bytes, in the binary unit that reads best
 // beside it from 1 KiB up: "70,000,000 bytes (66.8 MiB)".
 func sizeOf(n int64) string {
-	s := strconv.FormatInt(n, 10)
 	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
+	b.WriteString(text.Thousands(n))
 	b.WriteString(" bytes")
 	units := []string{"KiB", "MiB", "GiB", "TiB"}
 	for i := len(units) - 1; i >= 0; i-- {
