@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/annals-project/annals/internal/schema"
 )
 
 // Types are the entity types the annotations use (docs/annotation.md).
@@ -30,12 +33,29 @@ type Span struct {
 	Type       string
 }
 
-// Sentence is a sentence with its names.
+// Sentence is a sentence with its names and the relations it states.
 type Sentence struct {
 	ID    string // where it is in the corpus: BOOK/…/CHAPTER:N
 	Text  string
 	Names []Span
+	// Relations are between Names, by index. HasRelations says they were
+	// annotated: a sentence of a file without "# relations: annotated"
+	// says nothing of its relations, even with none.
+	Relations    []Relation
+	HasRelations bool
 }
+
+// Relation is a relation the sentence states between two of its names.
+type Relation struct {
+	Head, Tail int // indexes into Names
+	Type       string
+}
+
+// relSchema names the relations annotations may use, and their ends.
+var relSchema = schema.MustLoad(schema.ZhHistory)
+
+// relationsHeader marks a file whose relations are annotated.
+const relationsHeader = "# relations: annotated"
 
 // Runes is the sentence's characters.
 func (s Sentence) Runes() []rune { return []rune(s.Text) }
@@ -106,24 +126,113 @@ func Format(s Sentence) string {
 	return b.String()
 }
 
-// ReadAnnotations reads a file of the annotation format; blank lines and
-// lines starting with # are skipped.
+// FormatRelations writes a sentence's relation lines, one a line.
+func FormatRelations(s Sentence) []string {
+	rs := s.Runes()
+	label := func(k int) string {
+		n := s.Names[k]
+		text := string(rs[n.Start:n.End])
+		nth := 0
+		for _, m := range s.Names[:k+1] {
+			if string(rs[m.Start:m.End]) == text {
+				nth++
+			}
+		}
+		if nth > 1 {
+			return fmt.Sprintf("%s#%d", text, nth)
+		}
+		return text
+	}
+	var out []string
+	for _, r := range s.Relations {
+		out = append(out, fmt.Sprintf("%s\t@ %s %s %s", s.ID, label(r.Head), r.Type, label(r.Tail)))
+	}
+	return out
+}
+
+// parseRelation reads the part of a relation line after the ID,
+// "@ HEAD RELATION TAIL", against the sentence it follows.
+func parseRelation(s Sentence, body string) (Relation, error) {
+	fs := strings.Fields(strings.TrimPrefix(body, "@"))
+	if len(fs) != 3 {
+		return Relation{}, fmt.Errorf("relation %q: want @ HEAD RELATION TAIL", body)
+	}
+	find := func(label string) (int, error) {
+		text, nth := label, 1
+		if t, k, ok := strings.Cut(label, "#"); ok {
+			n, err := strconv.Atoi(k)
+			if err != nil || n < 1 {
+				return 0, fmt.Errorf("relation %q: %q is not a mark's occurrence", body, label)
+			}
+			text, nth = t, n
+		}
+		rs := s.Runes()
+		for i, m := range s.Names {
+			if string(rs[m.Start:m.End]) == text {
+				if nth--; nth == 0 {
+					return i, nil
+				}
+			}
+		}
+		return 0, fmt.Errorf("relation %q: %q is not marked in the sentence", body, label)
+	}
+	h, err := find(fs[0])
+	if err != nil {
+		return Relation{}, err
+	}
+	t, err := find(fs[2])
+	if err != nil {
+		return Relation{}, err
+	}
+	if h == t {
+		return Relation{}, fmt.Errorf("relation %q joins a name to itself", body)
+	}
+	if relSchema.Relation(fs[1]) == nil {
+		return Relation{}, fmt.Errorf("relation %q: %q is not one of %s", body, fs[1], strings.Join(relSchema.RelationTypeNames(), " "))
+	}
+	if ht, tt := s.Names[h].Type, s.Names[t].Type; !relSchema.Allows(ht, fs[1], tt) {
+		return Relation{}, fmt.Errorf("relation %q: %s does not go from %s to %s", body, fs[1], ht, tt)
+	}
+	return Relation{Head: h, Tail: t, Type: fs[1]}, nil
+}
+
+// ReadAnnotations reads a file of the annotation format: sentence lines,
+// each followed by its relation lines; blank lines and lines starting
+// with # are skipped.
 func ReadAnnotations(r io.Reader) ([]Sentence, error) {
 	var out []Sentence
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	withRelations := false
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(line) == relationsHeader {
+			withRelations = true
+			continue
+		}
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
 		if !utf8.ValidString(line) {
 			return nil, fmt.Errorf("line %d: not valid UTF-8", n)
 		}
+		if id, body, ok := strings.Cut(line, "\t"); ok && strings.HasPrefix(body, "@") {
+			if len(out) == 0 || out[len(out)-1].ID != id {
+				return nil, fmt.Errorf("line %d: relation of %s does not follow its sentence", n, id)
+			}
+			last := &out[len(out)-1]
+			rel, err := parseRelation(*last, body)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: %w", n, err)
+			}
+			last.Relations = append(last.Relations, rel)
+			continue
+		}
 		s, err := ParseLine(line)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", n, err)
 		}
+		s.HasRelations = withRelations
 		out = append(out, s)
 	}
 	return out, sc.Err()

@@ -249,3 +249,88 @@ func TestModelRoundTrip(t *testing.T) {
 		t.Error("text loaded as a model")
 	}
 }
+
+// Relation lines attach to the sentence before them, name marks by text and
+// occurrence, and are checked against the schema's relations and types.
+func TestRelationLines(t *testing.T) {
+	file := "# relations: annotated\n" +
+		"a:0\t[备|人物]子[禅|人物]，[备|人物]卒，[禅|人物]立。\n" +
+		"a:0\t@ 备 子女 禅\n" +
+		"a:0\t@ 备#2 更代 禅#2\n" +
+		"a:1\t[亮|人物]为[丞相|职官]。\n" +
+		"a:1\t@ 亮 任官 丞相\n" +
+		"a:2\t[亮|人物]卒。\n"
+	ss, err := ReadAnnotations(strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ss) != 3 || len(ss[0].Relations) != 2 || len(ss[1].Relations) != 1 || len(ss[2].Relations) != 0 || !ss[2].HasRelations {
+		t.Fatalf("read %+v", ss)
+	}
+	if r := ss[0].Relations[1]; r.Head != 2 || r.Tail != 3 || r.Type != "更代" {
+		t.Errorf("second relation: %+v, want names 2 → 3", r)
+	}
+	var back strings.Builder
+	back.WriteString("# relations: annotated\n")
+	for _, s := range ss {
+		back.WriteString(Format(s) + "\n")
+		for _, l := range FormatRelations(s) {
+			back.WriteString(l + "\n")
+		}
+	}
+	if back.String() != file {
+		t.Errorf("written back:\n%s\nwant:\n%s", back.String(), file)
+	}
+	plain, err := ReadAnnotations(strings.NewReader("a:2\t[亮|人物]卒。\n"))
+	if err != nil || plain[0].HasRelations {
+		t.Errorf("a file without the header says it has relations: %+v %v", plain, err)
+	}
+	for _, bad := range []string{
+		"a:0\t@ 备 子女 禅\n",                        // no sentence before
+		"a:0\t[备|人物]子[禅|人物]。\nb:0\t@ 备 子女 禅\n",   // another sentence's ID
+		"a:0\t[备|人物]子[禅|人物]。\na:0\t@ 备 子女 亮\n",   // not marked
+		"a:0\t[备|人物]子[禅|人物]。\na:0\t@ 备#3 子女 禅\n", // no third 备
+		"a:0\t[备|人物]子[禅|人物]。\na:0\t@ 备 父亲 禅\n",   // not a relation of the schema
+		"a:0\t[亮|人物]为[丞相|职官]。\na:0\t@ 丞相 任官 亮\n", // wrong direction for the types
+		"a:0\t[备|人物]子[禅|人物]。\na:0\t@ 备 子女\n",     // a missing end
+		"a:0\t[备|人物]子[禅|人物]。\na:0\t@ 备 子女 备\n",   // a name to itself
+	} {
+		if _, err := ReadAnnotations(strings.NewReader(bad)); err == nil {
+			t.Errorf("read without error:\n%s", bad)
+		}
+	}
+}
+
+// Whatever a file holds, reading it either fails or gives relations that
+// point at names of their own sentence, and writing those back reads the same.
+func FuzzReadAnnotations(f *testing.F) {
+	f.Add("# relations: annotated\na:0\t[备|人物]子[禅|人物]。\na:0\t@ 备 子女 禅\n")
+	f.Add("a:0\t[亮|人物]为[丞相|职官]。\na:0\t@ 亮#1 任官 丞相\n")
+	f.Fuzz(func(t *testing.T, file string) {
+		ss, err := ReadAnnotations(strings.NewReader(file))
+		if err != nil {
+			return
+		}
+		var back strings.Builder
+		for _, s := range ss {
+			for _, r := range s.Relations {
+				if r.Head < 0 || r.Tail < 0 || r.Head >= len(s.Names) || r.Tail >= len(s.Names) || r.Head == r.Tail {
+					t.Fatalf("relation %+v outside the names of %+v", r, s)
+				}
+			}
+			back.WriteString(Format(s) + "\n")
+			for _, l := range FormatRelations(s) {
+				back.WriteString(l + "\n")
+			}
+		}
+		again, err := ReadAnnotations(strings.NewReader(back.String()))
+		if err != nil || len(again) != len(ss) {
+			t.Fatalf("written back %q: %v", back.String(), err)
+		}
+		for i := range ss {
+			if fmt.Sprint(again[i].Relations) != fmt.Sprint(ss[i].Relations) {
+				t.Fatalf("relations %+v read back as %+v", ss[i].Relations, again[i].Relations)
+			}
+		}
+	})
+}
