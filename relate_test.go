@@ -29,12 +29,12 @@ func TestRelateFeedsBackAndReverts(t *testing.T) {
 		}
 		return strings.TrimSpace(string([]rune(docs[ev.DocKey])[ev.Start:ev.End]))
 	}
-	res, err := ws.Relate(ctx, "关羽", "曹操", annals.RelateOptions{})
+	res, err := ws.Relate(ctx, "赵云", "刘备", annals.RelateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Paths) == 0 || len(res.Findings) == 0 || res.Verdict == "" {
-		t.Fatalf("关羽 and 曹操: %+v", res.RelateResult)
+		t.Fatalf("赵云 and 刘备: %+v", res.RelateResult)
 	}
 	for _, p := range res.Paths {
 		if p.Entities[0] != res.Head.ID || p.Entities[len(p.Entities)-1] != res.Tail.ID {
@@ -56,7 +56,7 @@ func TestRelateFeedsBackAndReverts(t *testing.T) {
 		t.Fatalf("nothing written back: findings %+v", res.Findings)
 	}
 	list, err := ws.FeedbackList(ctx, false)
-	if err != nil || len(list) != len(fed) || list[0].Query != "relate 关羽 曹操" || len(list[0].Evidence) == 0 {
+	if err != nil || len(list) != len(fed) || list[0].Query != "relate 赵云 刘备" || len(list[0].Evidence) == 0 {
 		t.Fatalf("feedback list %+v, %v", list, err)
 	}
 	// The fact is in the graph now, with its status and evidence.
@@ -69,7 +69,7 @@ func TestRelateFeedsBackAndReverts(t *testing.T) {
 		t.Fatalf("%s's facts lack the fed-back %s %s %s", f.Head, f.Head, f.Type, f.Tail)
 	}
 	// Asking again adds nothing.
-	again, err := ws.Relate(ctx, "关羽", "曹操", annals.RelateOptions{})
+	again, err := ws.Relate(ctx, "赵云", "刘备", annals.RelateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

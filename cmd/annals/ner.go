@@ -42,12 +42,9 @@ scored on those files after training.`,
 			if len(types) == 0 {
 				return fmt.Errorf("no names in %s: nothing to learn", strings.Join(data, ", "))
 			}
-			var extra func([]rune) [][]string
-			if rules {
-				extra = ner.RuleFeatures()
-			}
-			t := ner.Train(train, types, extra, opts)
-			if err := t.SaveFile(out, rules, strings.Join(data, " ")); err != nil {
+			opts.Rules = rules
+			t := ner.Train(train, types, opts)
+			if err := t.SaveFile(out, strings.Join(data, " ")); err != nil {
 				return err
 			}
 			a.printf("trained on %d sentences (%s): %d features; written to %s\n", len(train), strings.Join(types, " "), t.Features(), out)

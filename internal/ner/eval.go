@@ -74,11 +74,12 @@ func (s *Score) TypeNames() []string {
 	return out
 }
 
-// Evaluate tags every sentence and scores the names against its own.
+// Evaluate tags every sentence, with its hints when it has them, and
+// scores the names against its own.
 func (t *Tagger) Evaluate(sentences []Sentence) *Score {
 	s := &Score{}
 	for _, x := range sentences {
-		s.Add(x.Names, t.Tag(x.Text))
+		s.Add(x.Names, t.TagHinted(x.Runes(), x.Hints, x.Doc))
 	}
 	return s
 }

@@ -43,6 +43,12 @@ type Sentence struct {
 	// says nothing of its relations, even with none.
 	Relations    []Relation
 	HasRelations bool
+	// Hints are the names the offline rules read in the sentence in the
+	// context of its document (AddHints); nil when not read.
+	Hints []Span
+	// Doc are the persons the rules read in the whole document; nil
+	// when not read.
+	Doc Names
 }
 
 // Relation is a relation the sentence states between two of its names.

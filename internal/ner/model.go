@@ -28,9 +28,8 @@ type ModelInfo struct {
 	Trained string `json:"trained,omitempty"`
 }
 
-// Save writes the tagger; rules says it was trained with RuleFeatures,
-// trained what it was trained on.
-func (t *Tagger) Save(w io.Writer, rules bool, trained string) error {
+// Save writes the tagger; trained says what it was trained on.
+func (t *Tagger) Save(w io.Writer, trained string) error {
 	n := t.tags()
 	type row struct {
 		h uint64
@@ -50,7 +49,7 @@ func (t *Tagger) Save(w io.Writer, rules bool, trained string) error {
 	zw, _ := gzip.NewWriterLevel(w, gzip.BestCompression)
 	bw := bufio.NewWriter(zw)
 	bw.WriteString(modelMagic)
-	info, err := json.Marshal(ModelInfo{Types: t.Types, Rules: rules, Features: len(rows), Trained: trained})
+	info, err := json.Marshal(ModelInfo{Types: t.Types, Rules: t.Rules, Features: len(rows), Trained: trained})
 	if err != nil {
 		return err
 	}
@@ -86,12 +85,12 @@ func (t *Tagger) Save(w io.Writer, rules bool, trained string) error {
 }
 
 // SaveFile writes the tagger to path.
-func (t *Tagger) SaveFile(path string, rules bool, trained string) error {
+func (t *Tagger) SaveFile(path string, trained string) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := t.Save(f, rules, trained); err != nil {
+	if err := t.Save(f, trained); err != nil {
 		f.Close()
 		return fmt.Errorf("write model %s: %w", path, err)
 	}
@@ -166,9 +165,7 @@ func Load(r io.Reader) (*Tagger, ModelInfo, error) {
 		}
 		return nil, info, fmt.Errorf("model end: %w", err)
 	}
-	if info.Rules {
-		t.Extra = RuleFeatures()
-	}
+	t.Rules = info.Rules
 	return t, info, nil
 }
 

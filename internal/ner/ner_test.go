@@ -96,7 +96,7 @@ func TestTaggerLearnsTheFrames(t *testing.T) {
 				{rs(ps), rs(ps) + len([]rune(p)), "人物"}, {rs(qs), rs(qs) + len([]rune(q)), "地点"}}})
 		}
 	}
-	tg := Train(train, []string{"人物", "地点"}, nil, TrainOptions{Epochs: 8, Seed: 1})
+	tg := Train(train, []string{"人物", "地点"}, TrainOptions{Epochs: 8, Seed: 1})
 	// Unseen names in the frames.
 	got := tg.Tag("魏延屯汉中。")
 	if fmt.Sprint(got) != "[{0 2 人物} {3 5 地点}]" {
@@ -106,7 +106,7 @@ func TestTaggerLearnsTheFrames(t *testing.T) {
 		t.Errorf("遣袁术守江陵。: %v", got)
 	}
 	// Deterministic: the same data and seed give the same weights.
-	again := Train(train, []string{"人物", "地点"}, nil, TrainOptions{Epochs: 8, Seed: 1})
+	again := Train(train, []string{"人物", "地点"}, TrainOptions{Epochs: 8, Seed: 1})
 	if fmt.Sprint(again.weights) != fmt.Sprint(tg.weights) {
 		t.Error("two trainings on the same data differ")
 	}
@@ -191,14 +191,14 @@ func TestCHisIEC(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		data  []Sentence
-		extra func([]rune) [][]string
+		rules bool
 		min   float64
 	}{
-		{"characters alone", train, nil, 0.77},
-		{"with the rules as features", train, RuleFeatures(), 0.79},
-		{"with the rules as features, train and dev", append(append([]Sentence(nil), train...), dev...), RuleFeatures(), 0.80},
+		{"characters alone", train, false, 0.77},
+		{"with the rules as features", train, true, 0.79},
+		{"with the rules as features, train and dev", append(append([]Sentence(nil), train...), dev...), true, 0.80},
 	} {
-		tg := Train(c.data, types, c.extra, TrainOptions{Seed: 1})
+		tg := Train(c.data, types, TrainOptions{Seed: 1, Rules: c.rules})
 		sc := tg.Evaluate(test)
 		t.Logf("CHisIEC test, %s (%d sentences, %d features): P %.3f R %.3f F1 %.3f", c.name, len(c.data), tg.Features(), sc.Precision(), sc.Recall(), sc.F1())
 		for _, ty := range sc.TypeNames() {
@@ -217,9 +217,9 @@ func TestModelRoundTrip(t *testing.T) {
 		{Text: "刘备屯新野。", Names: []Span{{0, 2, "人物"}, {3, 5, "地点"}}},
 		{Text: "孙权还建业。", Names: []Span{{0, 2, "人物"}, {3, 5, "地点"}}},
 	}
-	tg := Train(train, []string{"人物", "地点"}, nil, TrainOptions{Seed: 1})
+	tg := Train(train, []string{"人物", "地点"}, TrainOptions{Seed: 1})
 	var buf bytes.Buffer
-	if err := tg.Save(&buf, false, "three sentences"); err != nil {
+	if err := tg.Save(&buf, "three sentences"); err != nil {
 		t.Fatal(err)
 	}
 	saved := buf.Bytes()
@@ -236,7 +236,7 @@ func TestModelRoundTrip(t *testing.T) {
 		}
 	}
 	var again bytes.Buffer
-	back.Save(&again, false, "three sentences")
+	back.Save(&again, "three sentences")
 	if !bytes.Equal(again.Bytes(), saved) {
 		t.Error("a model loaded and saved again is not the same bytes")
 	}

@@ -5,12 +5,28 @@ import (
 	"github.com/annals-project/annals/internal/extract/pattern/en"
 	"github.com/annals-project/annals/internal/extract/pattern/vi"
 	"github.com/annals-project/annals/internal/extract/pattern/zh"
+	"github.com/annals-project/annals/internal/ner/shipped"
 )
 
-// New returns the offline extractor with the rules of every language
-// annals reads: classical and modern Chinese share one set.
+// New returns the offline extractor annals uses by default: for Chinese,
+// the rules with the embedded name model deciding the names; for other
+// languages, their rules.
 func New() *Extractor {
-	z := zh.New()
+	r, err := shipped.Recogniser()
+	if err != nil {
+		// The model is part of the binary; a build that cannot read it
+		// is broken, and the tests say so.
+		panic(err)
+	}
+	return WithChinese(zh.NewWith(r))
+}
+
+// Rules returns the offline extractor with rules alone, no learned model.
+func Rules() *Extractor { return WithChinese(zh.New()) }
+
+// WithChinese returns the offline extractor with z reading classical and
+// modern Chinese, which share one set of rules.
+func WithChinese(z *zh.Extractor) *Extractor {
 	return NewWith(map[string]extract.Extractor{
 		"lzh": z,
 		"zh":  z,

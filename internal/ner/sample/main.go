@@ -20,6 +20,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/annals-project/annals/internal/ner"
 )
 
 func main() {
@@ -47,7 +49,8 @@ func main() {
 				return err
 			}
 			rel, _ := filepath.Rel(*corpus, filepath.Dir(path))
-			for i, s := range split(string(b)) {
+			for i, p := range ner.Split(string(b)) {
+				s := p.Text
 				id := fmt.Sprintf("%s:%d", filepath.ToSlash(rel), i)
 				if !usable(s) {
 					continue
@@ -81,29 +84,6 @@ func main() {
 		}
 	}
 	fmt.Printf("%d sentences in %s\n", len(all), *out)
-}
-
-// split cuts a chapter into sentences after 。！？, keeping the mark, and
-// at line ends; it drops blank pieces.
-func split(text string) []string {
-	var out []string
-	start := 0
-	flush := func(end int) {
-		if s := strings.TrimSpace(text[start:end]); s != "" {
-			out = append(out, s)
-		}
-		start = end
-	}
-	for i, r := range text {
-		switch r {
-		case '。', '！', '？':
-			flush(i + utf8.RuneLen(r))
-		case '\n':
-			flush(i)
-		}
-	}
-	flush(len(text))
-	return out
 }
 
 // usable keeps sentences long enough to hold a name and short enough to

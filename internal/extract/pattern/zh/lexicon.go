@@ -210,3 +210,55 @@ func set(s string) runeSet {
 	}
 	return m
 }
+
+// SurnameLen is the length of the surname a full name starts with
+// (compound surnames first), or 0: 2 for 诸葛亮, 1 for 曹操.
+func SurnameLen(name []rune) int {
+	best := 0
+	for _, m := range lexicon().walk(name, 0, nil) {
+		if m.flags&fSur != 0 && m.n < len(name) {
+			best = m.n
+		}
+	}
+	return best
+}
+
+// LexMatch is a lexicon entry found in a text: runes [Start, End) and what
+// the lexicon says it is (person, place, office, era, surname …).
+type LexMatch struct {
+	Start, End int
+	Kind       string
+}
+
+var flagKinds = []struct {
+	f    uint32
+	kind string
+}{
+	{fPer, "person"}, {fLoc, "place"}, {fLocCtx, "place1"}, {fGrp, "group"}, {fState, "state"},
+	{fOff, "office"}, {fOffCtx, "office1"}, {fOffPre, "bureau"}, {fTitle, "title"}, {fTitleEnd, "titleEnd"},
+	{fBook, "book"}, {fEra, "era"}, {fSur, "surname"}, {fStop, "stop"}, {fPosth, "posthumous"},
+}
+
+// LexiconMatches are the lexicon's entries in a text, the longest of each
+// kind starting at each rune, whatever the context: what a learned tagger
+// may weigh where the rules need context to decide.
+func LexiconMatches(rs []rune) []LexMatch {
+	t := lexicon()
+	var out []LexMatch
+	var buf []match
+	for i := range rs {
+		buf = t.walk(rs, i, buf[:0])
+		for _, fk := range flagKinds {
+			n := 0
+			for _, m := range buf {
+				if m.flags&fk.f != 0 && m.n > n {
+					n = m.n
+				}
+			}
+			if n > 0 {
+				out = append(out, LexMatch{i, i + n, fk.kind})
+			}
+		}
+	}
+	return out
+}

@@ -226,6 +226,11 @@ func (x *run) recognise() {
 	x.titles()
 	x.mergeOffices()
 	x.context()
+	x.sortOrder()
+}
+
+// sortOrder lists the live mentions by position.
+func (x *run) sortOrder() {
 	x.order = x.order[:0]
 	for k, e := range x.ents {
 		if e.s >= 0 {

@@ -16,8 +16,11 @@ import (
 	"github.com/annals-project/annals/internal/text"
 )
 
-// Extractor is the rule-and-gazetteer extractor for Chinese.
-type Extractor struct{}
+// Extractor is the rule-and-gazetteer extractor for Chinese, optionally
+// with a learned recogniser deciding the names.
+type Extractor struct {
+	rec Recogniser
+}
 
 // New returns the extractor; its lexicons load on first use.
 func New() *Extractor { return &Extractor{} }
@@ -26,10 +29,15 @@ func New() *Extractor { return &Extractor{} }
 func (*Extractor) Name() string { return "pattern" }
 
 // Version implements extract.Extractor; it changes with the output.
-func (*Extractor) Version() string { return "zh-2" }
+func (e *Extractor) Version() string {
+	if e.rec != nil {
+		return "zh-2+" + e.rec.Version()
+	}
+	return "zh-2"
+}
 
 // Extract implements extract.Extractor.
-func (*Extractor) Extract(ctx context.Context, in extract.Input) (extract.Result, error) {
+func (e *Extractor) Extract(ctx context.Context, in extract.Input) (extract.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return extract.Result{}, err
 	}
@@ -47,6 +55,9 @@ func (*Extractor) Extract(ctx context.Context, in extract.Input) (extract.Result
 		}
 	}
 	sort.Slice(ss, func(a, b int) bool { return ss[a].s < ss[b].s })
+	if e.rec != nil {
+		x.learned(e.rec, ss)
+	}
 	x.relate(ss)
 	return x.result(in, ss), nil
 }

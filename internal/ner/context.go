@@ -1,0 +1,198 @@
+package ner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/annals-project/annals/internal/extract"
+	"github.com/annals-project/annals/internal/extract/pattern/zh"
+	"github.com/annals-project/annals/internal/text"
+)
+
+// Piece is a sentence of a document: its text and where it is, in runes.
+type Piece struct {
+	Start, End int
+	Text       string
+}
+
+// Split cuts a document into the sentences annotations are drawn from:
+// after 。！？ (kept) and at line ends, without the spaces around them,
+// blank pieces dropped. The Nth piece is sentence N of an annotation ID.
+func Split(doc string) []Piece {
+	var out []Piece
+	start, startRune, at := 0, 0, 0 // byte and rune where the piece starts; runes read
+	flush := func(end, endRune int) {
+		raw := doc[start:end]
+		trimmed := strings.TrimLeftFunc(raw, unicode.IsSpace)
+		s := startRune + utf8.RuneCountInString(raw[:len(raw)-len(trimmed)])
+		trimmed = strings.TrimRightFunc(trimmed, unicode.IsSpace)
+		if trimmed != "" {
+			out = append(out, Piece{Start: s, End: s + utf8.RuneCountInString(trimmed), Text: trimmed})
+		}
+	}
+	for i, r := range doc {
+		switch r {
+		case '。', '！', '？':
+			flush(i+utf8.RuneLen(r), at+1)
+			start, startRune = i+utf8.RuneLen(r), at+1
+		case '\n':
+			flush(i, at)
+			start, startRune = i, at
+		}
+		at++
+	}
+	flush(len(doc), at)
+	return out
+}
+
+// DocumentHints are the names the offline rules read in a whole document
+// titled title, without overlaps, in the document's runes, and the given
+// names it taught them: what the rules know from the rest of the chapter
+// (its subject, full names met before a bare given name) is in them, as it
+// is when annals indexes.
+func DocumentHints(doc, title string) ([]Span, Names) {
+	dc := extract.NewDocContext("", title, nil)
+	return ruleSpans(doc, dc), Names(dc.Names)
+}
+
+func ruleSpans(s string, dc *extract.DocContext) []Span {
+	n := utf8.RuneCountInString(s)
+	res, err := rules.Extract(context.Background(), extract.Input{Text: s, Lang: text.Classical, Doc: dc})
+	if err != nil {
+		return nil
+	}
+	taken := make([]bool, n)
+	var out []Span
+	for _, e := range res.Entities {
+		if e.Start < 0 || e.End > n || e.Start >= e.End {
+			continue
+		}
+		free := true
+		for i := e.Start; i < e.End; i++ {
+			free = free && !taken[i]
+		}
+		if !free {
+			continue
+		}
+		for i := e.Start; i < e.End; i++ {
+			taken[i] = true
+		}
+		out = append(out, Span{e.Start, e.End, e.Type})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
+}
+
+// Within are the spans wholly inside [start, end), moved to start at 0;
+// spans must be sorted by Start.
+func Within(spans []Span, start, end int) []Span {
+	k := sort.Search(len(spans), func(i int) bool { return spans[i].Start >= start })
+	out := []Span{}
+	for ; k < len(spans) && spans[k].Start < end; k++ {
+		if spans[k].End <= end {
+			out = append(out, Span{spans[k].Start - start, spans[k].End - start, spans[k].Type})
+		}
+	}
+	return out
+}
+
+// AddHints gives each sentence the rules' names read in its whole chapter
+// of the corpus at root (BOOK/…/CHAPTER/text.txt, titled by CHAPTER), as
+// the tagger sees them when annals indexes that chapter. A sentence whose
+// chapter is not there, or reads otherwise, keeps no hints; found says
+// how many got them.
+func AddHints(sentences []Sentence, root string) (found int, err error) {
+	type chapter struct {
+		pieces []Piece
+		hints  []Span
+		names  Names
+	}
+	chapters := map[string]*chapter{}
+	for i := range sentences {
+		s := &sentences[i]
+		path, nth, ok := strings.Cut(s.ID, ":")
+		if !ok {
+			continue
+		}
+		k, err := strconv.Atoi(nth)
+		if err != nil || k < 0 {
+			continue
+		}
+		ch, seen := chapters[path]
+		if !seen {
+			b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(path), "text.txt"))
+			if err != nil && !os.IsNotExist(err) {
+				return found, fmt.Errorf("read the chapter of %s: %w", s.ID, err)
+			}
+			if err == nil {
+				doc := string(b)
+				hints, names := DocumentHints(doc, filepath.Base(path))
+				ch = &chapter{Split(doc), hints, names}
+			}
+			chapters[path] = ch
+		}
+		if ch == nil || k >= len(ch.pieces) || ch.pieces[k].Text != s.Text {
+			continue
+		}
+		s.Hints = Within(ch.hints, ch.pieces[k].Start, ch.pieces[k].End)
+		s.Doc = ch.names
+		found++
+	}
+	return found, nil
+}
+
+// Names are the given names a document has taught the rules, each with
+// its full name (策 → 孙策), so that a given name standing alone in one
+// sentence is known for the full name met elsewhere in the chapter.
+type Names map[string]string
+
+// full says whether w is a full name the document knows.
+func (n Names) full(w []rune) bool {
+	sl := zh.SurnameLen(w)
+	return sl > 0 && n[string(w[sl:])] == string(w)
+}
+
+// marks tags each rune of a sentence by the longest known name starting
+// there (B, I, E, S; "" outside), f for full names and g for given ones.
+func (n Names) marks(rs []rune) []string {
+	out := make([]string, len(rs))
+	if len(n) == 0 {
+		return out
+	}
+	for i := 0; i < len(rs); {
+		l, kind := 0, ""
+		for k := min(4, len(rs)-i); k >= 1; k-- {
+			w := rs[i : i+k]
+			if n.full(w) {
+				l, kind = k, "f"
+				break
+			}
+			if _, ok := n[string(w)]; ok {
+				l, kind = k, "g"
+				break
+			}
+		}
+		if l == 0 {
+			i++
+			continue
+		}
+		if l == 1 {
+			out[i] = kind + "S"
+		} else {
+			out[i] = kind + "B"
+			for j := i + 1; j < i+l-1; j++ {
+				out[j] = kind + "I"
+			}
+			out[i+l-1] = kind + "E"
+		}
+		i += l
+	}
+	return out
+}

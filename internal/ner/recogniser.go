@@ -1,0 +1,40 @@
+package ner
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/annals-project/annals/internal/extract/pattern/zh"
+)
+
+// Recogniser lets the offline rules defer to a tagger for the names of
+// each sentence (zh.Recogniser).
+type Recogniser struct {
+	Tagger *Tagger
+	// Digest names the model in extractor versions, so that a new model
+	// re-extracts a workspace.
+	Digest string
+}
+
+// NewRecogniser wraps a tagger loaded from the model bytes data.
+func NewRecogniser(t *Tagger, data []byte) Recogniser {
+	sum := sha256.Sum256(data)
+	return Recogniser{Tagger: t, Digest: hex.EncodeToString(sum[:6])}
+}
+
+// Version implements zh.Recogniser.
+func (r Recogniser) Version() string { return "ner-" + r.Digest }
+
+// Recognise implements zh.Recogniser.
+func (r Recogniser) Recognise(sentence []rune, hints []zh.Mention, known map[string]string) []zh.Mention {
+	hs := make([]Span, len(hints))
+	for i, h := range hints {
+		hs[i] = Span{h.Start, h.End, h.Type}
+	}
+	found := r.Tagger.TagHinted(sentence, hs, Names(known))
+	out := make([]zh.Mention, len(found))
+	for i, f := range found {
+		out[i] = zh.Mention{Start: f.Start, End: f.End, Type: f.Type}
+	}
+	return out
+}
