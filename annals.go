@@ -117,6 +117,9 @@ type IndexOptions struct {
 	BeforeCommit func()
 	// Extractor is pattern, llm, ekg or regex; "" takes the settings'.
 	Extractor string
+	// Model is the offline extractor's name model (extract.model); ""
+	// takes the settings'.
+	Model string
 	// MaxTokens is the run's LLM token budget; 0 means none. The run stops
 	// cleanly before a call would pass it, keeping what it finished.
 	MaxTokens int
@@ -138,7 +141,11 @@ func (w *Workspace) Index(ctx context.Context, paths []string, opts IndexOptions
 		return nil, err
 	}
 	defer l.Unlock()
-	ex, run, err := w.newExtractor(ctx, opts.Extractor, opts.MaxTokens, opts.Waiting)
+	conf := w.Config
+	if opts.Model != "" {
+		conf.Extract.Model = opts.Model
+	}
+	ex, run, err := buildExtractor(ctx, conf, filepath.Join(w.Dir, "prompts"), w.db, opts.Extractor, opts.MaxTokens, opts.Waiting)
 	if err != nil {
 		return nil, err
 	}

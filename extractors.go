@@ -7,12 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 
 	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/extract/ekg"
 	llmextract "github.com/annals-project/annals/internal/extract/llm"
 	"github.com/annals-project/annals/internal/extract/pattern"
+	"github.com/annals-project/annals/internal/extract/pattern/zh"
+	"github.com/annals-project/annals/internal/ner"
 	"github.com/annals-project/annals/internal/extract/regex"
 	"github.com/annals-project/annals/internal/extract/score"
 	"github.com/annals-project/annals/internal/llm"
@@ -58,11 +59,6 @@ func (r *llmRun) usage(command string) []store.UsageRow {
 	return rows
 }
 
-// newExtractor builds the extractor a workspace run uses.
-func (w *Workspace) newExtractor(ctx context.Context, name string, maxTokens int, waiting func(string)) (extract.Extractor, *llmRun, error) {
-	return buildExtractor(ctx, w.Config, filepath.Join(w.Dir, "prompts"), w.db, name, maxTokens, waiting)
-}
-
 // newClient opens the endpoint in cfg. waiting, when set, is told (from
 // any goroutine) each time a call waits: for a retry, with the attempt,
 // the failure and the time left, or for a reply long in coming.
@@ -72,6 +68,22 @@ func newClient(cfg llm.Config, cache llm.Cache, meter *llm.Meter, waiting func(s
 		o.OnWait = func(wt llm.Wait) { waiting(wt.String()) }
 	}
 	return llm.NewWithOptions(cfg, cache, meter, o)
+}
+
+// offlineExtractor is the offline extractor with the name model named by
+// extract.model: "" for the embedded one, "rules" for none, else a file.
+func offlineExtractor(model string) (*pattern.Extractor, error) {
+	switch model {
+	case "":
+		return pattern.New(), nil
+	case "rules":
+		return pattern.Rules(), nil
+	}
+	r, err := ner.LoadRecogniser(model)
+	if err != nil {
+		return nil, fmt.Errorf("extract.model: %w", err)
+	}
+	return pattern.WithChinese(zh.NewWith(r)), nil
 }
 
 // buildExtractor builds the named extractor (or the one the settings choose
@@ -84,6 +96,10 @@ func buildExtractor(ctx context.Context, conf Config, promptDir string, db *sqli
 	explicit := name != "" || conf.Extract.Extractor != ""
 	if name == "" {
 		name = conf.ExtractorName()
+	}
+	offline, err := offlineExtractor(conf.Extract.Model)
+	if err != nil {
+		return nil, nil, err
 	}
 	var run *llmRun
 	connect := func(required bool) error {
@@ -108,7 +124,7 @@ func buildExtractor(ctx context.Context, conf Config, promptDir string, db *sqli
 	}
 	switch name {
 	case ExtractorPattern:
-		return pattern.New(), nil, nil
+		return offline, nil, nil
 	case ExtractorLLM:
 		if err := connect(true); err != nil {
 			return nil, nil, err
@@ -123,13 +139,13 @@ func buildExtractor(ctx context.Context, conf Config, promptDir string, db *sqli
 		if run != nil {
 			c = run.client
 		}
-		return ekg.New(pattern.New(), c), run, nil
+		return ekg.New(offline, c), run, nil
 	case ExtractorRegex:
 		if err := connect(false); err != nil {
 			return nil, nil, err
 		}
 		var c llm.Client
-		var fallback extract.Extractor = pattern.New()
+		var fallback extract.Extractor = offline
 		if run != nil {
 			c = run.client
 			ex, err := llmExtractor(ctx, conf, promptDir, db, run)

@@ -71,6 +71,7 @@ run is kept), 1 for any other error.`,
 	}
 	cmd.Flags().IntVar(&workers, "workers", 0, "documents processed at once (default: workers in annals.yaml, else one per CPU)")
 	cmd.Flags().StringVar(&opts.Extractor, "extractor", "", "pattern, llm, ekg or regex (default: extract.extractor in annals.yaml; llm when an endpoint is set, else pattern)")
+	cmd.Flags().StringVar(&opts.Model, "model", "", `the offline extractor's name model: a file from annals train ner, or "rules" for the rules alone (default: extract.model in annals.yaml, the one annals ships)`)
 	cmd.Flags().IntVar(&opts.MaxTokens, "max-tokens", 0, "LLM token budget for this run; stops cleanly, keeping finished documents (0: none)")
 	cmd.Flags().StringVar(&t2s, "t2s", "", "traditional→simplified for Chinese: on or off (default: normalize.t2s in annals.yaml, on)")
 	return cmd

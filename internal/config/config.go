@@ -100,6 +100,10 @@ type Extract struct {
 	// Extractor is pattern, llm, ekg or regex; empty means llm when an
 	// endpoint is configured, else pattern.
 	Extractor string `yaml:"extractor" json:"extractor"`
+	// Model is the name model the offline extractor reads Chinese with:
+	// empty for the one annals ships, "rules" for the rules alone, or a
+	// model file written by `annals train ner`.
+	Model string `yaml:"model" json:"model"`
 	// Judge scores LLM extractions (process supervision, 0–10) and keeps
 	// those under Threshold aside.
 	Judge     bool    `yaml:"judge" json:"judge"`
@@ -260,6 +264,7 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 		}
 	}
 	str("ANNALS_EXTRACTOR", &c.Extract.Extractor)
+	str("ANNALS_EXTRACT_MODEL", &c.Extract.Model)
 	str("ANNALS_LLM_BASE_URL", &c.LLM.BaseURL)
 	str("ANNALS_LLM_MODEL", &c.LLM.Model)
 	str("ANNALS_LLM_API_KEY", &c.LLM.APIKey)
@@ -359,6 +364,10 @@ extract:
   # time) or regex (LLM-written regexes). Empty: llm when an endpoint is set
   # below, else pattern. Env: ANNALS_EXTRACTOR.
   extractor: ""
+  # The name model the offline extractor reads Chinese with: empty for the
+  # one annals ships, "rules" for the rules alone, or a model file written
+  # by annals train ner. Env: ANNALS_EXTRACT_MODEL.
+  model: ""
   # With an LLM: a judge scores each extraction 0–10 (process supervision);
   # facts under the threshold are kept aside, out of the graph.
   judge: true

@@ -12,7 +12,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/annals-project/annals/internal/extract"
-	"github.com/annals-project/annals/internal/extract/pattern/zh"
 	"github.com/annals-project/annals/internal/text"
 )
 
@@ -153,46 +152,44 @@ func AddHints(sentences []Sentence, root string) (found int, err error) {
 // sentence is known for the full name met elsewhere in the chapter.
 type Names map[string]string
 
-// full says whether w is a full name the document knows.
-func (n Names) full(w []rune) bool {
-	sl := zh.SurnameLen(w)
-	return sl > 0 && n[string(w[sl:])] == string(w)
-}
-
-// marks tags each rune of a sentence by the longest known name starting
-// there (B, I, E, S; "" outside), f for full names and g for given ones.
-func (n Names) marks(rs []rune) []string {
-	out := make([]string, len(rs))
-	if len(n) == 0 {
-		return out
+// mark puts on each rune of a sentence the place (B, I, E, S) of the
+// longest name the document knows starting there, and whether it is a
+// full name (1: a surname of one or two runes, then a given name the
+// document knows for that full name) or a given one (2).
+func (n Names) mark(rs []rune, pos, kind []uint64) {
+	var a, b []byte
+	enc := func(buf []byte, w []rune) []byte {
+		buf = buf[:0]
+		for _, r := range w {
+			buf = utf8.AppendRune(buf, r)
+		}
+		return buf
 	}
 	for i := 0; i < len(rs); {
-		l, kind := 0, ""
-		for k := min(4, len(rs)-i); k >= 1; k-- {
-			w := rs[i : i+k]
-			if n.full(w) {
-				l, kind = k, "f"
-				break
+		l, k := 0, uint64(0)
+		for m := min(4, len(rs)-i); m >= 1 && l == 0; m-- {
+			for gl := 1; gl <= 2 && gl < m && l == 0; gl++ {
+				if m-gl > 2 {
+					continue
+				}
+				// Map lookups by string(bytes) do not allocate.
+				a, b = enc(a, rs[i+m-gl:i+m]), enc(b, rs[i:i+m])
+				if full, ok := n[string(a)]; ok && full == string(b) {
+					l, k = m, 1
+				}
 			}
-			if _, ok := n[string(w)]; ok {
-				l, kind = k, "g"
-				break
+			if l == 0 {
+				b = enc(b, rs[i:i+m])
+				if _, ok := n[string(b)]; ok {
+					l, k = m, 2
+				}
 			}
 		}
 		if l == 0 {
 			i++
 			continue
 		}
-		if l == 1 {
-			out[i] = kind + "S"
-		} else {
-			out[i] = kind + "B"
-			for j := i + 1; j < i+l-1; j++ {
-				out[j] = kind + "I"
-			}
-			out[i+l-1] = kind + "E"
-		}
+		markSpan(pos, kind, i, i+l, k)
 		i += l
 	}
-	return out
 }

@@ -17,7 +17,7 @@ import (
 // model is, then each feature with a weight as its hash, the number of
 // its non-zero weights and each as (tag, weight), then the transitions.
 // Features whose weights are all zero are left out.
-const modelMagic = "annals-ner 1\n"
+const modelMagic = "annals-ner 2\n"
 
 // ModelInfo says what a model file holds.
 type ModelInfo struct {
@@ -122,6 +122,7 @@ func Load(r io.Reader) (*Tagger, ModelInfo, error) {
 	}
 	t := &Tagger{Types: info.Types, feats: make(map[uint64]int32, info.Features)}
 	n := t.tags()
+	t.lat = newLattice(n)
 	t.weights = make([]float32, info.Features*n)
 	t.trans = make([]float32, (n+1)*n)
 	getF := func() (float32, error) {

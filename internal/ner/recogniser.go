@@ -1,8 +1,11 @@
 package ner
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"os"
 
 	"github.com/annals-project/annals/internal/extract/pattern/zh"
 )
@@ -20,6 +23,19 @@ type Recogniser struct {
 func NewRecogniser(t *Tagger, data []byte) Recogniser {
 	sum := sha256.Sum256(data)
 	return Recogniser{Tagger: t, Digest: hex.EncodeToString(sum[:6])}
+}
+
+// LoadRecogniser reads a model file written by annals train ner.
+func LoadRecogniser(path string) (Recogniser, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Recogniser{}, fmt.Errorf("read the name model: %w", err)
+	}
+	t, _, err := Load(bytes.NewReader(data))
+	if err != nil {
+		return Recogniser{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return NewRecogniser(t, data), nil
 }
 
 // Version implements zh.Recogniser.

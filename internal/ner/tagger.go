@@ -1,7 +1,6 @@
 package ner
 
 import (
-	"hash/fnv"
 	"math/rand/v2"
 )
 
@@ -26,6 +25,8 @@ type Tagger struct {
 	// Rules says the offline rules' names are features: a sentence's
 	// Hints, or the rules read over the sentence alone when it has none.
 	Rules bool
+
+	lat *lattice // built with the tagger, read by every Tag at once
 }
 
 func (t *Tagger) tags() int { return 1 + 4*len(t.Types) }
@@ -57,49 +58,6 @@ func canEnd(a int) bool {
 	return a == 0 || p == tagE || p == tagS
 }
 
-// features are the hashed features of each position of text; hints are
-// the rules' names in it (nil: read them here, when the tagger uses them).
-func (t *Tagger) features(text []rune, hints []Span, doc Names) [][]uint64 {
-	var extra [][]string
-	if t.Rules {
-		if hints == nil {
-			hints = RuleNames(string(text))
-		}
-		extra = ruleFeatures(text, hints, doc)
-	}
-	at := func(i int) string {
-		if i < 0 {
-			return "^"
-		}
-		if i >= len(text) {
-			return "$"
-		}
-		return string(text[i])
-	}
-	out := make([][]uint64, len(text))
-	for i := range text {
-		c := [5]string{at(i - 2), at(i - 1), at(i), at(i + 1), at(i + 2)}
-		fs := []string{
-			"b",
-			"c0" + c[2], "c-1" + c[1], "c1" + c[3], "c-2" + c[0], "c2" + c[4],
-			"b-1" + c[1] + c[2], "b0" + c[2] + c[3], "b-2" + c[0] + c[1], "b1" + c[3] + c[4],
-			"s-1" + c[1] + c[3],
-			"t-1" + c[1] + c[2] + c[3], "t-2" + c[0] + c[1] + c[2], "t0" + c[2] + c[3] + c[4],
-		}
-		if extra != nil && i < len(extra) {
-			fs = append(fs, extra[i]...)
-		}
-		hs := make([]uint64, len(fs))
-		for k, f := range fs {
-			h := fnv.New64a()
-			h.Write([]byte(f))
-			hs[k] = h.Sum64()
-		}
-		out[i] = hs
-	}
-	return out
-}
-
 // scores are each position's tag scores from its features.
 func (t *Tagger) scores(fs [][]uint64) [][]float32 {
 	n := t.tags()
@@ -119,47 +77,72 @@ func (t *Tagger) scores(fs [][]uint64) [][]float32 {
 	return out
 }
 
+// lattice is what Viterbi needs of the tag set, worked out once: the
+// tags each tag may follow, and which may start and end a sentence.
+type lattice struct {
+	preds        [][]int
+	start, final []bool
+}
+
+func newLattice(n int) *lattice {
+	l := &lattice{preds: make([][]int, n), start: make([]bool, n), final: make([]bool, n)}
+	for b := 0; b < n; b++ {
+		l.start[b] = allowed(-1, b)
+		l.final[b] = canEnd(b)
+		for a := 0; a < n; a++ {
+			if allowed(a, b) {
+				l.preds[b] = append(l.preds[b], a)
+			}
+		}
+	}
+	return l
+}
+
 // viterbi finds the best allowed tag sequence.
 func (t *Tagger) viterbi(sc [][]float32) []int {
 	n := t.tags()
 	if len(sc) == 0 {
 		return nil
 	}
+	l := t.lat
 	const neg = float32(-1e30)
-	best := make([][]float32, len(sc))
-	back := make([][]int, len(sc))
-	for i := range sc {
-		best[i] = make([]float32, n)
-		back[i] = make([]int, n)
+	best := make([]float32, len(sc)*n)
+	back := make([]int32, len(sc)*n)
+	for b := 0; b < n; b++ {
+		best[b] = neg
+		if l.start[b] {
+			best[b] = sc[0][b] + t.trans[b]
+		}
+	}
+	for i := 1; i < len(sc); i++ {
+		prev, cur := best[(i-1)*n:i*n], best[i*n:(i+1)*n]
 		for b := 0; b < n; b++ {
-			best[i][b] = neg
-			if i == 0 {
-				if allowed(-1, b) {
-					best[i][b] = sc[i][b] + t.trans[b]
-				}
-				continue
-			}
-			for a := 0; a < n; a++ {
-				if best[i-1][a] == neg || !allowed(a, b) {
+			top, arg := neg, int32(0)
+			for _, a := range l.preds[b] {
+				if prev[a] == neg {
 					continue
 				}
-				if s := best[i-1][a] + t.trans[(a+1)*n+b] + sc[i][b]; s > best[i][b] {
-					best[i][b], back[i][b] = s, a
+				if s := prev[a] + t.trans[(a+1)*n+b]; s > top {
+					top, arg = s, int32(a)
 				}
 			}
+			if top != neg {
+				top += sc[i][b]
+			}
+			cur[b], back[i*n+b] = top, arg
 		}
 	}
 	last := len(sc) - 1
 	end, top := 0, neg
 	for b := 0; b < n; b++ {
-		if canEnd(b) && best[last][b] > top {
-			end, top = b, best[last][b]
+		if l.final[b] && best[last*n+b] > top {
+			end, top = b, best[last*n+b]
 		}
 	}
 	out := make([]int, len(sc))
 	out[last] = end
 	for i := last; i > 0; i-- {
-		out[i-1] = back[i][out[i]]
+		out[i-1] = int(back[i*n+out[i]])
 	}
 	return out
 }
@@ -244,6 +227,7 @@ func Train(sentences []Sentence, types []string, opts TrainOptions) *Tagger {
 	}
 	t := &Tagger{Types: append([]string(nil), types...), feats: map[uint64]int32{}, Rules: opts.Rules}
 	n := t.tags()
+	t.lat = newLattice(n)
 	t.trans = make([]float32, (n+1)*n)
 	// Every feature seen gets a row, so that training never grows them
 	// mid-pass.

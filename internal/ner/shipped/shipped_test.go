@@ -63,3 +63,27 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTagChapter tags a long chapter sentence by sentence, with the
+// rules' hints read over the chapter, as indexing does.
+func BenchmarkTagChapter(b *testing.B) {
+	path := filepath.Join("..", "..", "..", "..", "shared", "data", "first-four-histories", "三国志", "蜀书", "诸葛亮传", "text.txt")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Skipf("no chapter to tag: %v", err)
+	}
+	r, err := Recogniser()
+	if err != nil {
+		b.Fatal(err)
+	}
+	doc := string(data)
+	hints, names := ner.DocumentHints(doc, "诸葛亮传")
+	pieces := ner.Split(doc)
+	rs := []rune(doc)
+	b.SetBytes(int64(len(rs)))
+	for b.Loop() {
+		for _, p := range pieces {
+			r.Tagger.TagHinted(rs[p.Start:p.End], ner.Within(hints, p.Start, p.End), names)
+		}
+	}
+}

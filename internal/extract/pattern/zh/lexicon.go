@@ -211,18 +211,6 @@ func set(s string) runeSet {
 	return m
 }
 
-// SurnameLen is the length of the surname a full name starts with
-// (compound surnames first), or 0: 2 for 诸葛亮, 1 for 曹操.
-func SurnameLen(name []rune) int {
-	best := 0
-	for _, m := range lexicon().walk(name, 0, nil) {
-		if m.flags&fSur != 0 && m.n < len(name) {
-			best = m.n
-		}
-	}
-	return best
-}
-
 // LexMatch is a lexicon entry found in a text: runes [Start, End) and what
 // the lexicon says it is (person, place, office, era, surname …).
 type LexMatch struct {
@@ -237,6 +225,15 @@ var flagKinds = []struct {
 	{fPer, "person"}, {fLoc, "place"}, {fLocCtx, "place1"}, {fGrp, "group"}, {fState, "state"},
 	{fOff, "office"}, {fOffCtx, "office1"}, {fOffPre, "bureau"}, {fTitle, "title"}, {fTitleEnd, "titleEnd"},
 	{fBook, "book"}, {fEra, "era"}, {fSur, "surname"}, {fStop, "stop"}, {fPosth, "posthumous"},
+}
+
+// LexiconKinds are the kinds LexiconMatches reports, in a fixed order.
+func LexiconKinds() []string {
+	out := make([]string, len(flagKinds))
+	for i, fk := range flagKinds {
+		out[i] = fk.kind
+	}
+	return out
 }
 
 // LexiconMatches are the lexicon's entries in a text, the longest of each

@@ -1,0 +1,180 @@
+package ner
+
+import "github.com/annals-project/annals/internal/extract/pattern/zh"
+
+// Features are hashed from a template number and small integers (runes,
+// tag codes), never from strings: tagging a whole corpus builds some
+// thirty features a character, and must stay cheap.
+
+// Feature templates. Their numbers are part of the model: append, never
+// renumber.
+const (
+	fBias uint64 = iota + 1
+	fC0
+	fCm1
+	fC1
+	fCm2
+	fC2
+	fBm1 // c-1 c0
+	fB0  // c0 c1
+	fBm2 // c-2 c-1
+	fB1  // c1 c2
+	fSm1 // c-1 c1
+	fTm1 // c-1 c0 c1
+	fTm2 // c-2 c-1 c0
+	fT0  // c0 c1 c2
+	fR0  // the rules' tag here
+	fRm1 // … before
+	fR1  // … after
+	fP0  // where the rules' names start and end: here
+	fPPP // … before, here, after
+	fP0C0
+	fLex   // a lexicon entry covering the character: kind and place
+	fD0    // a name the chapter knows: full or given, and place
+	fD0C1  // … with the next character
+	fD0Cm1 // … with the one before
+	fD0R0  // … with the rules' tag
+)
+
+// Runes outside the sentence.
+const (
+	runeStart uint64 = 1 << 32
+	runeEnd   uint64 = 1<<32 + 1
+)
+
+func mix(h, v uint64) uint64 {
+	h ^= v
+	h *= 0x100000001b3
+	h ^= h >> 29
+	return h
+}
+
+func feat1(t, a uint64) uint64       { return mix(mix(0xcbf29ce484222325, t), a) }
+func feat2(t, a, b uint64) uint64    { return mix(feat1(t, a), b) }
+func feat3(t, a, b, c uint64) uint64 { return mix(feat2(t, a, b), c) }
+
+// Places in a name, for the rules', lexicon's and chapter's marks.
+const (
+	posO uint64 = iota
+	posB
+	posI
+	posE
+	posS
+)
+
+// marksOf puts each span's place (B, I, E, S) and code on the runes it covers.
+func markSpan(pos, code []uint64, s, e int, c uint64) {
+	if e-s == 1 {
+		pos[s], code[s] = posS, c
+		return
+	}
+	pos[s], code[s] = posB, c
+	for i := s + 1; i < e-1; i++ {
+		pos[i], code[i] = posI, c
+	}
+	pos[e-1], code[e-1] = posE, c
+}
+
+// typeCode numbers an entity type (0 for one the list lacks).
+func typeCode(t string) uint64 {
+	for i, x := range Types {
+		if x == t {
+			return uint64(i + 1)
+		}
+	}
+	return 0
+}
+
+var lexKinds = map[string]uint64{}
+
+func init() {
+	for i, k := range zh.LexiconKinds() {
+		lexKinds[k] = uint64(i + 1)
+	}
+}
+
+// features are the hashed features of each position of text; hints are
+// the rules' names in it (nil: read them here, when the tagger uses them),
+// doc the names its chapter knows.
+func (t *Tagger) features(text []rune, hints []Span, doc Names) [][]uint64 {
+	n := len(text)
+	c := func(i int) uint64 {
+		if i < 0 {
+			return runeStart
+		}
+		if i >= n {
+			return runeEnd
+		}
+		return uint64(text[i])
+	}
+	per := 14
+	var rPos, rTyp, dPos, dKind []uint64
+	var lex [][]uint64
+	if t.Rules {
+		if hints == nil {
+			hints = RuleNames(string(text))
+		}
+		per += 12
+		rPos, rTyp = make([]uint64, n), make([]uint64, n)
+		for _, h := range hints {
+			if h.Start >= 0 && h.End <= n && h.Start < h.End {
+				markSpan(rPos, rTyp, h.Start, h.End, typeCode(h.Type))
+			}
+		}
+		lex = make([][]uint64, n)
+		for _, m := range zh.LexiconMatches(text) {
+			k := lexKinds[m.Kind]
+			if m.End-m.Start == 1 {
+				lex[m.Start] = append(lex[m.Start], posS<<8|k)
+				continue
+			}
+			lex[m.Start] = append(lex[m.Start], posB<<8|k)
+			for i := m.Start + 1; i < m.End-1; i++ {
+				lex[i] = append(lex[i], posI<<8|k)
+			}
+			lex[m.End-1] = append(lex[m.End-1], posE<<8|k)
+		}
+		if len(doc) > 0 {
+			dPos, dKind = make([]uint64, n), make([]uint64, n)
+			doc.mark(text, dPos, dKind)
+		}
+	}
+	rTag := func(i int) uint64 {
+		if i < 0 || i >= n {
+			return 0
+		}
+		return rPos[i]<<8 | rTyp[i]
+	}
+	rP := func(i int) uint64 {
+		if i < 0 || i >= n {
+			return posO
+		}
+		return rPos[i]
+	}
+	all := make([]uint64, 0, n*per)
+	out := make([][]uint64, n)
+	for i := range text {
+		start := len(all)
+		cm2, cm1, c0, c1, c2 := c(i-2), c(i-1), c(i), c(i+1), c(i+2)
+		all = append(all,
+			feat1(fBias, 0),
+			feat1(fC0, c0), feat1(fCm1, cm1), feat1(fC1, c1), feat1(fCm2, cm2), feat1(fC2, c2),
+			feat2(fBm1, cm1, c0), feat2(fB0, c0, c1), feat2(fBm2, cm2, cm1), feat2(fB1, c1, c2),
+			feat2(fSm1, cm1, c1),
+			feat3(fTm1, cm1, c0, c1), feat3(fTm2, cm2, cm1, c0), feat3(fT0, c0, c1, c2))
+		if t.Rules {
+			all = append(all,
+				feat1(fR0, rTag(i)), feat1(fRm1, rTag(i-1)), feat1(fR1, rTag(i+1)),
+				feat1(fP0, rP(i)), feat3(fPPP, rP(i-1), rP(i), rP(i+1)), feat2(fP0C0, rP(i), c0))
+			for _, l := range lex[i] {
+				all = append(all, feat1(fLex, l))
+			}
+			if dPos != nil && dPos[i] != posO {
+				k := dPos[i]<<8 | dKind[i]
+				all = append(all, feat1(fD0, k), feat2(fD0C1, k, c1), feat2(fD0Cm1, k, cm1), feat2(fD0R0, k, rTag(i)))
+			}
+		}
+		out[i] = all[start:len(all):len(all)]
+	}
+	return out
+}
