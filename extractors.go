@@ -70,8 +70,11 @@ func newClient(cfg llm.Config, cache llm.Cache, meter *llm.Meter, waiting func(s
 	return llm.NewWithOptions(cfg, cache, meter, o)
 }
 
-// offlineExtractor is the offline extractor with the name model named by
-// extract.model: "" for the embedded one, "rules" for none, else a file.
+// OfflineExtractor is the offline extractor with the name model named as
+// extract.model names it: "" for the embedded one, "rules" for the rules
+// alone, else a model file.
+func OfflineExtractor(model string) (extract.Extractor, error) { return offlineExtractor(model) }
+
 func offlineExtractor(model string) (*pattern.Extractor, error) {
 	switch model {
 	case "":

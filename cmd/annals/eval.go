@@ -6,14 +6,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/annals-project/annals"
 	"github.com/annals-project/annals/internal/eval"
-	"github.com/annals-project/annals/internal/extract/pattern"
 	"github.com/annals-project/annals/internal/schema"
 )
 
 func (a *app) evalCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "eval", Short: "Evaluate annals against public data sets"}
-	var ds, split, dataDir string
+	var ds, split, dataDir, model string
 	var limit int
 	ex := &cobra.Command{
 		Use:   "extract",
@@ -36,7 +36,11 @@ are read from $ANNALS_DATA or ../shared/data.`,
 					return err
 				}
 			}
-			rep, err := eval.RunExtract(cmd.Context(), pattern.New(), d, split, eval.Options{Limit: limit, DataDir: dataDir, Schema: sch})
+			ext, err := annals.OfflineExtractor(model)
+			if err != nil {
+				return err
+			}
+			rep, err := eval.RunExtract(cmd.Context(), ext, d, split, eval.Options{Limit: limit, DataDir: dataDir, Schema: sch, SplitOffices: true})
 			if err != nil {
 				return err
 			}
@@ -53,6 +57,7 @@ are read from $ANNALS_DATA or ../shared/data.`,
 	ex.Flags().StringVar(&ds, "dataset", "chisiec", fmt.Sprintf("data set: %s", strings.Join(names, ", ")))
 	ex.Flags().StringVar(&split, "split", "test", "split: train, dev or test")
 	ex.Flags().IntVar(&limit, "limit", 0, "only the first N examples (0: all)")
+	ex.Flags().StringVar(&model, "model", "", `the name model: a file from annals train ner, or "rules" for the rules alone (default: the one annals ships)`)
 	ex.Flags().StringVar(&dataDir, "data", "", "data folder (default: $ANNALS_DATA or ../shared/data)")
 	cmd.AddCommand(ex, a.evalQACmd(), a.evalRelateCmd(), a.evalNERCmd(), a.evalCorefCmd())
 	return cmd

@@ -22,6 +22,11 @@ type Options struct {
 	// Schema is given to the extractor; nil means zh-history, which the
 	// mappings are written against.
 	Schema *schema.Schema
+	// SplitOffices scores CHisIEC in its own convention for offices: a
+	// place and its office fused into one office (临松太守) are split
+	// before scoring (see splitOffices). Extractors that echo CHisIEC's own
+	// spans leave it off.
+	SplitOffices bool
 	// Progress, when set, is called after each example, never concurrently.
 	Progress func(done, total int)
 }
@@ -77,6 +82,9 @@ func RunExtract(ctx context.Context, ex extract.Extractor, ds Dataset, split str
 		if err != nil {
 			return nil, fmt.Errorf("%s %s entities: %w", ds, split, err)
 		}
+		if ds == CHisIEC && opts.SplitOffices {
+			res = splitOffices(res)
+		}
 		if rep.Entities, err = ScoreEntities(m, entSrc, entEx, res); err != nil {
 			return nil, err
 		}
@@ -84,6 +92,9 @@ func RunExtract(ctx context.Context, ex extract.Extractor, ds Dataset, split str
 	res, err := extractAll(ctx, ex, sch, triEx, opts.Workers, prog)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s triples: %w", ds, split, err)
+	}
+	if ds == CHisIEC && opts.SplitOffices {
+		res = splitOffices(res)
 	}
 	if rep.Triples, err = ScoreTriples(m, sch, triSrc, triEx, res); err != nil {
 		return nil, err

@@ -310,3 +310,26 @@ func TestSharedDataHalfGold(t *testing.T) {
 		}
 	}
 }
+
+// Offices fused with their place, as annals writes them, are split at the
+// local office before scoring against CHisIEC; others stay whole.
+func TestSplitOffices(t *testing.T) {
+	mk := func(text string, start int) extract.Entity {
+		return extract.Entity{Text: text, Type: "职官", Span: kg.Span{Start: start, End: start + len([]rune(text))}}
+	}
+	res := []extract.Result{{
+		Entities: []extract.Entity{mk("南阳太守", 2), mk("丞相", 9)},
+		Triples:  []extract.Triple{{Head: extract.Entity{Text: "亮", Type: "人物"}, Relation: "任官", Tail: mk("南阳太守", 2)}},
+	}}
+	got := splitOffices(res)[0]
+	if len(got.Entities) != 3 || got.Entities[0].Text != "南阳" || got.Entities[0].Type != "地点" || got.Entities[0].End != 4 ||
+		got.Entities[1].Text != "太守" || got.Entities[1].Start != 4 || got.Entities[2].Text != "丞相" {
+		t.Errorf("entities %+v", got.Entities)
+	}
+	if tail := got.Triples[0].Tail; tail.Text != "太守" || tail.Start != 4 || tail.End != 6 {
+		t.Errorf("relation tail %+v", tail)
+	}
+	if res[0].Entities[0].Text != "南阳太守" {
+		t.Error("the results given were changed")
+	}
+}
