@@ -25,40 +25,50 @@ type Recipe struct {
 	Corpus      string // the First Four Histories, BOOK/…/CHAPTER/text.txt
 }
 
-// Train trains the model the recipe describes; the same files give the
-// same model, byte for byte. It says what it trained on.
-func (r Recipe) Train() (*Tagger, string, error) {
+// Read reads the annotations, with the rules' names read in each
+// sentence's chapter, split into those trained on and the held-out tenth.
+func (r Recipe) Read() (train, held []Sentence, err error) {
 	files, err := filepath.Glob(filepath.Join(r.Annotations, "batch-*.txt"))
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	sort.Strings(files)
-	var train []Sentence
-	held := 0
+	var all []Sentence
 	for _, p := range files {
 		ss, err := ReadAnnotationFile(p)
 		if err != nil {
-			return nil, "", err
+			return nil, nil, err
 		}
-		for _, s := range ss {
-			if HeldOut(s.ID) {
-				held++
-				continue
-			}
+		all = append(all, ss...)
+	}
+	if len(all) == 0 {
+		return nil, nil, fmt.Errorf("no annotated sentences in %s", r.Annotations)
+	}
+	found, err := AddHints(all, r.Corpus)
+	if err != nil {
+		return nil, nil, err
+	}
+	if found < len(all) {
+		return nil, nil, fmt.Errorf("only %d of %d annotated sentences are in their chapters under %s: is it the First Four Histories?", found, len(all), r.Corpus)
+	}
+	for _, s := range all {
+		if HeldOut(s.ID) {
+			held = append(held, s)
+		} else {
 			train = append(train, s)
 		}
 	}
-	if len(train) == 0 {
-		return nil, "", fmt.Errorf("no annotated sentences in %s", r.Annotations)
-	}
-	found, err := AddHints(train, r.Corpus)
+	return train, held, nil
+}
+
+// Train trains the model the recipe describes; the same files give the
+// same model, byte for byte. It says what it trained on.
+func (r Recipe) Train() (*Tagger, string, error) {
+	train, held, err := r.Read()
 	if err != nil {
 		return nil, "", err
 	}
-	if found < len(train) {
-		return nil, "", fmt.Errorf("only %d of %d annotated sentences are in their chapters under %s: is it the First Four Histories?", found, len(train), r.Corpus)
-	}
 	t := Train(train, Types, TrainOptions{Seed: 1, Rules: true})
-	what := fmt.Sprintf("the project's annotations of 汉书, 后汉书 and 三国志: %d sentences (%d held out), rules read in their chapters", len(train), held)
+	what := fmt.Sprintf("the project's annotations of 汉书, 后汉书 and 三国志: %d sentences (%d held out), rules read in their chapters", len(train), len(held))
 	return t, what, nil
 }

@@ -87,3 +87,75 @@ func BenchmarkTagChapter(b *testing.B) {
 		}
 	}
 }
+
+// The shipped model reads the held-out annotations and the unseen 史记
+// better than the rules it takes as features; the figures are logged.
+func TestShippedModelScores(t *testing.T) {
+	corpus := filepath.Join("..", "..", "..", "..", "shared", "data", "first-four-histories")
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skipf("the First Four Histories are not at %s: %v", corpus, err)
+	}
+	r, err := Recogniser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, held, err := ner.Recipe{Annotations: filepath.Join("..", "annotations"), Corpus: corpus}.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join("..", "annotations", "test", "shiji-*.txt"))
+	var shiji []ner.Sentence
+	for _, p := range files {
+		ss, err := ner.ReadAnnotationFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shiji = append(shiji, ss...)
+	}
+	if _, err := ner.AddHints(shiji, corpus); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		set  []ner.Sentence
+	}{{"held out (汉书, 后汉书, 三国志)", held}, {"史记, never trained on", shiji}} {
+		model := r.Tagger.Evaluate(c.set)
+		var rules ner.Score
+		for _, s := range c.set {
+			rules.Add(s.Names, s.Hints)
+		}
+		t.Logf("%s, %d sentences: model P %.3f R %.3f F1 %.3f; rules F1 %.3f", c.name, len(c.set),
+			model.Precision(), model.Recall(), model.F1(), rules.F1())
+		for _, ty := range model.TypeNames() {
+			t.Logf("  %s: gold %d, F1 %.3f (rules %.3f)", ty, model.ByType[ty].Gold, model.ByType[ty].F1(), rules.ByType[ty].F1())
+		}
+		if len(c.set) == 0 || model.F1() <= rules.F1() {
+			t.Errorf("%s: the model (F1 %.3f) does no better than the rules (%.3f)", c.name, model.F1(), rules.F1())
+		}
+	}
+	// CHisIEC test, mostly later periods, with its four types; a state
+	// acting (社会集团) is a place there.
+	f, err := os.Open(filepath.Join("..", "..", "..", "..", "shared", "data", "chisiec", "ner_test.txt"))
+	if err != nil {
+		t.Logf("CHisIEC absent: %v", err)
+		return
+	}
+	defer f.Close()
+	test, err := ner.ReadCoNLL(f, ner.CoNLLTypes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := map[string]string{"人物": "人物", "地点": "地点", "职官": "职官", "文献": "文献", "社会集团": "地点"}
+	var sc ner.Score
+	for _, s := range test {
+		var found []ner.Span
+		for _, n := range r.Tagger.Tag(s.Text) {
+			if m, ok := keep[n.Type]; ok {
+				n.Type = m
+				found = append(found, n)
+			}
+		}
+		sc.Add(s.Names, found)
+	}
+	t.Logf("CHisIEC test, mapped types, %d sentences: P %.3f R %.3f F1 %.3f", len(test), sc.Precision(), sc.Recall(), sc.F1())
+}
