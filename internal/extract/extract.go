@@ -44,11 +44,26 @@ type DocContext struct {
 	Names map[string]string
 	// Types remembers the entity type of each canonical name seen so far.
 	Types map[string]string
+	// Designations maps a title or form of address to the person it
+	// stands for in this document (太祖 → 曹操 in 三国志·魏书), with why.
+	Designations map[string]*Designation
+	// Chunks counts the chunks extracted so far; the first holds the
+	// chapter's opening, which names its subject.
+	Chunks int
+}
+
+// Designation is the person a title stands for in a document.
+type Designation struct {
+	Person string
+	// Kind is the alias kind the title is recorded under (庙号, 称号 …).
+	Kind string
+	// Cited is set once the document has recorded the title as an alias.
+	Cited bool
 }
 
 // NewDocContext returns an empty context for a document.
 func NewDocContext(key, title string, section []string) *DocContext {
-	return &DocContext{Key: key, Title: title, Section: section, Names: map[string]string{}, Types: map[string]string{}}
+	return &DocContext{Key: key, Title: title, Section: section, Names: map[string]string{}, Types: map[string]string{}, Designations: map[string]*Designation{}}
 }
 
 // Entity is one mention of an entity.

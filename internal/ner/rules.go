@@ -4,7 +4,7 @@ import (
 	"github.com/annals-project/annals/internal/extract/pattern/zh"
 )
 
-var rules = zh.New()
+var rules = zh.Plain()
 
 // RuleNames are the names the offline rules read in a sentence alone,
 // without overlaps (the first found wins), as spans.

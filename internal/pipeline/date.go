@@ -4,9 +4,9 @@ import (
 	"context"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/annals-project/annals/internal/chrono"
+	"github.com/annals-project/annals/internal/histories"
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/store"
 	"github.com/annals-project/annals/internal/text"
@@ -15,7 +15,7 @@ import (
 // StepChrono dates facts; chronoVersion changes when dating would change.
 const (
 	StepChrono    = "chrono"
-	chronoVersion = "4"
+	chronoVersion = "5"
 )
 
 // Precisions of times not named in a fact's own sentence or not placed in
@@ -194,48 +194,8 @@ func dateDocument(d *store.DatedDoc, homes map[int64]string) {
 	}
 }
 
-// homeOf guesses the dynasty or state a chapter is written about from its
-// section path: it settles eras shared by several dynasties (建兴) and
-// whose lord a bare 景公 is.
-func homeOf(section, key string) string {
-	path := section + "/" + key
-	switch {
-	case strings.Contains(path, "三国志"):
-		for _, m := range [][2]string{{"蜀书", "蜀汉"}, {"魏书", "曹魏"}, {"吴书", "孙吴"}} {
-			if strings.Contains(path, m[0]) {
-				return m[1]
-			}
-		}
-	case strings.Contains(path, "后汉书"):
-		return "东汉"
-	case strings.Contains(path, "汉书"):
-		return "西汉"
-	case strings.Contains(path, "史记"):
-		for _, m := range shijiStates {
-			if strings.Contains(path, m[0]) {
-				return m[1]
-			}
-		}
-		return ""
-	}
-	for _, m := range [][2]string{{"蜀", "蜀汉"}, {"魏", "曹魏"}, {"吴", "孙吴"}} {
-		if strings.Contains(path, m[0]) {
-			return m[1]
-		}
-	}
-	return ""
-}
-
-// shijiStates names the state or dynasty of the 史记 chapters that are
-// about one.
-var shijiStates = [][2]string{
-	{"齐太公世家", "齐"}, {"田敬仲完世家", "齐"}, {"鲁周公世家", "鲁"}, {"燕召公世家", "燕"},
-	{"管蔡世家", "蔡"}, {"陈杞世家", "陈"}, {"卫康叔世家", "卫"}, {"宋微子世家", "宋"},
-	{"晋世家", "晋"}, {"楚世家", "楚"}, {"越王勾践世家", "越"}, {"郑世家", "郑"},
-	{"赵世家", "赵"}, {"魏世家", "魏"}, {"韩世家", "韩"}, {"吴太伯世家", "吴"},
-	{"秦本纪", "秦"}, {"秦始皇本纪", "秦"}, {"高祖本纪", "西汉"}, {"吕太后本纪", "西汉"},
-	{"孝文本纪", "西汉"}, {"孝景本纪", "西汉"}, {"孝武本纪", "西汉"},
-}
+// homeOf is the dynasty or state a chapter is written about.
+func homeOf(section, key string) string { return histories.Home(section + "/" + key) }
 
 // personHomes gives each person the dynasty or state of the chapters that
 // mention them most, when those hold at least half of their mentions:

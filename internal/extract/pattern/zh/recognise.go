@@ -48,7 +48,10 @@ type run struct {
 	posths []int
 
 	aliasOwner int
-	subjects   map[string]bool // persons the document's title names
+	// called are the mentions whose title this document records as an
+	// alias of the person it stands for, with the alias kind.
+	called   []calledAt
+	subjects map[string]bool // persons the document's title names
 }
 
 func (x *run) at(i int) rune {
@@ -205,6 +208,9 @@ func newRun(text string, doc *extract.DocContext) *run {
 	}
 	if doc.Types == nil {
 		doc.Types = map[string]string{}
+	}
+	if doc.Designations == nil {
+		doc.Designations = map[string]*extract.Designation{}
 	}
 	x.doc = doc
 	for g, full := range doc.Names {

@@ -20,10 +20,19 @@ import (
 // with a learned recogniser deciding the names.
 type Extractor struct {
 	rec Recogniser
+	// plain leaves out who titles stand for and the clean-up after
+	// recognition, for reading the rules' names as a model's features.
+	plain bool
 }
 
 // New returns the extractor; its lexicons load on first use.
 func New() *Extractor { return &Extractor{} }
+
+// Plain returns the rules as a learned recogniser sees them while it
+// reads: names and relations, without resolving titles to the persons
+// they stand for (which runs after recognition). Training features come
+// from it so that they match what the recogniser sees at work.
+func Plain() *Extractor { return &Extractor{plain: true} }
 
 // Name implements extract.Extractor.
 func (*Extractor) Name() string { return "pattern" }
@@ -31,9 +40,9 @@ func (*Extractor) Name() string { return "pattern" }
 // Version implements extract.Extractor; it changes with the output.
 func (e *Extractor) Version() string {
 	if e.rec != nil {
-		return "zh-2+" + e.rec.Version()
+		return "zh-3+" + e.rec.Version()
 	}
-	return "zh-2"
+	return "zh-3"
 }
 
 // Extract implements extract.Extractor.
@@ -58,8 +67,16 @@ func (e *Extractor) Extract(ctx context.Context, in extract.Input) (extract.Resu
 	if e.rec != nil {
 		x.learned(e.rec, ss)
 	}
+	if !e.plain {
+		x.designate()
+	}
 	x.relate(ss)
-	return x.result(in, ss), nil
+	if !e.plain {
+		x.nameAliases()
+	}
+	res := x.result(in, ss)
+	x.doc.Chunks++
+	return res, nil
 }
 
 func (x *run) entity(k int) extract.Entity {
@@ -125,6 +142,20 @@ func (x *run) result(in extract.Input, ss []sentence) extract.Result {
 			Head: x.entity(r.h), Relation: r.r, Tail: tail,
 			Evidence: kg.Span{Start: sen.s, End: sen.e}, AliasKind: r.alias,
 		})
+	}
+	for _, c := range x.called {
+		en := x.ents[c.k]
+		if en.s < 0 {
+			continue
+		}
+		head, tail := x.entity(c.k), x.entity(c.k)
+		tail.Name = ""
+		sen := sentOf(ss, en.s)
+		if sen.s < 0 {
+			continue
+		}
+		res.Triples = append(res.Triples, extract.Triple{Head: head, Relation: "别称", Tail: tail,
+			Evidence: kg.Span{Start: sen.s, End: sen.e}, AliasKind: c.kind})
 	}
 	sort.SliceStable(res.Triples, func(a, b int) bool {
 		ta, tb := res.Triples[a], res.Triples[b]

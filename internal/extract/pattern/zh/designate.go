@@ -1,0 +1,459 @@
+package zh
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/annals-project/annals/internal/extract"
+	"github.com/annals-project/annals/internal/histories"
+)
+
+// calledAt is a mention whose title the document records as an alias.
+type calledAt struct {
+	k    int
+	kind string
+}
+
+// designate gives each person mention written as a title or form of
+// address (太祖, 先主, 沛公, 光武) the person it stands for in this chapter:
+// what the chapter's opening said of its subject first, else the
+// sovereign the title names in the chapter's book and dynasty. The first
+// mention of each title in a document is recorded as an alias of the
+// person, so the reason stays with the fact.
+func (x *run) designate() {
+	if x.doc.Chunks == 0 {
+		x.opening()
+	}
+	path := x.docPath()
+	x.trimGlued(path)
+	x.enfeoffments()
+	for _, k := range x.order {
+		en := &x.ents[k]
+		if en.s >= 0 && (en.typ == tTitle || en.typ == tOff) && x.doc.Designations[string(x.rs[en.s:en.e])] != nil && x.standsForPerson(en.e) {
+			en.typ = tPer // 条侯曰, 相国曰: a title or office standing for its holder
+		}
+	}
+	for _, k := range x.order {
+		en := &x.ents[k]
+		if en.s < 0 || en.typ != tPer {
+			continue
+		}
+		surf := string(x.rs[en.s:en.e])
+		if en.name != "" && en.name != surf {
+			continue // the rules or the model already resolved it
+		}
+		// A given name read before the model found the full name it
+		// belongs to (禹 once 邓禹 is known).
+		if full := x.givenOf(surf); full != "" {
+			en.name = full
+			continue
+		}
+		d, ok := x.doc.Designations[surf]
+		if !ok {
+			if c, found := histories.Resolve(surf, path); found && c.Person != surf {
+				d = &extract.Designation{Person: c.Person, Kind: titleKind(c.Title)}
+			} else if c, found := histories.ResolveGiven(surf, path); found {
+				d = &extract.Designation{Person: c.Person, Kind: "名"}
+			}
+			x.doc.Designations[surf] = d // nil: looked up, names no one
+		}
+		if d == nil || d.Person == surf {
+			continue
+		}
+		en.name = d.Person
+		if !d.Cited {
+			d.Cited = true
+			x.called = append(x.called, calledAt{k, d.Kind})
+		}
+	}
+}
+
+// docPath is the document's place in the corpus, for the histories'
+// scope rules.
+func (x *run) docPath() string {
+	return strings.Join(append(append([]string{}, x.doc.Section...), x.doc.Key), "/")
+}
+
+// titleKind is the alias kind of a sovereign's title: a temple name ends
+// in 祖 or 宗; the rest (谥号 with 帝, titles before the throne, forms of
+// address) are recorded as 称号.
+func titleKind(title string) string {
+	if strings.HasSuffix(title, "祖") || strings.HasSuffix(title, "宗") {
+		return "庙号"
+	}
+	return "称号"
+}
+
+// openingRe reads a chapter's opening sentence: titles, then optionally
+// the native place, the surname and the given name (讳 or 名), and the
+// 字: 太祖武皇帝，沛国谯人也，姓曹，讳操，字孟德 · 先主姓刘，讳备，字玄德 ·
+// 后主讳禅，字公嗣，先主子也 · 高祖，沛丰邑中阳里人，姓刘氏，字季.
+var openingRe = regexp.MustCompile(`^(\p{Han}{2,8}?)(?:，\p{Han}{2,12}人(?:也)?)?，?(?:姓(\p{Han}{1,2}?)氏?，?)?(?:(?:讳|名)(\p{Han}{1,2}))?(?:，?字(\p{Han}{1,2}))?(?:[，。]|$)`)
+
+// fatherRe finds whose son the subject is: 先主子也, 光武第四子也.
+var fatherRe = regexp.MustCompile(`，(\p{Han}{2,6}?)(?:第[一二三四五六七八九十]+|长|中|少|太|庶|嫡)?子也`)
+
+// opening reads who the chapter is about from its first sentence, and
+// records the titles it gives him, his given name and his 字 as naming him
+// throughout the chapter. The subject is the sovereign the titles name
+// (高祖 in a chapter of 汉书 is 刘邦), else surname and given name (姓曹，
+// 讳操), the surname taken from the father when only he is named (后主
+// 讳禅 … 先主子也).
+func (x *run) opening() {
+	end := len(x.rs)
+	for i, r := range x.rs {
+		if r == '。' || r == '\n' {
+			end = i
+			break
+		}
+	}
+	if end > 80 {
+		return
+	}
+	first := string(x.rs[:end])
+	if x.titledOpening(end) {
+		return
+	}
+	m := openingRe.FindStringSubmatch(first)
+	if m == nil {
+		return
+	}
+	titles, surname, given, zi := m[1], m[2], m[3], m[4]
+	if given == "" && surname == "" && !strings.Contains(first, "子也") {
+		return // no formula: an ordinary first sentence
+	}
+	path := x.docPath()
+	var parts []string
+	for _, t := range titleParts(titles) {
+		if c, ok := histories.Resolve(t, path); ok {
+			parts = append(parts, t)
+			_ = c
+		}
+	}
+	person := ""
+	for _, t := range parts {
+		c, _ := histories.Resolve(t, path)
+		if (given == "" || strings.HasSuffix(c.Person, given)) && (surname == "" || strings.HasPrefix(c.Person, surname)) {
+			person = c.Person
+			break
+		}
+	}
+	if person == "" && given != "" {
+		if surname == "" {
+			if f := fatherRe.FindStringSubmatch(first); f != nil {
+				surname = x.surnameOf(f[1], path)
+			}
+		}
+		if surname != "" {
+			person = surname + given
+		}
+	}
+	if person == "" {
+		return
+	}
+	x.subjects[person] = true
+	x.unglueGiven(end, given)
+	for _, t := range titleParts(titles) {
+		if t != person {
+			x.designation(t, person, titleKind(t))
+		}
+	}
+	if given != "" && given != person {
+		x.designation(given, person, "名")
+	}
+	if zi != "" {
+		x.designation(zi, person, "字")
+	}
+}
+
+// designation records what a title stands for in this document, unless
+// the document already said otherwise.
+func (x *run) designation(title, person, kind string) {
+	if d := x.doc.Designations[title]; d != nil {
+		return
+	}
+	x.doc.Designations[title] = &extract.Designation{Person: person, Kind: kind}
+}
+
+// surnameOf is the surname of the person a name or title stands for here.
+func (x *run) surnameOf(name, path string) string {
+	full := name
+	if d := x.doc.Designations[name]; d != nil {
+		full = d.Person
+	} else if c, ok := histories.Resolve(name, path); ok {
+		full = c.Person
+	} else if f, ok := x.doc.Names[name]; ok {
+		full = f
+	}
+	rs := []rune(full)
+	if n := x.surnameLen(rs); n > 0 {
+		return string(rs[:n])
+	}
+	return ""
+}
+
+// titleParts splits a run of titles into the titles it holds: 太祖武皇帝 is
+// 太祖武皇帝, 太祖 and 武皇帝, which the texts also write 武帝.
+func titleParts(titles string) []string {
+	rs := []rune(titles)
+	out := []string{titles}
+	add := func(t string) {
+		for _, o := range out {
+			if o == t {
+				return
+			}
+		}
+		out = append(out, t)
+	}
+	for i := 2; i+2 <= len(rs); i++ {
+		a, b := string(rs[:i]), string(rs[i:])
+		if strings.HasSuffix(a, "祖") || strings.HasSuffix(a, "宗") {
+			add(a)
+			add(b)
+		}
+	}
+	for _, t := range out {
+		if strings.HasSuffix(t, "皇帝") && len([]rune(t)) > 2 {
+			short := strings.TrimSuffix(t, "皇帝") + "帝"
+			add(short)
+			if r := []rune(short); r[0] == '孝' && len(r) > 2 {
+				add(string(r[1:]))
+			}
+		}
+	}
+	return out
+}
+
+// gluedLead are words that take a person after them and that a name read
+// from characters alone swallows (谢项王: 谢 + 项王, 白逊: 白 + 逊, 欲王卢绾: 王 + 卢绾).
+var gluedLead = set("王谢白谓说召许使遣诏命杀斩诛执擒获拜从随事降归投依奔攻击讨破问见征举荐表告报救助迎送遇代曰令会而乃遂又亦既至是故谋劝谏诣附交结推立废徙逐捕收囚赦赐封嗣娶嫁害弑谮惧畏恶爱慕纳答对任")
+
+// gluedTail starts words that follow a name and get swallowed with it
+// (关羽得志, 唐具, 权令).
+var gluedTail = set("具谢相画王得" + "嗣躬曰为等以与率遣使拜迁乃遂击攻破讨杀斩闻谓至入还奔降卒薨崩死既亦又复皆独因时已自将举表上奏请据守屯引帅进退走败战共及并说谏诣劝对答问令欲知见往归来从出逆迎追救拒围袭伐征叛反谋遇在于於之所亡恐怒喜惧笑叹泣称言告报语责议受辞让固当必不未尝" + "乞求命发开弃收纳献送致作著撰荐辞取夺保驻镇逃走兴图诈诬构害毒应望视观听俘掠略御居徙")
+
+// trimGlued cuts a verb or particle off a person's name when what is left
+// is a person the chapter knows, written far more often on its own than
+// with it: 谢项王 is 谢 and 项王.
+func (x *run) trimGlued(path string) {
+	chunk := string(x.rs)
+	for _, k := range x.order {
+		en := &x.ents[k]
+		if en.s < 0 || en.typ != tPer || en.e-en.s < 2 || en.name != "" {
+			continue
+		}
+		w := string(x.rs[en.s:en.e])
+		if x.doc.Designations[w] != nil {
+			continue
+		}
+		if _, ok := histories.Resolve(w, path); ok {
+			continue
+		}
+		s, e := en.s, en.e
+		switch {
+		case gluedLead.has(x.rs[s]) && x.knownOther(string(x.rs[s+1:e]), w, path, chunk):
+			s++
+		case e-s >= 3 && gluedTail.has(x.rs[e-2]) && x.knownOther(string(x.rs[s:e-2]), w, path, chunk):
+			e -= 2
+		case gluedTail.has(x.rs[e-1]) && x.knownOther(string(x.rs[s:e-1]), w, path, chunk):
+			e--
+		default:
+			continue
+		}
+		for i := en.s; i < en.e; i++ {
+			if i < s || i >= e {
+				x.cov[i] = 0
+			}
+		}
+		for g, full := range x.doc.Names {
+			if full == w {
+				delete(x.doc.Names, g)
+			}
+		}
+		delete(x.doc.Types, w)
+		en.s, en.e = s, e
+		for j := range x.ents {
+			if x.ents[j].name == w {
+				x.ents[j].name = ""
+			}
+		}
+	}
+}
+
+// knownOther reports whether t names a person the chapter knows other
+// than by w, and t stands on its own elsewhere in the chunk.
+func (x *run) knownOther(t, w, path, chunk string) bool {
+	if t == "" || strings.Count(chunk, t) < 3*strings.Count(chunk, w) {
+		return false
+	}
+	if full, ok := x.doc.Names[t]; ok && full != w {
+		return true
+	}
+	if x.doc.Types[t] == tPer && t != w {
+		return true
+	}
+	if x.doc.Designations[t] != nil {
+		return true
+	}
+	_, ok := histories.Resolve(t, path)
+	return ok
+}
+
+// officeOpeningRe reads an opening that puts the subject's office between
+// surname and given name: 萧相国何者, 陈丞相平者.
+var officeOpeningRe = regexp.MustCompile(`^(\p{Han})(相国|丞相)(\p{Han}{1,2})者`)
+
+// titledOpening reads an opening that puts the subject's title or office
+// before his name: 留侯张良者, 淮阴侯韩信者, 萧相国何者. The title names
+// him throughout the chapter; 相国, a post one man held at a time, too.
+func (x *run) titledOpening(end int) bool {
+	first := string(x.rs[:end])
+	if m := officeOpeningRe.FindStringSubmatch(first); m != nil {
+		person := m[1] + m[3]
+		x.subjects[person] = true
+		x.designation(m[1]+m[2], person, "称号")
+		if m[2] == "相国" {
+			x.designation(m[2], person, "称号")
+		}
+		x.designation(m[3], person, "名")
+		return true
+	}
+	for _, k := range x.order {
+		en := x.ents[k]
+		if en.s < 0 || en.s >= end {
+			break
+		}
+		if en.typ != tPer || en.s == 0 || en.s > 6 || x.at(en.e) != '者' {
+			continue
+		}
+		title := string(x.rs[:en.s])
+		if !strings.ContainsRune("侯公王君", x.rs[en.s-1]) {
+			return false
+		}
+		person := en.canonical(x.rs)
+		x.subjects[person] = true
+		x.designation(title, person, "封号")
+		return true
+	}
+	return false
+}
+
+// enfeoffRe finds a title conferred on a person: 封亚夫为条侯, 立季为沛公.
+var enfeoffRe = regexp.MustCompile(`(?:封|立|以)(\p{Han}{1,3})为(\p{Han}{1,4}?(?:侯|公|王|君))`)
+
+// enfeoffments records, from 封X为T statements, that the title T names X
+// in the rest of the chapter, unless the chapter gave T to someone first.
+func (x *run) enfeoffments() {
+	text := string(x.rs)
+	for _, m := range enfeoffRe.FindAllStringSubmatchIndex(text, -1) {
+		s := len([]rune(text[:m[2]]))
+		k := x.entAt(s)
+		if k < 0 || x.ents[k].typ != tPer || x.ents[k].s != s {
+			continue
+		}
+		title := text[m[4]:m[5]]
+		if x.doc.Designations[title] != nil {
+			continue
+		}
+		person := x.ents[k].canonical(x.rs)
+		if full, ok := x.doc.Names[person]; ok {
+			person = full
+		} else if d := x.doc.Designations[person]; d != nil {
+			person = d.Person
+		}
+		if len([]rune(person)) < 2 {
+			continue // a bare given name the chapter could not place
+		}
+		x.designation(title, person, "封号")
+	}
+}
+
+// standsForPerson reports whether the word after a title makes it its
+// holder (条侯曰, 留侯乃).
+func (x *run) standsForPerson(e int) bool {
+	r := x.at(e)
+	return strongFollow.has(r) || followPer.has(r) && !strings.ContainsRune("之子孙", r)
+}
+
+// givenOf resolves a bare given name the chapter knows: the full name the
+// rules learned for it (禹 once 邓禹 is known), else the one person seen
+// in the chapter whose full name ends in it (正 in the chapter on 法正,
+// which the rules do not learn alone since 正 is mostly a word). A name
+// that is itself a full name (卢绾) is left alone, so a name read with a
+// verb glued to it (王卢绾) cannot take it over.
+func (x *run) givenOf(surf string) string {
+	if x.doc.Designations[surf] != nil {
+		return ""
+	}
+	rs := []rune(surf)
+	if len(rs) >= 2 && x.surnameLen(rs) > 0 {
+		return ""
+	}
+	if full, ok := x.doc.Names[surf]; ok && full != surf {
+		return full
+	}
+	if len(rs) != 1 {
+		return ""
+	}
+	found := ""
+	for full, typ := range x.doc.Types {
+		f := []rune(full)
+		if typ != tPer || len(f) < 2 || len(f) > 3 || f[len(f)-1] != rs[0] || x.surnameLen(f) != len(f)-1 {
+			continue
+		}
+		if found != "" {
+			return "" // two people could be meant
+		}
+		found = full
+	}
+	return found
+}
+
+// nameAliases links a person's alias where the text gives it (孔明 in
+// 诸葛亮字孔明) to the person, so that the 字 of 诸葛亮 and the same 字 of
+// 胡昭 stay two people's; the alias fact keeps the name as written. A 字
+// given by the formula beats what the name alone suggested (子明 is 张臶's,
+// not a 张子明's).
+func (x *run) nameAliases() {
+	for _, r := range x.rels {
+		if r.r != "别称" || r.h < 0 || r.t < 0 || r.h == r.t {
+			continue
+		}
+		h, t := x.ents[r.h], &x.ents[r.t]
+		if h.s >= 0 && t.s >= 0 && h.typ == tPer && t.typ == tPer && (t.name == "" || r.alias == "字") {
+			t.name = h.canonical(x.rs)
+		}
+	}
+}
+
+// unglueGiven cuts 讳 or 名 off the subject's given name where the rules
+// read the two as one name (讳操), and forgets what they resolved to it.
+func (x *run) unglueGiven(end int, given string) {
+	g := []rune(given)
+	if len(g) == 0 {
+		return
+	}
+	for i := 0; i+1+len(g) <= end; i++ {
+		if (x.rs[i] != '讳' && x.rs[i] != '名') || string(x.rs[i+1:i+1+len(g)]) != given {
+			continue
+		}
+		k := x.entAt(i)
+		if k < 0 || x.ents[k].s != i || x.ents[k].e != i+1+len(g) {
+			return
+		}
+		glued := string(x.rs[i : i+1+len(g)])
+		x.cov[i] = 0
+		x.ents[k].s = i + 1
+		for j := range x.ents {
+			if x.ents[j].name == glued {
+				x.ents[j].name = ""
+			}
+		}
+		for n, full := range x.doc.Names {
+			if full == glued {
+				delete(x.doc.Names, n)
+			}
+		}
+		return
+	}
+}

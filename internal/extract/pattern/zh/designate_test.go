@@ -1,0 +1,137 @@
+package zh
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/annals-project/annals/internal/extract"
+	"github.com/annals-project/annals/internal/schema"
+)
+
+// listed is a recogniser that marks the names it lists wherever they
+// occur, longest first, as a model would.
+type listed map[string]string
+
+func (listed) Version() string { return "listed" }
+
+func (l listed) Recognise(s []rune, _ []Mention, _ map[string]string) []Mention {
+	var out []Mention
+	for i := 0; i < len(s); {
+		n := 0
+		typ := ""
+		for name, t := range l {
+			r := []rune(name)
+			if len(r) > n && i+len(r) <= len(s) && string(s[i:i+len(r)]) == name {
+				n, typ = len(r), t
+			}
+		}
+		if n == 0 {
+			i++
+			continue
+		}
+		out = append(out, Mention{i, i + n, typ})
+		i += n
+	}
+	return out
+}
+
+func runListed(t *testing.T, l listed, text string, doc *extract.DocContext) extract.Result {
+	t.Helper()
+	res, err := NewWith(l).Extract(context.Background(), extract.Input{Text: text, Lang: "lzh", Schema: schema.MustLoad(schema.ZhHistory), Doc: doc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, text, res)
+	return res
+}
+
+// inChapter is a DocContext for a chapter at path (book/section/chapter).
+func inChapter(path string) *extract.DocContext {
+	parts := strings.Split(path, "/")
+	return extract.NewDocContext(path+"/text.txt", parts[len(parts)-1], parts)
+}
+
+// named returns the person each mention written as surface stands for.
+func named(res extract.Result, surface string) []string {
+	var out []string
+	for _, e := range res.Entities {
+		if e.Text == surface && e.Type == tPer {
+			n := e.Name
+			if n == "" {
+				n = e.Text
+			}
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func allAre(t *testing.T, res extract.Result, surface, person string) {
+	t.Helper()
+	got := named(res, surface)
+	if len(got) == 0 {
+		t.Fatalf("no person mention %s in %+v", surface, res.Entities)
+	}
+	for _, g := range got {
+		if g != person {
+			t.Fatalf("%s stands for %v, want %s every time", surface, got, person)
+		}
+	}
+}
+
+func hasAlias(res extract.Result, person, alias, kind string) bool {
+	for _, tr := range res.Triples {
+		if tr.Relation == "别称" && tr.AliasKind == kind && tr.Tail.Text == alias && (tr.Head.Name == person || tr.Head.Name == "" && tr.Head.Text == person) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestOpeningNamesTheSubject(t *testing.T) {
+	res := run1(t, "太祖武皇帝，沛国谯人也，姓曹，讳操，字孟德。太祖少机警，有权数。", inChapter("三国志/魏书/武帝纪"))
+	allAre(t, res, "太祖", "曹操")
+	allAre(t, res, "操", "曹操")
+	if named(res, "讳操") != nil {
+		t.Fatalf("讳操 is not a person: %+v", res.Entities)
+	}
+	if !hasAlias(res, "曹操", "太祖", "庙号") {
+		t.Fatalf("太祖 is not recorded as 曹操's temple name: %+v", res.Triples)
+	}
+}
+
+func TestOpeningTakesTheSurnameFromTheFather(t *testing.T) {
+	res := run1(t, "后主讳禅，字公嗣，先主子也。后主袭位于成都。", inChapter("三国志/蜀书/后主传"))
+	allAre(t, res, "后主", "刘禅")
+}
+
+func TestTitlesByBook(t *testing.T) {
+	text := "太祖以彧为司马，时年二十九。太祖大悦。"
+	allAre(t, run1(t, text, inChapter("三国志/魏书/荀彧攸贾诩传")), "太祖", "曹操")
+	allAre(t, run1(t, text, inChapter("汉书/志/郊祀志下")), "太祖", "刘邦")
+	if got := named(run1(t, text, nil), "太祖"); len(got) > 0 && got[0] != "太祖" {
+		t.Fatalf("outside the histories 太祖 stays as written, got %v", got)
+	}
+}
+
+func TestGluedVerbIsCutOff(t *testing.T) {
+	doc := inChapter("史记/十二本纪/项羽本纪")
+	l := listed{"谢项王": tPer, "项王": tPer, "项伯": tPer, "沛公": tPer}
+	res := runListed(t, l, "项王曰：善。项王乃召诸将。项王怒。项伯谓沛公曰：旦日不可不蚤自来谢项王。", doc)
+	if named(res, "谢项王") != nil {
+		t.Fatalf("谢项王 is 谢 and 项王: %+v", res.Entities)
+	}
+	allAre(t, res, "项王", "项羽")
+}
+
+func TestEnfeoffedTitleNamesItsHolder(t *testing.T) {
+	l := listed{"周亚夫": tPer, "条侯": tTitle}
+	res := runListed(t, l, "乃封周亚夫为条侯。条侯曰：臣请击之。", inChapter("史记/三十世家/绛侯周勃世家"))
+	allAre(t, res, "条侯", "周亚夫")
+}
+
+func TestCourtesyNameBelongsToWhoTheFormulaSays(t *testing.T) {
+	res := run1(t, "时钜鹿张臶，字子明，颍川胡昭，字孔明，亦养志不仕。", inChapter("三国志/魏书/袁张凉国田王邴管传"))
+	allAre(t, res, "孔明", "胡昭")
+}

@@ -1,0 +1,87 @@
+package histories
+
+import "testing"
+
+func TestResolveByBookAndDynasty(t *testing.T) {
+	for _, c := range []struct{ title, path, want string }{
+		{"太祖", "三国志/魏书/荀彧攸贾诩传/text.txt", "曹操"},
+		{"太祖", "汉书/志/郊祀志下/text.txt", "刘邦"},
+		{"太祖", "史记/十二本纪/孝文本纪/text.txt", "刘邦"},
+		{"高祖", "三国志/魏书/辛毗杨阜高堂隆传/text.txt", "刘邦"},
+		{"世祖", "三国志/蜀书/杜周杜许孟来尹李谯郤/text.txt", "刘秀"},
+		{"世祖", "后汉书/列传/马援列传/text.txt", "刘秀"},
+		{"光武皇帝", "后汉书/列传/马援列传/text.txt", "刘秀"},
+		{"先主", "三国志/蜀书/诸葛亮传/text.txt", "刘备"},
+		{"曹公", "三国志/吴书/吴主传/text.txt", "曹操"},
+		{"文帝", "汉书/传/张冯汲郑传/text.txt", "刘恒"},
+		{"文帝", "三国志/魏书/韩崔高孙王传/text.txt", "曹丕"},
+		{"孝武皇帝", "汉书/传/卫青霍去病传/text.txt", "刘彻"},
+		{"汉武帝", "三国志/魏书/钟繇华歆王朗传/text.txt", "刘彻"},
+		{"明帝", "后汉书/本纪/皇后纪上/text.txt", "刘庄"},
+		{"明帝", "三国志/魏书/诸夏侯曹传/text.txt", "曹叡"},
+		{"项王", "史记/十二本纪/高祖本纪/text.txt", "项羽"},
+		{"沛公", "汉书/传/张陈王周传/text.txt", "刘邦"},
+		{"宣王", "史记/十二本纪/周本纪/text.txt", "姬静"},
+		{"宣王", "三国志/魏书/少帝纪/text.txt", "司马懿"},
+	} {
+		got, ok := Resolve(c.title, c.path)
+		if !ok || got.Person != c.want {
+			t.Errorf("%s in %s: got %+v (%v), want %s", c.title, c.path, got, ok, c.want)
+		}
+	}
+}
+
+func TestResolveLeavesOthersAlone(t *testing.T) {
+	for _, c := range []struct{ title, path string }{
+		{"宣王", "史记/三十世家/田敬仲完世家/text.txt"}, // 齐宣王, not 周's
+		{"太祖", "notes/diary.txt"},         // outside the histories
+		{"诸葛亮", "三国志/蜀书/诸葛亮传/text.txt"},   // a name, not a title
+		{"帝", "三国志/魏书/文帝纪/text.txt"},      // one character says nothing
+	} {
+		if got, ok := Resolve(c.title, c.path); ok {
+			t.Errorf("%s in %s: want no one, got %+v", c.title, c.path, got)
+		}
+	}
+}
+
+func TestResolveGivenOnlyInTheOwnDynasty(t *testing.T) {
+	if got, ok := ResolveGiven("权", "三国志/吴书/周瑜鲁肃吕蒙传/text.txt"); !ok || got.Person != "孙权" {
+		t.Fatalf("权 in 吴书: got %+v", got)
+	}
+	if got, ok := ResolveGiven("亮", "三国志/蜀书/先主传/text.txt"); ok {
+		t.Fatalf("亮 in 蜀书 is not 吴's 孙亮: got %+v", got)
+	}
+	if got, ok := ResolveGiven("景", "三国志/吴书/吴主传/text.txt"); ok {
+		t.Fatalf("no 孙吴 sovereign is named 景: got %+v", got)
+	}
+}
+
+func TestHome(t *testing.T) {
+	for path, want := range map[string]string{
+		"史记/三十世家/魏世家/text.txt":   "魏",
+		"史记/七十列传/淮阴侯列传/text.txt": "",
+		"后汉书/本纪/光武帝纪上/text.txt":  "东汉",
+		"汉书/纪/高帝纪上/text.txt":     "西汉",
+		"三国志/吴书/吴主传/text.txt":    "孙吴",
+	} {
+		if got := Home(path); got != want {
+			t.Errorf("Home(%s) = %q, want %q", path, got, want)
+		}
+	}
+}
+
+func TestTableIsWellFormed(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range Sovereigns() {
+		if len([]rune(s.Person)) < 2 || len(s.Titles) == 0 {
+			t.Errorf("bad row %+v", s)
+		}
+		for _, title := range s.Titles {
+			k := s.Dynasty + "/" + title
+			if seen[k] {
+				t.Errorf("%s names two sovereigns of %s", title, s.Dynasty)
+			}
+			seen[k] = true
+		}
+	}
+}
