@@ -151,9 +151,11 @@ var prefixes = map[rune][]string{
 }
 
 // lookup finds a title among a dynasty's sovereigns, also in the forms the
-// texts vary it by: 孝武皇帝, 孝武帝 and 孝武 are 武帝; 光武皇帝 is 光武帝.
+// texts vary it by: 光武皇帝 is 光武帝, and in the two 汉, whose emperors'
+// posthumous names all begin with 孝, 孝武皇帝, 孝武帝 and 孝武 are 武帝
+// (a 孝武 in 魏书 is still 汉's).
 func lookup(title, dynasty string) (Called, bool) {
-	for _, form := range forms(title) {
+	for _, form := range forms(title, dynasty == "西汉" || dynasty == "东汉") {
 		if p, ok := byTitle()[dynasty+"\x00"+form]; ok {
 			return Called{Person: p, Dynasty: dynasty, Title: form}, true
 		}
@@ -161,14 +163,14 @@ func lookup(title, dynasty string) (Called, bool) {
 	return Called{}, false
 }
 
-func forms(title string) []string {
+func forms(title string, filial bool) []string {
 	out := []string{title}
 	t := title
 	if strings.HasSuffix(t, "皇帝") && len([]rune(t)) > 2 {
 		t = strings.TrimSuffix(t, "皇帝") + "帝"
 		out = append(out, t)
 	}
-	if r := []rune(t); len(r) >= 2 && r[0] == '孝' {
+	if r := []rune(t); filial && len(r) >= 2 && r[0] == '孝' {
 		rest := string(r[1:])
 		out = append(out, rest)
 		if !strings.HasSuffix(rest, "帝") {

@@ -17,6 +17,7 @@ func TestResolveByBookAndDynasty(t *testing.T) {
 		{"文帝", "三国志/魏书/韩崔高孙王传/text.txt", "曹丕"},
 		{"孝武皇帝", "汉书/传/卫青霍去病传/text.txt", "刘彻"},
 		{"汉武帝", "三国志/魏书/钟繇华歆王朗传/text.txt", "刘彻"},
+		{"孝武", "三国志/魏书/文帝纪/text.txt", "刘彻"}, // 孝 names 汉's emperors, not 魏's 武帝
 		{"明帝", "后汉书/本纪/皇后纪上/text.txt", "刘庄"},
 		{"明帝", "三国志/魏书/诸夏侯曹传/text.txt", "曹叡"},
 		{"项王", "史记/十二本纪/高祖本纪/text.txt", "项羽"},

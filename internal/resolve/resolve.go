@@ -16,7 +16,7 @@ import (
 )
 
 // Version changes whenever alignment would group names differently.
-const Version = "1"
+const Version = "2"
 
 // Normalize is the key under which two spellings of a name are the same:
 // simplified characters, no spaces or separator dots, lower-case letters.
@@ -84,7 +84,7 @@ func Resolve(names []store.NameRef, aliases []store.AliasFact, merges ...store.M
 			pending[mk] = append(pending[mk], kg.Alias{Name: a.Alias, Kind: a.Kind, Source: a.Source})
 			ak := key{al, t}
 			refs, exists := byKey[ak]
-			if exists && len(claims[al]) == 1 && (!shortForm(a, main, al) || unmentioned(refs)) {
+			if exists && len(claims[al]) == 1 && !chapterScoped[a.Kind] && (!shortForm(a, main, al) || unmentioned(refs)) {
 				uf.union(mk, ak)
 			}
 		}
@@ -134,6 +134,13 @@ func Resolve(names []store.NameRef, aliases []store.AliasFact, merges ...store.M
 	})
 	return out
 }
+
+// chapterScoped are the alias kinds of titles read as standing for a
+// person within one chapter (太祖 for 曹操 in 魏书, 韩信 for 韩王信 in his
+// own chapter): the extractor has already linked those mentions, and the
+// same title elsewhere may be someone else's, so they never merge names
+// corpus-wide. They stay listed as aliases.
+var chapterScoped = map[string]bool{"庙号": true, "称号": true}
 
 // shortForm reports whether a text alias is the given name cut from the
 // full name (孙晟 → 晟). Such a name means that person only inside the

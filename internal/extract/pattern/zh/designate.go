@@ -40,7 +40,12 @@ func (x *run) designate() {
 		}
 		surf := string(x.rs[en.s:en.e])
 		if en.name != "" && en.name != surf {
-			continue // the rules or the model already resolved it
+			// The rules or the model resolved it; the chapter may still
+			// say who that name is here (韩信 in 韩王信's chapter).
+			if d := x.doc.Designations[en.name]; d != nil && d.Person != en.name && x.subjects[d.Person] {
+				en.name = d.Person
+			}
+			continue
 		}
 		// A given name read before the model found the full name it
 		// belongs to (禹 once 邓禹 is known).
@@ -65,6 +70,48 @@ func (x *run) designate() {
 			d.Cited = true
 			x.called = append(x.called, calledAt{k, d.Kind})
 		}
+	}
+	x.spreadKnown()
+}
+
+// spreadKnown marks the other places a chapter's known designations, the
+// given names of its subjects and its two-character given names stand
+// where a name may (权 in 吴主传, 日磾 in 金日磾传), which the recogniser, reading one sentence at a time,
+// missed: the chapter settles who they are.
+func (x *run) spreadKnown() {
+	known := map[string]string{}
+	for t, d := range x.doc.Designations {
+		if d != nil && t != d.Person {
+			known[t] = d.Person
+		}
+	}
+	for g, full := range x.doc.Names {
+		if g == full {
+			continue
+		}
+		// A subject's given name, or any two-character given name the
+		// chapter has met with its surname: those are seldom words.
+		if gs := []rune(g); x.subjects[full] || len(gs) >= 2 && x.surnameLen(gs) == 0 {
+			known[g] = full
+		}
+	}
+	added := false
+	for w, full := range known {
+		ws := []rune(w)
+		for i := 0; i+len(ws) <= len(x.rs); i++ {
+			if x.rs[i] != ws[0] || !hasAt(x.rs, i, w) || !x.free(i, i+len(ws)) {
+				continue
+			}
+			e := i + len(ws)
+			prevOK := x.boundary(i-1) || precedePer.has(x.at(i-1)) || x.endsAt(i) >= 0
+			nextOK := x.boundary(e) || followPer.has(x.at(e)) || verbAfter.has(x.at(e)) || bareVerbs.has(x.at(e))
+			if prevOK && nextOK && x.add(i, e, tPer, full) >= 0 {
+				added = true
+			}
+		}
+	}
+	if added {
+		x.sortOrder()
 	}
 }
 
@@ -295,13 +342,24 @@ func (x *run) knownOther(t, w, path, chunk string) bool {
 	if x.doc.Designations[t] != nil {
 		return true
 	}
-	_, ok := histories.Resolve(t, path)
-	return ok
+	if _, ok := histories.Resolve(t, path); ok {
+		return true
+	}
+	// t is the given name of another person the chapter has seen (羽 of
+	// 项羽), though the rules may have learned it from w itself.
+	tn := len([]rune(t))
+	for full, typ := range x.doc.Types {
+		f := []rune(full)
+		if typ == tPer && full != w && len(f) > tn && strings.HasSuffix(full, t) && x.surnameLen(f) == len(f)-tn {
+			return true
+		}
+	}
+	return false
 }
 
 // officeOpeningRe reads an opening that puts the subject's office between
-// surname and given name: 萧相国何者, 陈丞相平者.
-var officeOpeningRe = regexp.MustCompile(`^(\p{Han})(相国|丞相)(\p{Han}{1,2})者`)
+// surname and given name: 萧相国何者, 陈丞相平者, 张廷尉释之者.
+var officeOpeningRe = regexp.MustCompile(`^(\p{Han})(相国|丞相|廷尉|太尉|御史大夫|将军)(\p{Han}{1,2})者`)
 
 // titledOpening reads an opening that puts the subject's title or office
 // before his name: 留侯张良者, 淮阴侯韩信者, 萧相国何者. The title names
@@ -331,8 +389,17 @@ func (x *run) titledOpening(end int) bool {
 			return false
 		}
 		person := en.canonical(x.rs)
+		if g := x.rs[en.s:en.e]; x.rs[en.s-1] == '王' && len(g) <= 2 && (len(g) == 1 || x.surnameLen(g) == 0) {
+			// A king known by his state and given name (韩王信者): that
+			// is his name, kept apart from a namesake (淮阴侯 韩信), and
+			// the state before the given name (韩信) is him here.
+			given := string(g)
+			person = title + given
+			x.designation(given, person, "名")
+			x.designation(string(x.rs[0])+given, person, "称号")
+		}
 		x.subjects[person] = true
-		x.designation(title, person, "封号")
+		x.designation(title, person, fiefKind(title))
 		return true
 	}
 	return false
@@ -364,8 +431,19 @@ func (x *run) enfeoffments() {
 		if len([]rune(person)) < 2 {
 			continue // a bare given name the chapter could not place
 		}
-		x.designation(title, person, "封号")
+		x.designation(title, person, fiefKind(title))
 	}
+}
+
+// fiefKind is the alias kind of a conferred title. A marquisate (留侯)
+// names one house, so it is a 封号 that names its holder across the
+// corpus; a kingdom (燕王, 韩王) passed through many hands, so it is a
+// 称号, which names him only in the chapter.
+func fiefKind(title string) string {
+	if strings.HasSuffix(title, "王") {
+		return "称号"
+	}
+	return "封号"
 }
 
 // standsForPerson reports whether the word after a title makes it its
@@ -422,6 +500,11 @@ func (x *run) nameAliases() {
 		h, t := x.ents[r.h], &x.ents[r.t]
 		if h.s >= 0 && t.s >= 0 && h.typ == tPer && t.typ == tPer && (t.name == "" || r.alias == "字") {
 			t.name = h.canonical(x.rs)
+			if r.alias == "字" {
+				// The 字 names him for the rest of the chapter (羽 in
+				// 汉书's 项籍传, after 项籍字羽).
+				x.designation(string(x.rs[t.s:t.e]), t.name, "字")
+			}
 		}
 	}
 }

@@ -135,3 +135,14 @@ func TestCourtesyNameBelongsToWhoTheFormulaSays(t *testing.T) {
 	res := run1(t, "时钜鹿张臶，字子明，颍川胡昭，字孔明，亦养志不仕。", inChapter("三国志/魏书/袁张凉国田王邴管传"))
 	allAre(t, res, "孔明", "胡昭")
 }
+
+func TestKingKnownByStateAndGivenName(t *testing.T) {
+	res := run1(t, "韩王信者，故韩襄王孽孙也，长八尺五寸。信曰：善。韩信乃降。", inChapter("史记/七十列传/韩信卢绾列传"))
+	allAre(t, res, "信", "韩王信")
+	allAre(t, res, "韩信", "韩王信")
+}
+
+func TestOfficeBetweenSurnameAndGivenName(t *testing.T) {
+	res := run1(t, "张廷尉释之者，堵阳人也，字季。释之曰：善。", inChapter("史记/七十列传/张释之冯唐列传"))
+	allAre(t, res, "释之", "张释之")
+}
