@@ -95,11 +95,23 @@ func (x *run) spreadKnown() {
 			known[g] = full
 		}
 	}
+	if len(known) == 0 {
+		return
+	}
+	at := map[rune][]int{} // where each known name's first rune stands
+	for w := range known {
+		at[[]rune(w)[0]] = nil
+	}
+	for i, r := range x.rs {
+		if ps, ok := at[r]; ok {
+			at[r] = append(ps, i)
+		}
+	}
 	added := false
 	for w, full := range known {
 		ws := []rune(w)
-		for i := 0; i+len(ws) <= len(x.rs); i++ {
-			if x.rs[i] != ws[0] || !hasAt(x.rs, i, w) || !x.free(i, i+len(ws)) {
+		for _, i := range at[ws[0]] {
+			if i+len(ws) > len(x.rs) || !hasAt(x.rs, i, w) || !x.free(i, i+len(ws)) {
 				continue
 			}
 			e := i + len(ws)
