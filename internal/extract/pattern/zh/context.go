@@ -81,13 +81,20 @@ func (x *run) propagate() {
 				continue
 			}
 			e := i + len(w)
-			prevOK := x.boundary(i-1) || precedePer.has(x.at(i-1)) || x.endsAt(i) >= 0
-			nextOK := x.boundary(e) || followPer.has(x.at(e)) || verbAfter.has(x.at(e)) || bareVerbs.has(x.at(e))
-			if prevOK && nextOK {
+			if x.nameFits(i, e) {
 				x.add(i, e, tPer, en.name)
 			}
 		}
 	}
+}
+
+// nameFits reports whether a name may stand at runes [i, e): a pause, a
+// verb that takes a person or another name before it, and a pause or a
+// verb after it.
+func (x *run) nameFits(i, e int) bool {
+	prevOK := x.boundary(i-1) || precedePer.has(x.at(i-1)) || x.endsAt(i) >= 0
+	nextOK := x.boundary(e) || followPer.has(x.at(e)) || verbAfter.has(x.at(e)) || bareVerbs.has(x.at(e))
+	return prevOK && nextOK
 }
 
 // bareVerbs follow a bare given name that opens a clause (敏还, 护败).

@@ -115,9 +115,7 @@ func (x *run) spreadKnown() {
 				continue
 			}
 			e := i + len(ws)
-			prevOK := x.boundary(i-1) || precedePer.has(x.at(i-1)) || x.endsAt(i) >= 0
-			nextOK := x.boundary(e) || followPer.has(x.at(e)) || verbAfter.has(x.at(e)) || bareVerbs.has(x.at(e))
-			if prevOK && nextOK && x.add(i, e, tPer, full) >= 0 {
+			if x.nameFits(i, e) && x.add(i, e, tPer, full) >= 0 {
 				added = true
 			}
 		}
