@@ -180,17 +180,10 @@ func (x *run) opening() {
 		return // no formula: an ordinary first sentence
 	}
 	path := x.docPath()
-	var parts []string
-	for _, t := range titleParts(titles) {
-		if c, ok := histories.Resolve(t, path); ok {
-			parts = append(parts, t)
-			_ = c
-		}
-	}
 	person := ""
-	for _, t := range parts {
-		c, _ := histories.Resolve(t, path)
-		if (given == "" || strings.HasSuffix(c.Person, given)) && (surname == "" || strings.HasPrefix(c.Person, surname)) {
+	for _, t := range titleParts(titles) {
+		c, ok := histories.Resolve(t, path)
+		if ok && (given == "" || strings.HasSuffix(c.Person, given)) && (surname == "" || strings.HasPrefix(c.Person, surname)) {
 			person = c.Person
 			break
 		}
