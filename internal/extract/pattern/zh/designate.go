@@ -350,14 +350,22 @@ func (x *run) knownOther(t, w, path, chunk string) bool {
 	}
 	// t is the given name of another person the chapter has seen (羽 of
 	// 项羽), though the rules may have learned it from w itself.
-	tn := len([]rune(t))
+	_, n := x.bearersOf(t, w)
+	return n > 0
+}
+
+// bearersOf counts the persons the chapter has seen, other than except,
+// whose full name is a surname followed by given, and returns one of them.
+func (x *run) bearersOf(given, except string) (string, int) {
+	gn := len([]rune(given))
+	one, n := "", 0
 	for full, typ := range x.doc.Types {
 		f := []rune(full)
-		if typ == tPer && full != w && len(f) > tn && strings.HasSuffix(full, t) && x.surnameLen(f) == len(f)-tn {
-			return true
+		if typ == tPer && full != except && len(f) > gn && strings.HasSuffix(full, given) && x.surnameLen(f) == len(f)-gn {
+			one, n = full, n+1
 		}
 	}
-	return false
+	return one, n
 }
 
 // officeOpeningRe reads an opening that puts the subject's office between
@@ -476,18 +484,10 @@ func (x *run) givenOf(surf string) string {
 	if len(rs) != 1 {
 		return ""
 	}
-	found := ""
-	for full, typ := range x.doc.Types {
-		f := []rune(full)
-		if typ != tPer || len(f) < 2 || len(f) > 3 || f[len(f)-1] != rs[0] || x.surnameLen(f) != len(f)-1 {
-			continue
-		}
-		if found != "" {
-			return "" // two people could be meant
-		}
-		found = full
+	if full, n := x.bearersOf(surf, ""); n == 1 {
+		return full
 	}
-	return found
+	return "" // no one, or two people could be meant
 }
 
 // nameAliases links a person's alias where the text gives it (孔明 in
