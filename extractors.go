@@ -86,7 +86,7 @@ func offlineExtractor(model string) (*pattern.Extractor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("extract.model: %w", err)
 	}
-	return pattern.WithChinese(zh.NewWith(r)), nil
+	return pattern.WithChinese(zh.NewWith(r, pattern.Relations())), nil
 }
 
 // buildExtractor builds the named extractor (or the one the settings choose

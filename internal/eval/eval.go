@@ -22,7 +22,7 @@ const (
 )
 
 // Datasets lists the supported data sets.
-func Datasets() []Dataset { return []Dataset{CHisIEC, CCLUE} }
+func Datasets() []Dataset { return []Dataset{CHisIEC, CCLUE, Annals} }
 
 // ParseDataset accepts a data set name case-insensitively (c-clue and cclue
 // both name C-CLUE).
@@ -32,8 +32,10 @@ func ParseDataset(s string) (Dataset, error) {
 		return CHisIEC, nil
 	case "cclue", "c-clue":
 		return CCLUE, nil
+	case "annals":
+		return Annals, nil
 	}
-	return "", fmt.Errorf("unknown data set %q (known: chisiec, cclue)", s)
+	return "", fmt.Errorf("unknown data set %q (known: chisiec, cclue, annals)", s)
 }
 
 // Splits are the split names every loader accepts.

@@ -142,6 +142,8 @@ func MappingFor(ds Dataset) (*Mapping, error) {
 		m = chisiecMapping
 	case CCLUE:
 		m = cclueMapping
+	case Annals:
+		m = annalsMapping
 	default:
 		return nil, fmt.Errorf("no label mapping for data set %q", ds)
 	}

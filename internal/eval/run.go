@@ -27,6 +27,9 @@ type Options struct {
 	// before scoring (see splitOffices). Extractors that echo CHisIEC's own
 	// spans leave it off.
 	SplitOffices bool
+	// Annotations is the folder of the project's annotations (data set
+	// annals); empty means internal/ner/annotations.
+	Annotations string
 	// Progress, when set, is called after each example, never concurrently.
 	Progress func(done, total int)
 }
@@ -73,6 +76,13 @@ func RunExtract(ctx context.Context, ex extract.Extractor, ds Dataset, split str
 			return nil, err
 		}
 		triSrc, _ = splitFile(ds, "RE", split, cclueFiles)
+	case Annals:
+		opts.DataDir = dir
+		if err := runAnnals(ctx, ex, sch, split, opts, rep); err != nil {
+			return nil, err
+		}
+		rep.Seconds = time.Since(start).Seconds()
+		return rep, nil
 	}
 	entEx, triEx = limit(entEx, opts.Limit), limit(triEx, opts.Limit)
 

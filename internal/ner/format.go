@@ -60,6 +60,9 @@ type Relation struct {
 // relSchema names the relations annotations may use, and their ends.
 var relSchema = schema.MustLoad(schema.ZhHistory)
 
+// Relations names the relations annotations may use.
+func Relations() []string { return relSchema.RelationTypeNames() }
+
 // relationsHeader marks a file whose relations are annotated.
 const relationsHeader = "# relations: annotated"
 

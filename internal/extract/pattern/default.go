@@ -6,19 +6,30 @@ import (
 	"github.com/annals-project/annals/internal/extract/pattern/vi"
 	"github.com/annals-project/annals/internal/extract/pattern/zh"
 	"github.com/annals-project/annals/internal/ner/shipped"
+	relshipped "github.com/annals-project/annals/internal/relclass/shipped"
 )
 
 // New returns the offline extractor annals uses by default: for Chinese,
-// the rules with the embedded name model deciding the names; for other
+// the rules with the embedded name model deciding the names and the
+// embedded relation model adding to the rules' relations; for other
 // languages, their rules.
 func New() *Extractor {
 	r, err := shipped.Recogniser()
 	if err != nil {
-		// The model is part of the binary; a build that cannot read it
-		// is broken, and the tests say so.
+		// The models are part of the binary; a build that cannot read
+		// them is broken, and the tests say so.
 		panic(err)
 	}
-	return WithChinese(zh.NewWith(r))
+	return WithChinese(zh.NewWith(r, Relations()))
+}
+
+// Relations is the embedded relation model.
+func Relations() zh.Relater {
+	rl, err := relshipped.Relater()
+	if err != nil {
+		panic(err)
+	}
+	return rl
 }
 
 // Rules returns the offline extractor with rules alone, no learned model.

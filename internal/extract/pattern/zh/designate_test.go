@@ -38,7 +38,7 @@ func (l listed) Recognise(s []rune, _ []Mention, _ map[string]string) []Mention 
 
 func runListed(t *testing.T, l listed, text string, doc *extract.DocContext) extract.Result {
 	t.Helper()
-	res, err := NewWith(l).Extract(context.Background(), extract.Input{Text: text, Lang: "lzh", Schema: schema.MustLoad(schema.ZhHistory), Doc: doc})
+	res, err := NewWith(l, nil).Extract(context.Background(), extract.Input{Text: text, Lang: "lzh", Schema: schema.MustLoad(schema.ZhHistory), Doc: doc})
 	if err != nil {
 		t.Fatal(err)
 	}

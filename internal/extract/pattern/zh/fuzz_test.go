@@ -56,7 +56,7 @@ func FuzzExtract(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, x := range []*Extractor{New(), NewWith(randomNames{})} {
+		for _, x := range []*Extractor{New(), NewWith(randomNames{}, nil)} {
 			doc := extract.NewDocContext("f", "诸葛亮传", nil)
 			for _, text := range []string{s, mix(int64(len(s)), len(s)%300)} {
 				res, err := x.Extract(context.Background(), extract.Input{Text: text, Doc: doc})
@@ -71,7 +71,7 @@ func FuzzExtract(f *testing.F) {
 
 // TestRandomMixes runs the fuzz body over many seeded mixes in every test run.
 func TestRandomMixes(t *testing.T) {
-	for _, x := range []*Extractor{New(), NewWith(randomNames{})} {
+	for _, x := range []*Extractor{New(), NewWith(randomNames{}, nil)} {
 		doc := extract.NewDocContext("r", "诸葛亮传", nil)
 		for seed := int64(0); seed < 3000; seed++ {
 			text := mix(seed, int(seed%250))

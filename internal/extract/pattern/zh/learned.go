@@ -17,9 +17,68 @@ type Recogniser interface {
 	Recognise(sentence []rune, hints []Mention, known map[string]string) []Mention
 }
 
+// Relater is a learned relation classifier whose relations join the
+// rules'.
+type Relater interface {
+	// Version changes with the classifier's output (a new model).
+	Version() string
+	// Relate reads the relations a sentence states between its names
+	// (in the sentence's runes), as indexes into names.
+	Relate(sentence []rune, names []Mention) []Link
+}
+
+// Link is a relation between two names of a sentence, by index.
+type Link struct {
+	Head, Tail int
+	Type       string
+}
+
 // NewWith returns the extractor whose names are r's, read with the rules'
-// as evidence; relations are the rules' over those names.
-func NewWith(r Recogniser) *Extractor { return &Extractor{rec: r} }
+// as evidence; relations are the rules' over those names, and rl's when
+// rl is not nil.
+func NewWith(r Recogniser, rl Relater) *Extractor { return &Extractor{rec: r, rel: rl} }
+
+// classify adds the relations the classifier reads in each sentence to
+// the rules'. The rules' stay: they read what a pair classifier cannot
+// (a subject carried across clauses, a formula's alias). Aliases stay
+// theirs alone, since a wrong 别称 would merge two people.
+func (x *run) classify(rl Relater, ss []sentence) {
+	type key struct {
+		h, t int
+		r    string
+	}
+	have := map[key]bool{}
+	for _, r := range x.rels {
+		have[key{r.h, r.t, r.r}] = true
+		have[key{r.h, r.t, ""}] = true
+		have[key{r.t, r.h, ""}] = true
+	}
+	var ks []int
+	var ms []Mention
+	for _, sn := range ss {
+		ks, ms = ks[:0], ms[:0]
+		for _, k := range x.order {
+			en := x.ents[k]
+			if en.s >= sn.s && en.e <= sn.e && en.s >= 0 {
+				ks = append(ks, k)
+				ms = append(ms, Mention{en.s - sn.s, en.e - sn.s, en.typ})
+			}
+		}
+		if len(ms) < 2 {
+			continue
+		}
+		for _, l := range rl.Relate(x.rs[sn.s:sn.e], ms) {
+			if l.Type == "别称" {
+				continue
+			}
+			k := key{ks[l.Head], ks[l.Tail], l.Type}
+			if !have[k] && !have[key{k.h, k.t, ""}] {
+				have[k] = true
+				x.rels = append(x.rels, rel{h: k.h, t: k.t, r: k.r})
+			}
+		}
+	}
+}
 
 // learned lets the recogniser decide the names of each sentence. Where it
 // marks exactly what the rules marked, the rules' mention stays, with the

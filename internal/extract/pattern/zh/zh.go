@@ -20,6 +20,7 @@ import (
 // with a learned recogniser deciding the names.
 type Extractor struct {
 	rec Recogniser
+	rel Relater
 	// plain leaves out who titles stand for and the clean-up after
 	// recognition, for reading the rules' names as a model's features.
 	plain bool
@@ -39,10 +40,14 @@ func (*Extractor) Name() string { return "pattern" }
 
 // Version implements extract.Extractor; it changes with the output.
 func (e *Extractor) Version() string {
+	v := "zh-3"
 	if e.rec != nil {
-		return "zh-3+" + e.rec.Version()
+		v += "+" + e.rec.Version()
 	}
-	return "zh-3"
+	if e.rel != nil {
+		v += "+" + e.rel.Version()
+	}
+	return v
 }
 
 // Extract implements extract.Extractor.
@@ -71,6 +76,9 @@ func (e *Extractor) Extract(ctx context.Context, in extract.Input) (extract.Resu
 		x.designate()
 	}
 	x.relate(ss)
+	if e.rel != nil && !e.plain {
+		x.classify(e.rel, ss)
+	}
 	if !e.plain {
 		x.nameAliases()
 	}
