@@ -16,7 +16,7 @@ import (
 )
 
 // Version changes whenever alignment would group names differently.
-const Version = "2"
+const Version = "3"
 
 // Normalize is the key under which two spellings of a name are the same:
 // simplified characters, no spaces or separator dots, lower-case letters.
@@ -55,6 +55,7 @@ func Resolve(names []store.NameRef, aliases []store.AliasFact, merges ...store.M
 		uf.add(k)
 	}
 
+	aliases, courtesy := withCourtesyFullNames(aliases, byKey)
 	// Count the distinct mains that claim each alias, per source kind.
 	claims := map[string]map[string]bool{}
 	for _, a := range aliases {
@@ -87,6 +88,16 @@ func Resolve(names []store.NameRef, aliases []store.AliasFact, merges ...store.M
 			if exists && len(claims[al]) == 1 && !chapterScoped[a.Kind] && (!shortForm(a, main, al) || unmentioned(refs)) {
 				uf.union(mk, ak)
 			}
+		}
+	}
+
+	// A man's 姓+字 joined to his 姓+名 competes with it for the
+	// entity's name on equal terms: the more used one wins (项羽, not
+	// 项籍; 陈胜, not 陈涉).
+	for full, main := range courtesy {
+		fk, mk := key{full, personType}, key{main, personType}
+		if uf.find(fk) == uf.find(mk) && isMain[fk] < isMain[mk] {
+			isMain[fk] = isMain[mk]
 		}
 	}
 
@@ -134,6 +145,40 @@ func Resolve(names []store.NameRef, aliases []store.AliasFact, merges ...store.M
 	})
 	return out
 }
+
+// withCourtesyFullNames adds, for each 字 read in the text, the surname
+// with the 字 (项籍 字羽: 项羽) where the corpus uses that name for a
+// person: the histories often call a man so (项羽, 刘季, 诸葛孔明), and
+// it is his. The surname is the main name's first one or two runes,
+// whichever gives a name the corpus has. Two people whose surname and
+// 字 give one name claim it both, and it merges neither. It returns the
+// facts with those added, and each added name with its main name.
+func withCourtesyFullNames(aliases []store.AliasFact, byKey map[key][]store.NameRef) ([]store.AliasFact, map[string]string) {
+	out := aliases[:len(aliases):len(aliases)] // appends copy, never write into the caller's
+	added := map[string]string{}
+	for _, a := range aliases {
+		if a.Kind != "字" || a.DocID == 0 {
+			continue
+		}
+		main, zi := []rune(Normalize(a.Main)), []rune(Normalize(a.Alias))
+		if len(zi) == 0 || len(zi) > 2 || len(main) < 2 {
+			continue
+		}
+		for n := 1; n <= 2 && n < len(main); n++ {
+			full := string(main[:n]) + string(zi)
+			if _, ok := byKey[key{full, personType}]; ok && full != string(main) {
+				b := a
+				b.Alias = full
+				out = append(out, b)
+				added[full] = string(main)
+			}
+		}
+	}
+	return out, added
+}
+
+// personType is the schema's type of persons, the only names a 字 has.
+const personType = "人物"
 
 // chapterScoped are the alias kinds of titles read as standing for a
 // person within one chapter (太祖 for 曹操 in 魏书, 韩信 for 韩王信 in his

@@ -145,3 +145,31 @@ func TestMergesJoinAndUndo(t *testing.T) {
 		t.Fatalf("an undone merge must separate the names again: %+v", r.Entities)
 	}
 }
+
+// A 字 read in the text names its owner with the surname too (项籍 字羽:
+// 项羽), and the more used of the two names the entity. Two people whose
+// surname and 字 give one name keep it apart.
+func TestCourtesyFullNameJoinsItsOwner(t *testing.T) {
+	ns := names(
+		store.NameRef{Name: "项籍", Mentions: 120}, store.NameRef{Name: "项羽", Mentions: 349}, store.NameRef{Name: "羽", Mentions: 40},
+		store.NameRef{Name: "刘甲", Mentions: 5}, store.NameRef{Name: "刘乙", Mentions: 5}, store.NameRef{Name: "刘季", Mentions: 7},
+		store.NameRef{Name: "诸葛亮", Mentions: 100}, store.NameRef{Name: "诸葛孔明", Mentions: 4},
+	)
+	facts := []store.AliasFact{
+		{Main: "项籍", Alias: "羽", Kind: "字", Source: "text:a@0", DocID: 1},
+		{Main: "刘甲", Alias: "季", Kind: "字", Source: "text:b@0", DocID: 2},
+		{Main: "刘乙", Alias: "季", Kind: "字", Source: "text:c@0", DocID: 3},
+		{Main: "诸葛亮", Alias: "孔明", Kind: "字", Source: "text:d@0", DocID: 4},
+	}
+	r := Resolve(ns, facts)
+	xiang := find(r, "项羽")
+	if xiang == nil || len(xiang.NameIDs) < 2 || xiang.NameIDs[0] != 1 || xiang.NameIDs[1] != 2 {
+		t.Fatalf("项籍 and 项羽 not one entity named 项羽: %+v", r.Entities)
+	}
+	if find(r, "刘季") == nil || find(r, "刘甲") == nil || find(r, "刘乙") == nil {
+		t.Errorf("刘季, claimed by two, merged: %+v", r.Entities)
+	}
+	if e := find(r, "诸葛亮"); e == nil || len(e.NameIDs) != 2 {
+		t.Errorf("诸葛孔明 not joined to 诸葛亮: %+v", r.Entities)
+	}
+}

@@ -57,16 +57,18 @@ func (f *fakeExtractor) Extract(_ context.Context, in extract.Input) (extract.Re
 	return res, nil
 }
 
+// 玄德公 holds 刘备's 字 but is not his surname and 字, which alignment
+// joins offline.
 var corpusDocs = map[string]string{
 	"魏书/武帝纪.txt":  "曹操子曹丕。曹操征张绣。曹操还许。曹操东征。",
-	"魏书/杂记.txt":   "曹孟德与刘玄德论英雄。曹孟德笑。",
-	"蜀书/先主传.txt":  "刘备字玄德。刘备屯新野。刘备奔袁绍。刘玄德三顾草庐。",
+	"魏书/杂记.txt":   "曹孟德与玄德公论英雄。曹孟德笑。",
+	"蜀书/先主传.txt":  "刘备字玄德。刘备屯新野。刘备奔袁绍。玄德公三顾草庐。",
 	"蜀书/关张传.txt":  "张飞与关羽同行。张飞怒。关羽还。",
 	"蜀书/诸葛亮传.txt": "诸葛亮出师。诸葛亮卒。诸葛武侯祠在成都。诸葛武侯庙。",
 	"杂书/隆中.txt":   "卧龙出山。人称卧龙。",
 }
 
-var corpusNames = []string{"曹操", "曹丕", "张绣", "曹孟德", "刘玄德", "刘备", "张飞", "关羽", "诸葛亮", "诸葛武侯", "卧龙"}
+var corpusNames = []string{"曹操", "曹丕", "张绣", "曹孟德", "玄德公", "刘备", "张飞", "关羽", "诸葛亮", "诸葛武侯", "卧龙"}
 
 // newStore indexes the small corpus into a fresh workspace database, with
 // 卧龙先生 known from a dictionary as an alias of 诸葛亮.
@@ -201,12 +203,12 @@ func TestBlockingFindsSharedCharactersAndAliases(t *testing.T) {
 		}
 		return false
 	}
-	for _, p := range [][2]string{{"曹操", "曹孟德"}, {"刘备", "刘玄德"}, {"诸葛亮", "卧龙"}} {
+	for _, p := range [][2]string{{"曹操", "曹孟德"}, {"刘备", "玄德公"}, {"诸葛亮", "卧龙"}} {
 		if !together(p[0], p[1]) {
 			t.Errorf("%s and %s should be candidates: %d groups", p[0], p[1], len(groups))
 		}
 	}
-	for _, p := range [][2]string{{"诸葛亮", "诸葛武侯"}, {"张飞", "关羽"}, {"曹孟德", "刘玄德"}, {"曹操", "张飞"}} {
+	for _, p := range [][2]string{{"诸葛亮", "诸葛武侯"}, {"张飞", "关羽"}, {"曹孟德", "玄德公"}, {"曹操", "张飞"}} {
 		if together(p[0], p[1]) {
 			t.Errorf("%s and %s are not candidates", p[0], p[1])
 		}
@@ -266,7 +268,7 @@ func TestBlockingBounds(t *testing.T) {
 func TestRunRecordsMergesTheGraphApplies(t *testing.T) {
 	ctx, db := newStore(t)
 	srv := llmtest.New(t)
-	srv.Handle(judge([2]string{"曹操", "曹孟德"}, [2]string{"刘备", "刘玄德"}))
+	srv.Handle(judge([2]string{"曹操", "曹孟德"}, [2]string{"刘备", "玄德公"}))
 	cache := llm.NewMemoryCache()
 	rep, err := Run(ctx, db, newClient(t, srv, cache, 0), Options{})
 	if err != nil {
@@ -279,7 +281,7 @@ func TestRunRecordsMergesTheGraphApplies(t *testing.T) {
 	if m.Source != "llm:m" || m.Canonical != "曹操" || len(m.Names) != 1 || m.Names[0] != "曹孟德" || m.Type != "人物" || m.ID == 0 {
 		t.Fatalf("merge %+v", m)
 	}
-	if entityID(t, db, "曹孟德") != entityID(t, db, "曹操") || entityID(t, db, "刘玄德") != entityID(t, db, "刘备") {
+	if entityID(t, db, "曹孟德") != entityID(t, db, "曹操") || entityID(t, db, "玄德公") != entityID(t, db, "刘备") {
 		t.Fatal("merged names are still apart after alignment")
 	}
 	if entityID(t, db, "诸葛亮") == entityID(t, db, "卧龙") {
@@ -364,7 +366,7 @@ func TestInvalidRepliesAddNothing(t *testing.T) {
 		problem string
 	}{
 		"name outside the group": {llmtest.Reply{Content: `{"groups":[{"id":1,"merge":[["曹操","张飞"]],"canonical":"曹操"},{"id":2,"merge":[["刘备","关羽"]]}]}`}, dropOutside},
-		"names of another group": {llmtest.Reply{Content: `{"groups":[{"id":1,"merge":[["刘备","刘玄德"]]},{"id":3,"merge":[["曹操","曹孟德"]]}]}`}, dropOutside},
+		"names of another group": {llmtest.Reply{Content: `{"groups":[{"id":1,"merge":[["刘备","玄德公"]]},{"id":3,"merge":[["曹操","曹孟德"]]}]}`}, dropOutside},
 		"malformed JSON":         {llmtest.Reply{Content: `I think 曹操 and 曹孟德 are one. merge them!`}, failNoJSON},
 		"empty":                  {llmtest.Reply{Content: ``}, failEmpty},
 		"empty object":           {llmtest.Reply{Content: `{}`}, failEmpty},

@@ -146,3 +146,21 @@ func TestOfficeBetweenSurnameAndGivenName(t *testing.T) {
 	res := run1(t, "张廷尉释之者，堵阳人也，字季。释之曰：善。", inChapter("史记/七十列传/张释之冯唐列传"))
 	allAre(t, res, "释之", "张释之")
 }
+
+// 是为X names the one who acceded just before it; a title there (代王)
+// is that one, not the person named earlier.
+func TestReignNameGoesToTheTitleNotAnEarlierPerson(t *testing.T) {
+	names := listed{"项籍": tPer, "代王": tTitle, "孝文皇帝": tPer, "子辛": tPer, "帝辛": tPer}
+	text := "项籍死，诸侯议之，遂迎立代王，是为孝文皇帝。其后子辛立，是为帝辛。"
+	res := runListed(t, names, text, nil)
+	got := map[string]bool{}
+	for _, tr := range res.Triples {
+		got[tr.Head.Text+" "+tr.Relation+" "+tr.Tail.Text] = true
+	}
+	if got["项籍 别称 孝文皇帝"] {
+		t.Errorf("孝文皇帝 given to 项籍: %v", got)
+	}
+	if !got["子辛 别称 帝辛"] {
+		t.Errorf("子辛立，是为帝辛 not read: %v", got)
+	}
+}

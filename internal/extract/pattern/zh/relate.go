@@ -907,13 +907,23 @@ func (x *run) reignNames(ss []sentence) {
 			continue
 		}
 		sen := sentOf(ss, en.s)
-		h := -1
-		// The one who acceded in the clause before: 子辛立.
+		h, near := -1, -1
+		// The one who acceded in the clause before: 子辛立. A title
+		// nearer than any person (迎立代王，是为孝文皇帝) is the one
+		// meant, and says nothing of the persons before it.
 		for _, j := range x.order {
 			o := x.ents[j]
-			if o.typ == tPer && o.e <= en.s-2 && o.s >= sen.s && j != k {
-				h = j
+			if o.e <= en.s-2 && o.s >= sen.s && j != k {
+				switch o.typ {
+				case tPer:
+					h, near = j, j
+				case tTitle, tOff:
+					near = j
+				}
 			}
+		}
+		if near >= 0 && near != h {
+			continue
 		}
 		if h < 0 {
 			if ci := x.clauseAt(en.s); ci >= 0 {
