@@ -145,7 +145,9 @@ func extractInChapters(ctx context.Context, ex extract.Extractor, sch *schema.Sc
 }
 
 // within keeps the entities and triples of r inside [start, end), shifted
-// to start there. A triple counts when both its ends are inside.
+// to start there. A triple counts when both its ends are inside and are
+// two mentions: one whose ends are one mention (a title recorded as an
+// alias of the person it stands for) states nothing between two names.
 func within(r extract.Result, start, end int) extract.Result {
 	in := func(e extract.Entity) bool { return e.Start >= start && e.End <= end && e.Start < e.End }
 	shift := func(e extract.Entity) extract.Entity {
@@ -160,7 +162,7 @@ func within(r extract.Result, start, end int) extract.Result {
 		}
 	}
 	for _, t := range r.Triples {
-		if in(t.Head) && in(t.Tail) {
+		if in(t.Head) && in(t.Tail) && t.Head.Span != t.Tail.Span {
 			t.Head, t.Tail = shift(t.Head), shift(t.Tail)
 			out.Triples = append(out.Triples, t)
 		}
