@@ -1,10 +1,13 @@
 package ner
 
-import "github.com/annals-project/annals/internal/extract/pattern/zh"
+import (
+	"github.com/annals-project/annals/internal/extract/pattern/zh"
+	"github.com/annals-project/annals/internal/featurehash"
+)
 
-// Features are hashed from a template number and small integers (runes,
-// tag codes), never from strings: tagging a whole corpus builds some
-// thirty features a character, and must stay cheap.
+// Features are hashed (featurehash) from a template number and small
+// integers (runes, tag codes): tagging a whole corpus builds some thirty
+// features a character, and must stay cheap.
 
 // Feature templates. Their numbers are part of the model: append, never
 // renumber.
@@ -41,17 +44,6 @@ const (
 	runeStart uint64 = 1 << 32
 	runeEnd   uint64 = 1<<32 + 1
 )
-
-func mix(h, v uint64) uint64 {
-	h ^= v
-	h *= 0x100000001b3
-	h ^= h >> 29
-	return h
-}
-
-func feat1(t, a uint64) uint64       { return mix(mix(0xcbf29ce484222325, t), a) }
-func feat2(t, a, b uint64) uint64    { return mix(feat1(t, a), b) }
-func feat3(t, a, b, c uint64) uint64 { return mix(feat2(t, a, b), c) }
 
 // Places in a name, for the rules', lexicon's and chapter's marks.
 const (
@@ -157,21 +149,21 @@ func (t *Tagger) features(text []rune, hints []Span, doc Names) [][]uint64 {
 		start := len(all)
 		cm2, cm1, c0, c1, c2 := c(i-2), c(i-1), c(i), c(i+1), c(i+2)
 		all = append(all,
-			feat1(fBias, 0),
-			feat1(fC0, c0), feat1(fCm1, cm1), feat1(fC1, c1), feat1(fCm2, cm2), feat1(fC2, c2),
-			feat2(fBm1, cm1, c0), feat2(fB0, c0, c1), feat2(fBm2, cm2, cm1), feat2(fB1, c1, c2),
-			feat2(fSm1, cm1, c1),
-			feat3(fTm1, cm1, c0, c1), feat3(fTm2, cm2, cm1, c0), feat3(fT0, c0, c1, c2))
+			featurehash.Of1(fBias, 0),
+			featurehash.Of1(fC0, c0), featurehash.Of1(fCm1, cm1), featurehash.Of1(fC1, c1), featurehash.Of1(fCm2, cm2), featurehash.Of1(fC2, c2),
+			featurehash.Of2(fBm1, cm1, c0), featurehash.Of2(fB0, c0, c1), featurehash.Of2(fBm2, cm2, cm1), featurehash.Of2(fB1, c1, c2),
+			featurehash.Of2(fSm1, cm1, c1),
+			featurehash.Of3(fTm1, cm1, c0, c1), featurehash.Of3(fTm2, cm2, cm1, c0), featurehash.Of3(fT0, c0, c1, c2))
 		if t.Rules {
 			all = append(all,
-				feat1(fR0, rTag(i)), feat1(fRm1, rTag(i-1)), feat1(fR1, rTag(i+1)),
-				feat1(fP0, rP(i)), feat3(fPPP, rP(i-1), rP(i), rP(i+1)), feat2(fP0C0, rP(i), c0))
+				featurehash.Of1(fR0, rTag(i)), featurehash.Of1(fRm1, rTag(i-1)), featurehash.Of1(fR1, rTag(i+1)),
+				featurehash.Of1(fP0, rP(i)), featurehash.Of3(fPPP, rP(i-1), rP(i), rP(i+1)), featurehash.Of2(fP0C0, rP(i), c0))
 			for _, l := range lex[i] {
-				all = append(all, feat1(fLex, l))
+				all = append(all, featurehash.Of1(fLex, l))
 			}
 			if dPos != nil && dPos[i] != posO {
 				k := dPos[i]<<8 | dKind[i]
-				all = append(all, feat1(fD0, k), feat2(fD0C1, k, c1), feat2(fD0Cm1, k, cm1), feat2(fD0R0, k, rTag(i)))
+				all = append(all, featurehash.Of1(fD0, k), featurehash.Of2(fD0C1, k, c1), featurehash.Of2(fD0Cm1, k, cm1), featurehash.Of2(fD0R0, k, rTag(i)))
 			}
 		}
 		out[i] = all[start:len(all):len(all)]

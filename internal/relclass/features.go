@@ -1,7 +1,9 @@
 package relclass
 
-// Features are hashed from a template number and small integers (runes,
-// type codes, buckets), never from strings: a corpus has some hundreds of
+import "github.com/annals-project/annals/internal/featurehash"
+
+// Features are hashed (featurehash) from a template number and small
+// integers (runes, type codes, buckets): a corpus has some hundreds of
 // thousands of pairs to read.
 
 // Feature templates. Their numbers are part of the model: append, never
@@ -33,17 +35,6 @@ const (
 // MaxGap is the most runes between two names the classifier reads as a
 // pair: 95 % of annotated relations have at most 20.
 const MaxGap = 24
-
-func mix(h, v uint64) uint64 {
-	h ^= v
-	h *= 0x100000001b3
-	h ^= h >> 29
-	return h
-}
-
-func feat1(t, a uint64) uint64       { return mix(mix(0xcbf29ce484222325, t), a) }
-func feat2(t, a, b uint64) uint64    { return mix(feat1(t, a), b) }
-func feat3(t, a, b, c uint64) uint64 { return mix(feat2(t, a, b), c) }
 
 // Name is a name in a sentence: runes [Start, End) and its type code.
 type name struct {
@@ -90,19 +81,19 @@ func pairFeatures(rs []rune, names []name, a, b int, person int, out []uint64) [
 	na, nb := names[a], names[b]
 	ty := uint64(na.typ)<<8 | uint64(nb.typ)
 	gap := nb.start - na.end
-	out = append(out, feat1(fTypes, ty), feat2(fGap, ty, gapBucket(gap)))
+	out = append(out, featurehash.Of1(fTypes, ty), featurehash.Of2(fGap, ty, gapBucket(gap)))
 	if gap <= 4 {
-		h := feat1(fBetween, ty)
+		h := featurehash.Of1(fBetween, ty)
 		for i := na.end; i < nb.start; i++ {
-			h = mix(h, uint64(rs[i]))
+			h = featurehash.Mix(h, uint64(rs[i]))
 		}
 		out = append(out, h)
 	}
 	pauses := 0
 	for i := na.end; i < nb.start; i++ {
-		out = append(out, feat1(fInside, uint64(rs[i])))
+		out = append(out, featurehash.Of1(fInside, uint64(rs[i])))
 		if i+1 < nb.start {
-			out = append(out, feat2(fInside2, uint64(rs[i]), uint64(rs[i+1])))
+			out = append(out, featurehash.Of2(fInside2, uint64(rs[i]), uint64(rs[i+1])))
 		}
 		if isPause(rs[i]) {
 			pauses++
@@ -128,21 +119,21 @@ func pairFeatures(rs []rune, names []name, a, b int, person int, out []uint64) [
 		}
 	}
 	out = append(out,
-		feat2(fAfterA, ty, runeAt(rs, na.end)),
-		feat3(fAfterA2, ty, runeAt(rs, na.end), runeAt(rs, na.end+1)),
-		feat2(fBeforeB, ty, runeAt(rs, nb.start-1)),
-		feat3(fBeforeB2, ty, runeAt(rs, nb.start-2), runeAt(rs, nb.start-1)),
-		feat2(fBeforeA, ty, runeAt(rs, na.start-1)),
-		feat3(fBeforeA2, ty, runeAt(rs, na.start-2), runeAt(rs, na.start-1)),
-		feat2(fAfterB, ty, runeAt(rs, nb.end)),
-		feat3(fFrame, ty, runeAt(rs, na.start-1), runeAt(rs, nb.start-1)),
-		feat3(fNamesIn, ty, uint64(min(between, 3)), uint64(min(persons, 2))),
-		feat2(fPauses, ty, uint64(min(pauses, 3))),
-		feat2(fFirst, ty, first),
-		feat2(fLastA, ty, uint64(rs[na.end-1])),
-		feat2(fLastB, ty, uint64(rs[nb.end-1])),
-		feat3(fAfterAB, ty, runeAt(rs, na.end), runeAt(rs, nb.end)),
-		feat2(fTypesPauses, ty, uint64(min(pauses, 1))),
+		featurehash.Of2(fAfterA, ty, runeAt(rs, na.end)),
+		featurehash.Of3(fAfterA2, ty, runeAt(rs, na.end), runeAt(rs, na.end+1)),
+		featurehash.Of2(fBeforeB, ty, runeAt(rs, nb.start-1)),
+		featurehash.Of3(fBeforeB2, ty, runeAt(rs, nb.start-2), runeAt(rs, nb.start-1)),
+		featurehash.Of2(fBeforeA, ty, runeAt(rs, na.start-1)),
+		featurehash.Of3(fBeforeA2, ty, runeAt(rs, na.start-2), runeAt(rs, na.start-1)),
+		featurehash.Of2(fAfterB, ty, runeAt(rs, nb.end)),
+		featurehash.Of3(fFrame, ty, runeAt(rs, na.start-1), runeAt(rs, nb.start-1)),
+		featurehash.Of3(fNamesIn, ty, uint64(min(between, 3)), uint64(min(persons, 2))),
+		featurehash.Of2(fPauses, ty, uint64(min(pauses, 3))),
+		featurehash.Of2(fFirst, ty, first),
+		featurehash.Of2(fLastA, ty, uint64(rs[na.end-1])),
+		featurehash.Of2(fLastB, ty, uint64(rs[nb.end-1])),
+		featurehash.Of3(fAfterAB, ty, runeAt(rs, na.end), runeAt(rs, nb.end)),
+		featurehash.Of2(fTypesPauses, ty, uint64(min(pauses, 1))),
 	)
 	return out
 }

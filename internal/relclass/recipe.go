@@ -69,33 +69,11 @@ func TrainShipped(dir string) (*Classifier, string, error) {
 	return c, what, nil
 }
 
-// Score is how a classifier does on examples given their names: the
-// relations found that are annotated (same ends, direction and type).
-type Score struct {
-	Gold, Found, Right int
-}
-
-// P, R and F1 are precision, recall and their harmonic mean.
-func (s Score) P() float64 { return ratio(s.Right, s.Found) }
-func (s Score) R() float64 { return ratio(s.Right, s.Gold) }
-func (s Score) F1() float64 {
-	p, r := s.P(), s.R()
-	if p+r == 0 {
-		return 0
-	}
-	return 2 * p * r / (p + r)
-}
-
-func ratio(a, b int) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
-}
-
-// Evaluate scores c on examples, reading each with its annotated names.
-func Evaluate(c *Classifier, examples []Example, sch *schema.Schema) Score {
-	var s Score
+// Evaluate scores c on examples, reading each with its annotated names:
+// a relation found is right with the annotation's ends, direction and
+// type.
+func Evaluate(c *Classifier, examples []Example, sch *schema.Schema) *ner.Score {
+	s := &ner.Score{}
 	for _, ex := range examples {
 		gold := map[Link]bool{}
 		for _, l := range ex.Links {

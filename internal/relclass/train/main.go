@@ -33,5 +33,5 @@ func main() {
 		log.Fatal(err)
 	}
 	s := relclass.Evaluate(c, held, schema.MustLoad(schema.ZhHistory))
-	fmt.Printf("held out, annotated names: %d relations, %d found, %d right: P %.3f R %.3f F1 %.3f\n", s.Gold, s.Found, s.Right, s.P(), s.R(), s.F1())
+	fmt.Printf("held out, annotated names: %d relations, %d found, %d right: P %.3f R %.3f F1 %.3f\n", s.Gold, s.Found, s.Right, s.Precision(), s.Recall(), s.F1())
 }
