@@ -9,27 +9,27 @@ import "github.com/annals-project/annals/internal/featurehash"
 // Feature templates. Their numbers are part of the model: append, never
 // renumber.
 const (
-	fTypes       uint64 = iota + 1 // the two types, in order
-	fGap                           // … with the gap's bucket
-	fBetween                       // … with the runes between, when few
-	fInside                        // a rune between
-	fInside2                       // two runes between
-	fAfterA                        // the rune after the first name
-	fAfterA2                       // … and the one after it
-	fBeforeB                       // the rune before the second name
-	fBeforeB2                      // … and the one before it
-	fBeforeA                       // the rune before the first name
-	fBeforeA2                      // … and the one before it
-	fAfterB                        // the rune after the second name
-	fFrame                         // the runes before each name (以A为B)
-	fNamesIn                       // how many names lie between, and persons
-	fPauses                        // how many pauses lie between
-	fFirst                         // the first name is the sentence's first (person)
-	fLastA                         // the first name's last rune
-	fLastB                         // the second name's last rune
-	fAfterAB                       // the runes after each name
-	fTypesPauses                   // the types with whether a pause lies between
-	fInsideTyped                   // a rune between, with the types
+	fTypes          uint64 = iota + 1 // the two types, in order
+	fGap                              // … with the gap's bucket
+	fBetween                          // … with the runes between, when few
+	fInside                           // a rune between
+	fInside2                          // two runes between
+	fAfterA                           // the rune after the first name
+	fAfterA2                          // … and the one after it
+	fBeforeB                          // the rune before the second name
+	fBeforeB2                         // … and the one before it
+	fBeforeA                          // the rune before the first name
+	fBeforeA2                         // … and the one before it
+	fAfterB                           // the rune after the second name
+	fFrame                            // the runes before each name (以A为B)
+	fNamesIn                          // how many names lie between, and persons
+	fPauses                           // how many pauses lie between
+	fFirst                            // the first name is the sentence's first (person)
+	fLastA                            // the first name's last rune
+	fLastB                            // the second name's last rune
+	fAfterAB                          // the runes after each name
+	fTypesPauses                      // the types with whether a pause lies between
+	fBeforeBPersons                   // the rune before the second name, with the persons between
 )
 
 // MaxGap is the most runes between two names the classifier reads as a
@@ -134,6 +134,7 @@ func pairFeatures(rs []rune, names []name, a, b int, person int, out []uint64) [
 		featurehash.Of2(fLastB, ty, uint64(rs[nb.end-1])),
 		featurehash.Of3(fAfterAB, ty, runeAt(rs, na.end), runeAt(rs, nb.end)),
 		featurehash.Of2(fTypesPauses, ty, uint64(min(pauses, 1))),
+		featurehash.Of3(fBeforeBPersons, ty, runeAt(rs, nb.start-1), uint64(min(persons, 2))),
 	)
 	return out
 }
