@@ -2,12 +2,11 @@ package ner
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 
 	"github.com/annals-project/annals/internal/extract/pattern/zh"
+	"github.com/annals-project/annals/internal/modelfile"
 )
 
 // Recogniser lets the offline rules defer to a tagger for the names of
@@ -21,8 +20,7 @@ type Recogniser struct {
 
 // NewRecogniser wraps a tagger loaded from the model bytes data.
 func NewRecogniser(t *Tagger, data []byte) Recogniser {
-	sum := sha256.Sum256(data)
-	return Recogniser{Tagger: t, Digest: hex.EncodeToString(sum[:6])}
+	return Recogniser{Tagger: t, Digest: modelfile.Digest(data)}
 }
 
 // LoadRecogniser reads a model file written by annals train ner.

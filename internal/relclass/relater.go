@@ -2,12 +2,11 @@ package relclass
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 
 	"github.com/annals-project/annals/internal/extract/pattern/zh"
+	"github.com/annals-project/annals/internal/modelfile"
 	"github.com/annals-project/annals/internal/schema"
 )
 
@@ -22,8 +21,7 @@ type Relater struct {
 
 // NewRelater wraps a classifier loaded from the model bytes data.
 func NewRelater(c *Classifier, data []byte) Relater {
-	sum := sha256.Sum256(data)
-	return Relater{Classifier: c, Digest: hex.EncodeToString(sum[:6])}
+	return Relater{Classifier: c, Digest: modelfile.Digest(data)}
 }
 
 // LoadRelater reads a model file written by the trainer.

@@ -1,0 +1,111 @@
+// Package modelfile is the container the learned models are saved in:
+// gzip of a magic line naming the kind of model, one line of JSON saying
+// what the model is, then the model's own body of fixed-width and varint
+// numbers, read to its end so that gzip checks its checksum.
+package modelfile
+
+import (
+	"bufio"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+)
+
+// Writer writes a model's body after its header.
+type Writer struct {
+	*bufio.Writer
+	zw  *gzip.Writer
+	buf [binary.MaxVarintLen64]byte
+}
+
+// Create starts a model file on w: the magic line, then info as JSON.
+func Create(w io.Writer, magic string, info any) (*Writer, error) {
+	head, err := json.Marshal(info)
+	if err != nil {
+		return nil, err
+	}
+	zw, _ := gzip.NewWriterLevel(w, gzip.BestCompression)
+	mw := &Writer{Writer: bufio.NewWriter(zw), zw: zw}
+	mw.WriteString(magic)
+	mw.Write(head)
+	mw.WriteByte('\n')
+	return mw, nil
+}
+
+// Uvarint, Uint64 and Float32 write one number; errors surface at Close.
+func (w *Writer) Uvarint(v uint64) { w.Write(w.buf[:binary.PutUvarint(w.buf[:], v)]) }
+func (w *Writer) Uint64(v uint64)  { w.Write(binary.LittleEndian.AppendUint64(w.buf[:0], v)) }
+func (w *Writer) Float32(f float32) {
+	w.Write(binary.LittleEndian.AppendUint32(w.buf[:0], math.Float32bits(f)))
+}
+
+// Close flushes the body and ends the gzip stream.
+func (w *Writer) Close() error {
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return w.zw.Close()
+}
+
+// Reader reads a model's body after its header.
+type Reader struct{ *bufio.Reader }
+
+// Open reads the header of a model file from r into info: what names the
+// kind of model in errors (a name model).
+func Open(r io.Reader, magic, what string, info any) (*Reader, error) {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("not an annals %s: %w", what, err)
+	}
+	br := bufio.NewReader(zr)
+	got := make([]byte, len(magic))
+	if _, err := io.ReadFull(br, got); err != nil || string(got) != magic {
+		return nil, fmt.Errorf("not an annals %s (no %q header)", what, magic[:len(magic)-1])
+	}
+	line, err := br.ReadBytes('\n')
+	if err != nil {
+		return nil, fmt.Errorf("model header: %w", err)
+	}
+	if err := json.Unmarshal(line, info); err != nil {
+		return nil, fmt.Errorf("model header: %w", err)
+	}
+	return &Reader{br}, nil
+}
+
+// Uvarint, Uint64 and Float32 read one number.
+func (r *Reader) Uvarint() (uint64, error) { return binary.ReadUvarint(r) }
+func (r *Reader) Uint64() (uint64, error) {
+	var b [8]byte
+	_, err := io.ReadFull(r, b[:])
+	return binary.LittleEndian.Uint64(b[:]), err
+}
+func (r *Reader) Float32() (float32, error) {
+	var b [4]byte
+	_, err := io.ReadFull(r, b[:])
+	return math.Float32frombits(binary.LittleEndian.Uint32(b[:])), err
+}
+
+// End checks that the body is over; reading to the end is where gzip
+// checks its checksum.
+func (r *Reader) End() error {
+	if _, err := r.ReadByte(); err != io.EOF {
+		if err == nil {
+			err = errors.New("data after the model")
+		}
+		return fmt.Errorf("model end: %w", err)
+	}
+	return nil
+}
+
+// Digest names a model by its bytes, for extractor versions: a new model
+// re-extracts a workspace.
+func Digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:6])
+}
