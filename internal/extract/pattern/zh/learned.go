@@ -55,11 +55,19 @@ func (x *run) classify(rl Relater, ss []sentence) {
 	}
 	var ks []int
 	var ms []Mention
+	// Mentions and sentences are both in order: one pass over each.
+	next := 0
 	for _, sn := range ss {
 		ks, ms = ks[:0], ms[:0]
-		for _, k := range x.order {
+		for next < len(x.order) && x.ents[x.order[next]].s < sn.s {
+			next++
+		}
+		for _, k := range x.order[next:] {
 			en := x.ents[k]
-			if en.s >= sn.s && en.e <= sn.e && en.s >= 0 {
+			if en.s >= sn.e {
+				break
+			}
+			if en.e <= sn.e {
 				ks = append(ks, k)
 				ms = append(ms, Mention{en.s - sn.s, en.e - sn.s, en.typ})
 			}
