@@ -37,6 +37,13 @@ const (
 	fD0C1  // … with the next character
 	fD0Cm1 // … with the one before
 	fD0R0  // … with the rules' tag
+	fK0    // the character's class (Clusters)
+	fKm1   // … the one before's
+	fK1    // … the one after's
+	fKm1K0 // the classes of the one before and this one
+	fK0K1  // … of this one and the one after
+	fKm2   // the class two before
+	fK2    // … two after
 )
 
 // Runes outside the sentence.
@@ -100,6 +107,9 @@ func (t *Tagger) features(text []rune, hints []Span, doc Names) [][]uint64 {
 		return uint64(text[i])
 	}
 	per := 14
+	if t.Clusters != nil {
+		per += 7
+	}
 	var rPos, rTyp, dPos, dKind []uint64
 	var lex [][]uint64
 	if t.Rules {
@@ -143,6 +153,12 @@ func (t *Tagger) features(text []rune, hints []Span, doc Names) [][]uint64 {
 		}
 		return rPos[i]
 	}
+	k := func(i int) uint64 {
+		if i < 0 || i >= n {
+			return 1 << 16 // beyond the sentence: no class has this code
+		}
+		return uint64(t.Clusters[text[i]])
+	}
 	all := make([]uint64, 0, n*per)
 	out := make([][]uint64, n)
 	for i := range text {
@@ -154,6 +170,13 @@ func (t *Tagger) features(text []rune, hints []Span, doc Names) [][]uint64 {
 			featurehash.Of2(fBm1, cm1, c0), featurehash.Of2(fB0, c0, c1), featurehash.Of2(fBm2, cm2, cm1), featurehash.Of2(fB1, c1, c2),
 			featurehash.Of2(fSm1, cm1, c1),
 			featurehash.Of3(fTm1, cm1, c0, c1), featurehash.Of3(fTm2, cm2, cm1, c0), featurehash.Of3(fT0, c0, c1, c2))
+		if t.Clusters != nil {
+			km1, k0, k1 := k(i-1), k(i), k(i+1)
+			all = append(all,
+				featurehash.Of1(fK0, k0), featurehash.Of1(fKm1, km1), featurehash.Of1(fK1, k1),
+				featurehash.Of2(fKm1K0, km1, k0), featurehash.Of2(fK0K1, k0, k1),
+				featurehash.Of1(fKm2, k(i-2)), featurehash.Of1(fK2, k(i+2)))
+		}
 		if t.Rules {
 			all = append(all,
 				featurehash.Of1(fR0, rTag(i)), featurehash.Of1(fRm1, rTag(i-1)), featurehash.Of1(fR1, rTag(i+1)),

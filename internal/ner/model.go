@@ -5,15 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"slices"
 	"sort"
+	"unicode"
 
 	"github.com/annals-project/annals/internal/modelfile"
 )
 
 // The model file (modelfile): after the header, each feature with a
 // weight as its hash, the number of its non-zero weights and each as
-// (tag, weight), then the transitions.
+// (tag, weight), then the transitions, then the character classes if the
+// model has them: each rune (as the gap from the one before, in order)
+// with its class.
 // Features whose weights are all zero are left out.
 const modelMagic = "annals-ner 2\n"
 
@@ -22,6 +27,7 @@ type ModelInfo struct {
 	Types    []string `json:"types"`
 	Rules    bool     `json:"rules"` // the rules' names are features
 	Features int      `json:"features"`
+	Clusters int      `json:"clusters,omitempty"` // characters with a class
 	// Trained says on what, for whoever reads the model later.
 	Trained string `json:"trained,omitempty"`
 }
@@ -44,7 +50,7 @@ func (t *Tagger) Save(w io.Writer, trained string) error {
 	}
 	// Sorted, so that the same weights always give the same bytes.
 	sort.Slice(rows, func(i, j int) bool { return rows[i].h < rows[j].h })
-	mw, err := modelfile.Create(w, modelMagic, ModelInfo{Types: t.Types, Rules: t.Rules, Features: len(rows), Trained: trained})
+	mw, err := modelfile.Create(w, modelMagic, ModelInfo{Types: t.Types, Rules: t.Rules, Features: len(rows), Clusters: len(t.Clusters), Trained: trained})
 	if err != nil {
 		return err
 	}
@@ -67,6 +73,17 @@ func (t *Tagger) Save(w io.Writer, trained string) error {
 	}
 	for _, x := range t.trans {
 		mw.Float32(x)
+	}
+	runes := make([]rune, 0, len(t.Clusters))
+	for r := range t.Clusters {
+		runes = append(runes, r)
+	}
+	slices.Sort(runes)
+	prev := rune(0)
+	for _, r := range runes {
+		mw.Uvarint(uint64(r - prev))
+		mw.Uvarint(uint64(t.Clusters[r]))
+		prev = r
 	}
 	return mw.Close()
 }
@@ -92,8 +109,8 @@ func Load(r io.Reader) (*Tagger, ModelInfo, error) {
 	if err != nil {
 		return nil, info, err
 	}
-	if len(info.Types) == 0 || len(info.Types) > 64 || info.Features < 0 || info.Features > 1<<26 {
-		return nil, info, errors.New("model header: implausible types or feature count")
+	if len(info.Types) == 0 || len(info.Types) > 64 || info.Features < 0 || info.Features > 1<<26 || info.Clusters < 0 || info.Clusters > unicode.MaxRune {
+		return nil, info, errors.New("model header: implausible types, feature or class count")
 	}
 	t := &Tagger{Types: info.Types, feats: make(map[uint64]int32, info.Features)}
 	n := t.tags()
@@ -128,6 +145,22 @@ func Load(r io.Reader) (*Tagger, ModelInfo, error) {
 			return nil, info, fmt.Errorf("model transitions: %w", err)
 		}
 		t.trans[k] = x
+	}
+	if info.Clusters > 0 {
+		t.Clusters = make(Clusters, info.Clusters)
+		r := uint64(0)
+		for i := range info.Clusters {
+			gap, err := br.Uvarint()
+			if err != nil {
+				return nil, info, fmt.Errorf("model character class %d: %w", i, err)
+			}
+			class, err := br.Uvarint()
+			if err != nil || class > math.MaxUint16 || r+gap > unicode.MaxRune {
+				return nil, info, fmt.Errorf("model character class %d: out of range", i)
+			}
+			r += gap
+			t.Clusters[rune(r)] = uint16(class)
+		}
 	}
 	if err := br.End(); err != nil {
 		return nil, info, err

@@ -3,6 +3,7 @@ package ner
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -217,7 +218,18 @@ func TestModelRoundTrip(t *testing.T) {
 		{Text: "刘备屯新野。", Names: []Span{{0, 2, "人物"}, {3, 5, "地点"}}},
 		{Text: "孙权还建业。", Names: []Span{{0, 2, "人物"}, {3, 5, "地点"}}},
 	}
-	tg := Train(train, []string{"人物", "地点"}, TrainOptions{Seed: 1})
+	for _, withClasses := range []bool{false, true} {
+		var classes Clusters
+		if withClasses {
+			classes = LearnClusters([]string{"曹操击袁绍。刘备屯新野。孙权还建业。"}, ClusterOptions{K: 3, MinCount: 1})
+		}
+		t.Run(fmt.Sprintf("classes=%v", withClasses), func(t *testing.T) {
+			roundTrip(t, Train(train, []string{"人物", "地点"}, TrainOptions{Seed: 1, Clusters: classes}))
+		})
+	}
+}
+
+func roundTrip(t *testing.T, tg *Tagger) {
 	var buf bytes.Buffer
 	if err := tg.Save(&buf, "three sentences"); err != nil {
 		t.Fatal(err)
@@ -227,8 +239,11 @@ func TestModelRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Trained != "three sentences" || info.Rules || fmt.Sprint(info.Types) != "[人物 地点]" {
+	if info.Trained != "three sentences" || info.Rules || fmt.Sprint(info.Types) != "[人物 地点]" || info.Clusters != len(tg.Clusters) {
 		t.Fatalf("info %+v", info)
+	}
+	if !maps.Equal(back.Clusters, tg.Clusters) {
+		t.Fatalf("classes %v saved, %v loaded", tg.Clusters, back.Clusters)
 	}
 	for _, s := range []string{"曹操击袁绍。", "刘备还建业。", "孙权屯新野。"} {
 		if a, b := fmt.Sprint(tg.Tag(s)), fmt.Sprint(back.Tag(s)); a != b {
@@ -333,4 +348,29 @@ func FuzzReadAnnotations(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Characters met between the same neighbours share a class; the classes
+// are the same on every run.
+func TestLearnClusters(t *testing.T) {
+	texts := []string{
+		"王曰甲至。王曰乙至。王曰丙至。王曰甲至。王曰乙至。王曰丙至。",
+		"我入城。我入山。我入河。我入城。我入山。我入河。吾",
+	}
+	c := LearnClusters(texts, ClusterOptions{K: 8, MinCount: 2})
+	if c['甲'] == 0 || c['甲'] != c['乙'] || c['乙'] != c['丙'] {
+		t.Errorf("甲, 乙, 丙 (all between 曰 and 至) in classes %d, %d, %d", c['甲'], c['乙'], c['丙'])
+	}
+	if c['城'] == 0 || c['城'] != c['山'] || c['山'] != c['河'] {
+		t.Errorf("城, 山, 河 (all between 入 and 。) in classes %d, %d, %d", c['城'], c['山'], c['河'])
+	}
+	if c['甲'] == c['城'] {
+		t.Errorf("甲 and 城 share class %d", c['甲'])
+	}
+	if _, ok := c['吾']; ok {
+		t.Error("吾, seen once, has a class though MinCount is 2")
+	}
+	if again := LearnClusters(texts, ClusterOptions{K: 8, MinCount: 2}); !maps.Equal(c, again) {
+		t.Error("two runs learned different classes")
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 )
@@ -61,14 +63,46 @@ func (r Recipe) Read() (train, held []Sentence, err error) {
 	return train, held, nil
 }
 
-// Train trains the model the recipe describes; the same files give the
-// same model, byte for byte. It says what it trained on.
+// Train trains the model the recipe describes, with character classes
+// learned from the whole corpus; the same files give the same model, byte
+// for byte. It says what it trained on.
 func (r Recipe) Train() (*Tagger, string, error) {
 	train, held, err := r.Read()
 	if err != nil {
 		return nil, "", err
 	}
-	t := Train(train, Types, TrainOptions{Seed: 1, Rules: true})
-	what := fmt.Sprintf("the project's annotations of 汉书, 后汉书 and 三国志: %d sentences (%d held out), rules read in their chapters", len(train), len(held))
+	texts, err := chapters(r.Corpus)
+	if err != nil {
+		return nil, "", err
+	}
+	clusters := LearnClusters(texts, ClusterOptions{})
+	t := Train(train, Types, TrainOptions{Seed: 1, Rules: true, Clusters: clusters})
+	what := fmt.Sprintf("the project's annotations of 汉书, 后汉书 and 三国志: %d sentences (%d held out), rules read in their chapters; character classes from the %d chapters of the corpus", len(train), len(held), len(texts))
 	return t, what, nil
+}
+
+// chapters reads every chapter (text.txt) under root, in path order.
+func chapters(root string) ([]string, error) {
+	var texts []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || d.Name() != "text.txt" {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		texts = append(texts, string(b))
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the corpus for character classes: %w", err)
+	}
+	if len(texts) == 0 {
+		return nil, fmt.Errorf("no chapters (text.txt) under %s", root)
+	}
+	return texts, nil
 }

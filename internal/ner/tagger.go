@@ -25,6 +25,9 @@ type Tagger struct {
 	// Rules says the offline rules' names are features: a sentence's
 	// Hints, or the rules read over the sentence alone when it has none.
 	Rules bool
+	// Clusters, when set, add each character's class and its
+	// neighbours' as features.
+	Clusters Clusters
 
 	lat *lattice // built with the tagger, read by every Tag at once
 }
@@ -211,6 +214,9 @@ type TrainOptions struct {
 	Epochs int    // passes over the data; 0 means 20
 	Seed   uint64 // the order of sentences in each pass
 	Rules  bool   // the rules' names are features (see Tagger.Rules)
+	// Clusters are character classes to use as features (see
+	// LearnClusters); nil leaves them out.
+	Clusters Clusters
 }
 
 // Train learns a tagger for types from sentences: in each pass every
@@ -225,7 +231,7 @@ func Train(sentences []Sentence, types []string, opts TrainOptions) *Tagger {
 		// after 20.
 		opts.Epochs = 20
 	}
-	t := &Tagger{Types: append([]string(nil), types...), feats: map[uint64]int32{}, Rules: opts.Rules}
+	t := &Tagger{Types: append([]string(nil), types...), feats: map[uint64]int32{}, Rules: opts.Rules, Clusters: opts.Clusters}
 	n := t.tags()
 	t.lat = newLattice(n)
 	t.trans = make([]float32, (n+1)*n)
