@@ -164,3 +164,17 @@ func TestReignNameGoesToTheTitleNotAnEarlierPerson(t *testing.T) {
 		t.Errorf("子辛立，是为帝辛 not read: %v", got)
 	}
 }
+
+// A full name the rules read and the recogniser confirms nowhere teaches
+// the chapter nothing: 顾 of 顾丁公曰 is "turned to", not a surname, and
+// 丁公 stays 丁公. A full name a formula gave a 字 stands even where the
+// recogniser reads less of it.
+func TestUnconfirmedFullNamesTeachNothing(t *testing.T) {
+	text := "季布母弟丁公，为楚将。丁公为项羽逐窘高祖彭城西，高祖急，顾丁公曰：两贤岂相戹哉！於是丁公引兵而还。"
+	res := runListed(t, listed{"季布": tPer, "丁公": tPer, "项羽": tPer, "高祖": tPer, "彭城": tLoc}, text, inChapter("史记/七十列传/季布栾布列传"))
+	allAre(t, res, "丁公", "丁公")
+
+	text = "盖宽饶字次公，魏郡人也。宽饶坐举奏大臣非是，左迁为卫司马。"
+	res = runListed(t, listed{"宽饶": tPer, "次公": tPer, "魏郡": tLoc}, text, inChapter("汉书/传/盖诸葛刘郑孙毋将何传"))
+	allAre(t, res, "宽饶", "盖宽饶")
+}

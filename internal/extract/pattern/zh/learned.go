@@ -1,5 +1,7 @@
 package zh
 
+import "strings"
+
 // Mention is a name in a sentence: runes [Start, End) and its type.
 type Mention struct {
 	Start, End int
@@ -94,9 +96,17 @@ func (x *run) classify(rl Relater, ss []sentence) {
 // rule mention in the sentence goes (measured on held-out annotations,
 // rule names the model does not confirm are right about one time in
 // ten); the recogniser's other names join, a given name the document
-// knows resolved to its full name.
+// knows resolved to its full name. A full name the rules read but the
+// recogniser confirms nowhere teaches nothing: in 高祖急，顾丁公曰 the rules
+// read 顾丁公 (顾 is a surname) and would have every 丁公 of the chapter be
+// 顾丁公, where the recogniser reads 丁公.
 func (x *run) learned(r Recogniser, ss []sentence) {
 	var live []int
+	confirmed := map[string]bool{} // persons' full names read, and whether confirmed
+	read := func(s, e int, ok bool) {
+		w := string(x.rs[s:e])
+		confirmed[w] = confirmed[w] || ok
+	}
 	for _, sn := range ss {
 		live = live[:0]
 		var hints []Mention
@@ -117,6 +127,9 @@ func (x *run) learned(r Recogniser, ss []sentence) {
 					same = i
 				}
 			}
+			if en.typ == tPer {
+				read(en.s, en.e, same >= 0)
+			}
 			if same < 0 {
 				x.drop(k)
 				continue
@@ -135,11 +148,43 @@ func (x *run) learned(r Recogniser, ss []sentence) {
 					name = full
 				}
 			}
-			x.add(s, e, m.Type, name)
+			if x.add(s, e, m.Type, name) >= 0 && m.Type == tPer {
+				read(s, e, true)
+			}
 		}
 	}
 	x.sortOrder()
 	x.forgetDropped()
+	x.unlearn(confirmed)
+}
+
+// unlearn forgets the given names this text taught the document from full
+// names the rules read and the recogniser never confirmed, and the full
+// names the rules gave mentions from them.
+func (x *run) unlearn(confirmed map[string]bool) {
+	// A full name a formula gave another name (盖宽饶字次公: 次公 → 盖宽饶)
+	// stands, whatever the recogniser made of it.
+	for alias, full := range x.doc.Names {
+		if !strings.HasSuffix(full, alias) {
+			confirmed[full] = true
+		}
+	}
+	var wrong map[string]bool
+	for given := range x.taught {
+		full := x.doc.Names[given]
+		if ok, read := confirmed[full]; read && !ok && full != given {
+			if wrong == nil {
+				wrong = map[string]bool{}
+			}
+			wrong[full] = true
+			delete(x.doc.Names, given)
+		}
+	}
+	for k := range x.ents {
+		if en := &x.ents[k]; en.s >= 0 && wrong[en.name] {
+			en.name = ""
+		}
+	}
 }
 
 // forgetDropped removes what the rules noted about mentions since dropped:

@@ -52,6 +52,9 @@ type run struct {
 	// alias of the person it stands for, with the alias kind.
 	called   []calledAt
 	subjects map[string]bool // persons the document's title names
+	// taught are the given names this text taught the document (learn),
+	// which the recogniser may unteach; earlier chunks' stay.
+	taught map[string]bool
 }
 
 func (x *run) at(i int) rune {
@@ -149,6 +152,12 @@ func (x *run) learn(s, e int, name string) {
 		return
 	}
 	fs := string(full)
+	if x.doc.Names[string(given)] != fs {
+		if x.taught == nil {
+			x.taught = map[string]bool{}
+		}
+		x.taught[string(given)] = true
+	}
 	x.doc.Names[string(given)] = fs
 	x.doc.Types[fs] = tPer
 	x.first[given[0]] = true
