@@ -13,7 +13,7 @@ var (
 	noGiven = set("谥諡也者曰于於而以为其乃遂所不无与及并皆又亦则即既已将欲可使令遣命诏自从至入出还归奔降攻击破讨杀斩诛拜迁封除授卒薨崩死字人州郡县年月日等谓问言得在有是此彼何哉乎矣焉耳兵军率帅领守王帝侯氏众城国官吏臣民百千万二三四五六七八九十两数诸各每吾我汝尔之上下内外里间处时初曹等闻见使请奏表书诏赐赏罚罪之乎兮邪耶耳尔云夫若如或莫勿毋非岂")
 	// noSingle are not a one-character given name though they may be part
 	// of a two-character one.
-	noSingle = set("子公仲伯叔季元文德孝仁大小长少中东西南北")
+	noSingle = set("子公仲伯叔季元文德孝仁大小长少中东西南北王帝后侯")
 	// precedePer may stand right before a person's name.
 	precedePer = set("子弟兄父母妻女孙以与使遣诏命及并杀斩诛执擒获拜从随事降归投依奔攻击讨破谓问见召征举荐表告报救助迎送遇代曰令时会而乃遂又亦初既后至是故将帅属臣谋劝说谏诣附交结推立废徙逐捕收囚赦赐封嗣生娶嫁害弑和谮惧畏恶爱信任用纳答对")
 	// followPer often follows a person's name.

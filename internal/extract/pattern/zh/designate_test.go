@@ -178,3 +178,15 @@ func TestUnconfirmedFullNamesTeachNothing(t *testing.T) {
 	res = runListed(t, listed{"宽饶": tPer, "次公": tPer, "魏郡": tLoc}, text, inChapter("汉书/传/盖诸葛刘郑孙毋将何传"))
 	allAre(t, res, "宽饶", "盖宽饶")
 }
+
+// A title after a surname (项王, 丁公) is not a surname and a given name:
+// 王 alone later in the chapter is not 项王.
+func TestTitleIsNotAGivenName(t *testing.T) {
+	text := "项王大怒，欲击之。及诸吕既诛，迎立代王，王至长安。"
+	res := runListed(t, listed{"项王": tPer, "王": tPer, "长安": tLoc}, text, inChapter("汉书/传/张陈王周传"))
+	for _, n := range named(res, "王") {
+		if n == "项王" {
+			t.Fatalf("王 stands for 项王: %+v", res.Entities)
+		}
+	}
+}
