@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 )
 
 // Writer writes a model's body after its header.
@@ -108,4 +109,25 @@ func (r *Reader) End() error {
 func Digest(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:6])
+}
+
+// WriteFile writes a model to path through save, by way of a temporary
+// file renamed into place, so that a failed write never leaves half a
+// model where a good one was; what names the kind of model in errors.
+func WriteFile(path, what string, save func(io.Writer) error) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := save(f); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("write %s %s: %w", what, path, err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s %s: %w", what, path, err)
+	}
+	return os.Rename(tmp, path)
 }

@@ -90,15 +90,7 @@ func (t *Tagger) Save(w io.Writer, trained string) error {
 
 // SaveFile writes the tagger to path.
 func (t *Tagger) SaveFile(path string, trained string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := t.Save(f, trained); err != nil {
-		f.Close()
-		return fmt.Errorf("write model %s: %w", path, err)
-	}
-	return f.Close()
+	return modelfile.WriteFile(path, "name model", func(w io.Writer) error { return t.Save(w, trained) })
 }
 
 // Load reads a model; a model trained with the rules' names as features

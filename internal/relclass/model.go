@@ -49,15 +49,7 @@ func (c *Classifier) Save(w io.Writer, trained string) error {
 
 // SaveFile writes the classifier to path.
 func (c *Classifier) SaveFile(path, trained string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := c.Save(f, trained); err != nil {
-		f.Close()
-		return fmt.Errorf("write relation model %s: %w", path, err)
-	}
-	return f.Close()
+	return modelfile.WriteFile(path, "relation model", func(w io.Writer) error { return c.Save(w, trained) })
 }
 
 // Load reads a model; sch bounds which relations may join which types.
