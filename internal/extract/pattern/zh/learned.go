@@ -162,6 +162,9 @@ func (x *run) learned(r Recogniser, ss []sentence) {
 // names the rules read and the recogniser never confirmed, and the full
 // names the rules gave mentions from them.
 func (x *run) unlearn(confirmed map[string]bool) {
+	if len(x.taught) == 0 {
+		return
+	}
 	// A full name a formula gave another name (盖宽饶字次公: 次公 → 盖宽饶)
 	// stands, whatever the recogniser made of it.
 	for alias, full := range x.doc.Names {
