@@ -312,21 +312,32 @@ func TestSharedDataHalfGold(t *testing.T) {
 }
 
 // Offices fused with their place, as annals writes them, are split at the
-// local office before scoring against CHisIEC; others stay whole.
+// local office before scoring against CHisIEC, and holding one is
+// governing its place; others stay whole.
 func TestSplitOffices(t *testing.T) {
 	mk := func(text string, start int) extract.Entity {
 		return extract.Entity{Text: text, Type: "职官", Span: kg.Span{Start: start, End: start + len([]rune(text))}}
 	}
 	res := []extract.Result{{
-		Entities: []extract.Entity{mk("南阳太守", 2), mk("丞相", 9)},
+		Entities: []extract.Entity{mk("南阳太守", 2), mk("丞相", 9), mk("鄯州都督", 12)},
 		Triples:  []extract.Triple{{Head: extract.Entity{Text: "亮", Type: "人物"}, Relation: "任官", Tail: mk("南阳太守", 2)}},
 	}}
 	got := splitOffices(res)[0]
-	if len(got.Entities) != 3 || got.Entities[0].Text != "南阳" || got.Entities[0].Type != "地点" || got.Entities[0].End != 4 ||
+	if len(got.Entities) < 3 || got.Entities[0].Text != "南阳" || got.Entities[0].Type != "地点" || got.Entities[0].End != 4 ||
 		got.Entities[1].Text != "太守" || got.Entities[1].Start != 4 || got.Entities[2].Text != "丞相" {
 		t.Errorf("entities %+v", got.Entities)
 	}
-	if tail := got.Triples[0].Tail; tail.Text != "太守" || tail.Start != 4 || tail.End != 6 {
+	// 鄯州 is not in the lexicon; 州 says it is a place.
+	if len(got.Entities) != 5 || got.Entities[3].Text != "鄯州" || got.Entities[4].Text != "都督" {
+		t.Errorf("an office of a place the lexicon does not know: %+v", got.Entities[3:])
+	}
+	if len(got.Triples) != 2 {
+		t.Fatalf("triples %+v, want 辖 南阳 and 任官 太守", got.Triples)
+	}
+	if gov := got.Triples[0]; gov.Relation != "辖" || gov.Tail.Text != "南阳" || gov.Tail.Start != 2 || gov.Head.Text != "亮" {
+		t.Errorf("governing %+v", gov)
+	}
+	if tail := got.Triples[1].Tail; got.Triples[1].Relation != "任官" || tail.Text != "太守" || tail.Start != 4 || tail.End != 6 {
 		t.Errorf("relation tail %+v", tail)
 	}
 	if res[0].Entities[0].Text != "南阳太守" {
