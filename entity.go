@@ -72,6 +72,7 @@ func (w *Workspace) Entity(ctx context.Context, name string, opts EntityOptions)
 			v.Attributes[kind] = append(v.Attributes[kind], a.Name)
 		}
 	}
+	dropStatedElsewhere(v.Attributes)
 	if v.Relations, err = w.db.Relations(ctx, v.ID, opts.Relations); err != nil {
 		return nil, err
 	}
@@ -82,6 +83,33 @@ func (w *Workspace) Entity(ctx context.Context, name string, opts EntityOptions)
 		return nil, err
 	}
 	return v, nil
+}
+
+// dropStatedElsewhere keeps a name out of 名 when the texts state it as
+// another kind: 项羽 is called 羽 as a short form, which reads as a given
+// name, but his chapter says 字羽.
+func dropStatedElsewhere(attrs map[string][]string) {
+	given := attrs["名"]
+	if len(given) == 0 {
+		return
+	}
+	kept := given[:0]
+	for _, n := range given {
+		stated := false
+		for kind, names := range attrs {
+			if kind != "名" && kind != "variant" && contains(names, n) {
+				stated = true
+			}
+		}
+		if !stated {
+			kept = append(kept, n)
+		}
+	}
+	if len(kept) == 0 {
+		delete(attrs, "名")
+		return
+	}
+	attrs["名"] = kept
 }
 
 func contains(list []string, s string) bool {

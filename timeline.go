@@ -45,23 +45,49 @@ func (w *Workspace) ChunksNear(ctx context.Context, year, delta int) ([]int64, e
 
 // lifeSpan reads the years of an entity's birth and death facts: the year
 // most of them agree on (the earliest of equals), since one misread
-// sentence should not outvote the rest.
+// sentence should not outvote the rest. Facts from the entity's own
+// chapters (titled by one of his names) outweigh passing mentions: 先主传
+// dates 刘备's death, not a colleague's biography whose 卒 the rules gave
+// him.
 func (w *Workspace) lifeSpan(ctx context.Context, id int64) (born, died *int, err error) {
 	years, err := w.db.FactYears(ctx, id, []string{"出生时间", "born_in", "死亡时间", "died_in"})
 	if err != nil {
 		return nil, nil, err
 	}
-	return consensus(years["出生时间"], years["born_in"]), consensus(years["死亡时间"], years["died_in"]), nil
+	if len(years) == 0 {
+		return nil, nil, nil
+	}
+	own, err := w.db.OwnDocuments(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ownFirst(own, years["出生时间"], years["born_in"]), ownFirst(own, years["死亡时间"], years["died_in"]), nil
+}
+
+// ownFirst is the consensus of the years from the documents in own, or of
+// all when none comes from them.
+func ownFirst(own map[int64]bool, lists ...[]store.FactYear) *int {
+	var mine, all []int
+	for _, l := range lists {
+		for _, f := range l {
+			all = append(all, f.Year)
+			if own[f.Doc] {
+				mine = append(mine, f.Year)
+			}
+		}
+	}
+	if len(mine) > 0 {
+		return consensus(mine)
+	}
+	return consensus(all)
 }
 
 // consensus is the year most votes name, the earliest of equals; nil when
 // there are none.
-func consensus(lists ...[]int) *int {
+func consensus(years []int) *int {
 	votes := map[int]int{}
-	for _, l := range lists {
-		for _, y := range l {
-			votes[y]++
-		}
+	for _, y := range years {
+		votes[y]++
 	}
 	best, n := 0, 0
 	for y, v := range votes {

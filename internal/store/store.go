@@ -275,6 +275,13 @@ type TimelineQuery struct {
 	Limit    int
 }
 
+// FactYear is the year one evidence sentence gives a dated fact, and the
+// document it is in.
+type FactYear struct {
+	Year int
+	Doc  int64
+}
+
 // TimelineItem is one dated fact with the sentence that dates and states it.
 // A fact dated only within a reign the table cannot place has no year but
 // a Reign, which orders it among the facts of that reign.

@@ -300,8 +300,9 @@ func joinAnd(parts []string) string {
 }
 
 // FactYears reads the years of an entity's dated facts of the given types,
-// where it is the head: relation type → one year per evidence sentence.
-func (s *DB) FactYears(ctx context.Context, entityID int64, types []string) (map[string][]int, error) {
+// where it is the head: relation type → one year per evidence sentence,
+// with the document that states it.
+func (s *DB) FactYears(ctx context.Context, entityID int64, types []string) (map[string][]store.FactYear, error) {
 	if len(types) == 0 {
 		return nil, nil
 	}
@@ -311,20 +312,43 @@ func (s *DB) FactYears(ctx context.Context, entityID int64, types []string) (map
 		marks[i] = "?"
 		args = append(args, t)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT r.type, e.year FROM relations r JOIN evidence e ON e.relation_id = r.id
+	rows, err := s.db.QueryContext(ctx, `SELECT r.type, e.year, e.doc_id FROM relations r JOIN evidence e ON e.relation_id = r.id
 		WHERE r.head_id = ? AND r.type IN (`+strings.Join(marks, ",")+`) AND e.year IS NOT NULL AND e.kept = 1`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read fact years: %w", err)
 	}
 	defer rows.Close()
-	out := map[string][]int{}
+	out := map[string][]store.FactYear{}
 	for rows.Next() {
 		var t string
-		var y int
-		if err := rows.Scan(&t, &y); err != nil {
+		var f store.FactYear
+		if err := rows.Scan(&t, &f.Year, &f.Doc); err != nil {
 			return nil, err
 		}
-		out[t] = append(out[t], y)
+		out[t] = append(out[t], f)
+	}
+	return out, rows.Err()
+}
+
+// OwnDocuments returns the documents whose title holds one of an
+// entity's names of two characters or more: a person's own chapters
+// (先主传 for 刘备, 吴主传 for 孙权, 高祖本纪 and 高帝纪 for 刘邦).
+func (s *DB) OwnDocuments(ctx context.Context, entityID int64) (map[int64]bool, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT d.id FROM documents d, (
+			SELECT name AS n FROM entities WHERE id = ?1
+			UNION SELECT alias FROM aliases WHERE entity_id = ?1) AS names
+		WHERE length(names.n) >= 2 AND instr(d.title, names.n) > 0`, entityID)
+	if err != nil {
+		return nil, fmt.Errorf("read an entity's own documents: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var doc int64
+		if err := rows.Scan(&doc); err != nil {
+			return nil, err
+		}
+		out[doc] = true
 	}
 	return out, rows.Err()
 }

@@ -60,3 +60,30 @@ func TestClassifierAddsToTheRules(t *testing.T) {
 		}
 	}
 }
+
+// The classifier dates a death only in a sentence that tells of one.
+func TestClassifierDatesOnlyStatedDeaths(t *testing.T) {
+	names := listed{"韩午": tPer, "四年": tTime}
+	rel := func(x *Extractor, text string) bool {
+		res, err := x.Extract(context.Background(), extract.Input{Text: text, Lang: "lzh", Schema: schema.MustLoad(schema.ZhHistory)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range res.Triples {
+			if tr.Head.Text == "韩午" && tr.Relation == "死亡时间" && tr.Tail.Text == "四年" {
+				return true
+			}
+		}
+		return false
+	}
+	classifier := NewWith(names, pairwise{"死亡时间"})
+	if rel(classifier, "韩午四年入朝。") {
+		t.Error("a death dated in a sentence that tells of none")
+	}
+	if !rel(classifier, "韩午四年见杀于市。") {
+		t.Error("a killing not dated")
+	}
+	if rel(NewWith(names, nil), "韩午四年见杀于市。") {
+		t.Error("the rules date the killing themselves: the test shows nothing")
+	}
+}

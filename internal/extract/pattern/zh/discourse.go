@@ -82,6 +82,11 @@ func (x *run) clauses() {
 		switch {
 		case x.imperial(c.s):
 			// 诏以X为Y: the throne acts, the subject waits.
+		case k >= 0 && x.accessionClause(k, c.e):
+			// 世祖即位，以俊为侍中: the ruler's accession dates the
+			// clauses after it, whose subject goes on.
+			c.subj, c.named = k, true
+			c.prev = carry
 		case k >= 0:
 			c.subj, c.named = k, true
 			carry = k
@@ -99,6 +104,17 @@ func (x *run) clauses() {
 			carry, owner = -1, -1
 		}
 	}
+}
+
+// accessionClause says whether the clause ending at e is its subject k
+// and an accession word alone (文帝践阼, 世祖即位).
+func (x *run) accessionClause(k, e int) bool {
+	for _, w := range accessionWords {
+		if x.ents[k].e+len([]rune(w)) == e && hasAt(x.rs, x.ents[k].e, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // leadSubject returns the mention a clause opens with as its subject (a

@@ -78,7 +78,7 @@ func (x *run) classify(rl Relater, ss []sentence) {
 			continue
 		}
 		for _, l := range rl.Relate(x.rs[sn.s:sn.e], ms) {
-			if l.Type == "别称" {
+			if l.Type == "别称" || !statesLifeEvent(l.Type, x.rs[sn.s:sn.e]) {
 				continue
 			}
 			k := key{ks[l.Head], ks[l.Tail], l.Type}
@@ -88,6 +88,29 @@ func (x *run) classify(rl Relater, ss []sentence) {
 			}
 		}
 	}
+}
+
+// lifeEventWords are the words without one of which a sentence dates no
+// birth or death: the classifier, reading a year before a name (四年春三月
+// 甲寅，立皇后上官氏), would otherwise date a death that is not there.
+var lifeEventWords = map[string]string{
+	"死亡时间": "卒薨崩死殁殂杀诛害弑戮",
+	"出生时间": "生诞产",
+}
+
+// statesLifeEvent says whether a sentence has a word of the life event a
+// relation dates; relations of other types pass.
+func statesLifeEvent(relation string, sentence []rune) bool {
+	words, ok := lifeEventWords[relation]
+	if !ok {
+		return true
+	}
+	for _, r := range sentence {
+		if strings.ContainsRune(words, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // learned lets the recogniser decide the names of each sentence. Where it
@@ -130,8 +153,14 @@ func (x *run) learned(r Recogniser, ss []sentence) {
 			if en.typ == tPer {
 				read(en.s, en.e, same >= 0)
 			}
-			if same < 0 {
+			if same < 0 && !(en.typ == tTime && !overlaps(got, en.s-sn.s, en.e-sn.s)) {
 				x.drop(k)
+				continue
+			}
+			if same < 0 {
+				// A month without its year (夏四月，权薨) dates what
+				// follows from the year before it; the annotations leave
+				// it unmarked, so the recogniser does too.
 				continue
 			}
 			en.typ = got[same].Type
@@ -156,6 +185,16 @@ func (x *run) learned(r Recogniser, ss []sentence) {
 	x.sortOrder()
 	x.forgetDropped()
 	x.unlearn(confirmed)
+}
+
+// overlaps says whether any of ms overlaps [s, e).
+func overlaps(ms []Mention, s, e int) bool {
+	for _, m := range ms {
+		if m.Start < e && m.End > s {
+			return true
+		}
+	}
+	return false
 }
 
 // unlearn forgets the given names this text taught the document from full

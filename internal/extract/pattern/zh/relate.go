@@ -571,8 +571,13 @@ func (x *run) battles(ss []sentence) {
 	}
 }
 
-// deathVerbs; 卒 also means a soldier, so its neighbours are checked.
+// deathVerbs; 卒 also means a soldier, or "in the end" before a verb, so
+// its neighbours are checked.
 var deathVerbs = []string{"卒于", "薨于", "崩于", "死于", "殁于", "卒", "薨", "崩", "殁", "殂", "死"}
+
+// afterDeath are the runes that may follow 卒 when it is a death: where
+// (官, 家, 军中), when (年, 时, 后), burial and posthumous honours.
+const afterDeath = "于於官家军中狱年时后葬谥諡赠追"
 
 var accessionWords = []string{"即皇帝位", "即帝位", "即王位", "即位", "践祚", "践阼", "嗣位", "继位", "袭位", "登位", "称帝", "称王"}
 
@@ -603,7 +608,15 @@ func (x *run) deaths(ss []sentence) {
 					break
 				}
 				if w == "卒" || w == "死" {
-					if strings.ContainsRune("士兵步骑戍亡狱吏走健锐甲将", x.at(i-1)) || strings.ContainsRune("伍徒乘然者", x.at(e)) {
+					if strings.ContainsRune("士兵步骑戍亡狱吏走健锐甲将其之", x.at(i-1)) || strings.ContainsRune("伍徒乘然者", x.at(e)) {
+						break
+					}
+					if k := x.endsAt(i); k >= 0 && (x.ents[k].typ == tGrp || x.ents[k].typ == tLoc) {
+						// 楚卒, 秦卒: the soldiers of a state.
+						break
+					}
+					if w == "卒" && !x.boundary(e) && !strings.ContainsRune(afterDeath, x.at(e)) {
+						// 卒亡其国, 卒为名将: "in the end", not a death.
 						break
 					}
 					if w == "死" && !(x.endsAt(i) >= 0 || x.boundary(e) || x.boundary(i-1)) {
@@ -611,6 +624,13 @@ func (x *run) deaths(ss []sentence) {
 					}
 				}
 				head := x.subject(i, sen, false)
+				if kin := x.kinBefore(i); kin >= 0 {
+					// 七年，权母吴氏薨: the mother died, not 权.
+					head = x.startsAt(kin)
+					if head >= 0 && (x.ents[head].typ != tPer || x.ents[head].e > i) {
+						head = -1
+					}
+				}
 				if head < 0 {
 					break
 				}
@@ -717,11 +737,42 @@ func (x *run) posthumous(ss []sentence) {
 		}
 		sen := sentOf(ss, en.s)
 		h := x.subject(en.s, sen, false)
-		if h < 0 || h == t {
+		if h < 0 || h == t || x.deathsBetween(x.ents[h].e, en.s) > 1 {
+			// A man dies once: in 项籍死，…故德芮，徙为长沙王，一年薨，
+			// 谥曰文王 the second death is another's, and so is the name.
 			continue
 		}
 		x.rels = append(x.rels, rel{h: x.aliasHead(h), t: t, r: "别称", alias: "谥号"})
 	}
+}
+
+// kinBefore returns, in the clause of rune i, the rune after a person's
+// kinship word that comes before i (权母吴氏薨, 莽母功显君死), or -1: what
+// happens at i is the kin's, not the person's.
+func (x *run) kinBefore(i int) int {
+	ci := x.clauseAt(i)
+	if ci < 0 {
+		return -1
+	}
+	for j := x.cls[ci].s + 1; j < i; j++ {
+		if strings.ContainsRune("母父妻子弟兄姊妹", x.rs[j]) && x.cov[j] == 0 {
+			if k := x.endsAt(j); k >= 0 && x.ents[k].typ == tPer {
+				return j + 1
+			}
+		}
+	}
+	return -1
+}
+
+// deathsBetween counts the death verbs in [s, e) outside any mention.
+func (x *run) deathsBetween(s, e int) int {
+	n := 0
+	for i := max(s, 0); i < e && i < len(x.rs); i++ {
+		if x.cov[i] == 0 && strings.ContainsRune("卒薨崩死殁", x.rs[i]) {
+			n++
+		}
+	}
+	return n
 }
 
 // noLocative are the verbs before 于 whose place is not where the subject
@@ -906,6 +957,9 @@ func (x *run) reignNames(ss []sentence) {
 		if en.typ != tPer || !(hasAt(x.rs, en.s-2, "是为") || hasAt(x.rs, en.s-2, "号为") || hasAt(x.rs, en.s-2, "谓之")) {
 			continue
 		}
+		if hasAt(x.rs, en.s-2, "谓之") && !x.namedCaller(en.s-2) {
+			continue
+		}
 		sen := sentOf(ss, en.s)
 		h, near := -1, -1
 		// The one who acceded in the clause before: 子辛立. A title
@@ -934,6 +988,23 @@ func (x *run) reignNames(ss []sentence) {
 			x.rels = append(x.rels, rel{h: x.aliasHead(h), t: k, r: "别称", alias: "号"})
 		}
 	}
+}
+
+// namedCaller says whether the clause of 谓之 at i names who calls, with
+// no person among them (时人谓之X): 之 is then the one before. A clause
+// that opens with 谓之 continues its subject, the caller, and 之 is
+// someone else (项羽侵夺之地，谓之番君: 番君 is 吴芮, not 项羽).
+func (x *run) namedCaller(i int) bool {
+	ci := x.clauseAt(i)
+	if ci < 0 || x.cls[ci].s >= i {
+		return false
+	}
+	for j := x.cls[ci].s; j < i; j++ {
+		if k := x.entAt(j); k >= 0 && x.ents[k].typ == tPer {
+			return false
+		}
+	}
+	return true
 }
 
 // spouseWords follow 纳X为 when X became a wife or consort.
@@ -966,8 +1037,9 @@ func (x *run) marriages(ss []sentence) {
 	}
 }
 
-// shortForms ties the first short mention of a person (晟) to his full name
-// written earlier in the text (孙晟): another name he goes by.
+// shortForms ties the first short mention of a person (晟, 项王) to his
+// full name written earlier in the text (孙晟, 项羽): another name he goes
+// by.
 func (x *run) shortForms() {
 	seen := map[string]bool{}
 	for _, k := range x.order {
@@ -982,7 +1054,13 @@ func (x *run) shortForms() {
 				break
 			}
 			if f.typ == tPer && f.name == "" && string(x.rs[f.s:f.e]) == en.name {
-				x.rels = append(x.rels, rel{h: j, t: k, r: "别称", alias: "名"})
+				// The given name ends the full name (羽 of 项羽); a short
+				// form that does not is a title on the surname (项王).
+				kind := "名"
+				if !strings.HasSuffix(en.name, string(x.rs[en.s:en.e])) {
+					kind = "称号"
+				}
+				x.rels = append(x.rels, rel{h: j, t: k, r: "别称", alias: kind})
 				break
 			}
 		}

@@ -313,3 +313,65 @@ func TestDeduplicated(t *testing.T) {
 		t.Errorf("want a triple per sentence, got %v", triples(res))
 	}
 }
+
+// 卒 is also a soldier (其卒, 楚卒) and "in the end" before a verb (卒亡其国):
+// neither is a death.
+func TestSoldiersAndInTheEndAreNotDeaths(t *testing.T) {
+	res := run1(t, "三年，章邯等将其卒围钜鹿，楚上将军项羽将楚卒往救钜鹿。", nil)
+	noTriple(t, res, "章邯", "死亡时间", "三年")
+	noTriple(t, res, "项羽", "死亡时间", "三年")
+	res = run1(t, "项羽自矜功伐，欲以力征经营天下，五年卒亡其国。", nil)
+	noTriple(t, res, "项羽", "死亡时间", "五年")
+	res = run1(t, "建安二十五年，曹操卒，谥曰武王。", nil)
+	wantTriple(t, res, "曹操", "死亡时间", "建安二十五年")
+	res = run1(t, "延熙元年，蒋琬卒官。", nil)
+	wantTriple(t, res, "蒋琬", "死亡时间", "延熙元年")
+}
+
+// 谓之X gives X to the one 之 stands for, never to the caller.
+func TestCalledIsNotTheCaller(t *testing.T) {
+	res := run1(t, "故衡山王吴芮从百粤之兵，以佐诸侯，诛暴秦，有大功，诸侯立以为王。项羽侵夺之地，谓之番君。其以长沙立番君芮为长沙王。", nil)
+	noTriple(t, res, "项羽", "别称", "番君")
+	res = run1(t, "马超勇冠三军，时人谓之马孟起。", nil)
+	wantTriple(t, res, "马超", "别称", "马孟起")
+}
+
+// A short form that ends the full name is his given name; one that does
+// not is a title on his surname.
+func TestShortFormKinds(t *testing.T) {
+	res := run1(t, "孙晟攻寿春。晟遂还。", nil)
+	if tr := wantTriple(t, res, "孙晟", "别称", "晟"); tr != nil && tr.AliasKind != "名" {
+		t.Errorf("晟: alias kind %q, want 名", tr.AliasKind)
+	}
+}
+
+// A posthumous name after a second death in the chain is not the first
+// dead man's.
+func TestPosthumousNameOfTheSecondDeath(t *testing.T) {
+	res := run1(t, "项籍死，上以鋗有功，故德芮，徙为长沙王，都临湘，一年薨，谥曰文王。", nil)
+	noTriple(t, res, "项籍", "别称", "文王")
+	res = run1(t, "建安二十五年，曹操薨，谥曰武王。", nil)
+	wantTriple(t, res, "曹操", "别称", "武王")
+}
+
+// A death after a name and a kinship word is the kin's.
+func TestKinDies(t *testing.T) {
+	res := run1(t, "孙权，字仲谋。七年，权母吴氏薨。", nil)
+	noTriple(t, res, "孙权", "死亡时间", "七年")
+	wantTriple(t, res, "吴氏", "死亡时间", "七年")
+	res = run1(t, "九月，王莽母功显君死。", nil)
+	noTriple(t, res, "王莽", "死亡时间", "九月")
+	res = run1(t, "五年，孙策薨。", nil)
+	wantTriple(t, res, "孙策", "死亡时间", "五年")
+}
+
+// A ruler's accession opening a sentence dates what follows; it does not
+// make the ruler its subject.
+func TestAccessionDatesTheClausesAfter(t *testing.T) {
+	res := run1(t, "刘俊，字子长，南阳人也。世祖即位，以俊为侍中。七年，卒。", nil)
+	noTriple(t, res, "世祖", "死亡时间", "七年")
+	res = run1(t, "刘廙，字恭嗣，南阳安众人也。文帝即王位，为侍中，赐爵关内侯。黄初二年卒。", nil)
+	noTriple(t, res, "文帝", "死亡时间", "黄初二年")
+	noTriple(t, res, "文帝", "任官", "侍中")
+	wantTriple(t, res, "刘廙", "任官", "侍中")
+}

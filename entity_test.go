@@ -1,0 +1,64 @@
+package annals
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// A name the texts state as another kind (字羽) is not also a given name.
+func TestGivenNamesYieldToStatedKinds(t *testing.T) {
+	attrs := map[string][]string{"名": {"籍", "羽"}, "字": {"羽"}, "variant": {"籍"}}
+	dropStatedElsewhere(attrs)
+	if want := []string{"籍"}; !reflect.DeepEqual(attrs["名"], want) {
+		t.Errorf("名 %v, want %v", attrs["名"], want)
+	}
+	attrs = map[string][]string{"名": {"羽"}, "字": {"羽"}}
+	dropStatedElsewhere(attrs)
+	if _, ok := attrs["名"]; ok {
+		t.Errorf("an empty 名 is kept: %v", attrs)
+	}
+}
+
+// A death dated in the person's own chapter outweighs deaths that passing
+// mentions in other chapters seem to give him.
+func TestOwnChapterDatesALife(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	corpus := filepath.Join(dir, "corpus")
+	write := func(name, text string) {
+		if err := os.MkdirAll(corpus, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(corpus, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("曹操传.txt", "曹操，字孟德，沛国谯人也。操少机警。操以议郎征。操遂东。操与袁绍战。建安二十五年春正月，操薨于洛阳。")
+	write("甲传.txt", "建安十年，曹操卒。")
+	write("乙传.txt", "建安十年，曹操卒。")
+	ws, err := Open(ctx, filepath.Join(dir, ".annals"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	if _, err := ws.Index(ctx, []string{corpus}, IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := ws.Entity(ctx, "曹操", EntityOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Died == nil || *v.Died != 220 {
+		t.Fatalf("died %v, want 220 from his own chapter", v.Died)
+	}
+	years, err := ws.db.FactYears(ctx, v.ID, []string{"死亡时间"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(years["死亡时间"]); n != 3 {
+		t.Fatalf("%d dated deaths, want 3: the passing mentions must outvote the chapter for the test to show anything", n)
+	}
+}
