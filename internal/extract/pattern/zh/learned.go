@@ -94,7 +94,7 @@ func (x *run) classify(rl Relater, ss []sentence) {
 // birth or death: the classifier, reading a year before a name (四年春三月
 // 甲寅，立皇后上官氏), would otherwise date a death that is not there.
 var lifeEventWords = map[string]string{
-	"死亡时间": "卒薨崩死殁殂杀诛害弑戮",
+	"死亡时间": deathChars + "杀诛害弑戮",
 	"出生时间": "生诞产",
 }
 
@@ -153,14 +153,13 @@ func (x *run) learned(r Recogniser, ss []sentence) {
 			if en.typ == tPer {
 				read(en.s, en.e, same >= 0)
 			}
-			if same < 0 && !(en.typ == tTime && !overlaps(got, en.s-sn.s, en.e-sn.s)) {
-				x.drop(k)
-				continue
-			}
 			if same < 0 {
 				// A month without its year (夏四月，权薨) dates what
 				// follows from the year before it; the annotations leave
-				// it unmarked, so the recogniser does too.
+				// it unmarked, so the recogniser does too, and it stays.
+				if en.typ != tTime || overlaps(got, en.s-sn.s, en.e-sn.s) {
+					x.drop(k)
+				}
 				continue
 			}
 			en.typ = got[same].Type

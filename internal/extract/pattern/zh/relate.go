@@ -571,6 +571,9 @@ func (x *run) battles(ss []sentence) {
 	}
 }
 
+// deathChars are the one-character death verbs of deathVerbs.
+const deathChars = "卒薨崩殁殂死"
+
 // deathVerbs; 卒 also means a soldier, or "in the end" before a verb, so
 // its neighbours are checked.
 var deathVerbs = []string{"卒于", "薨于", "崩于", "死于", "殁于", "卒", "薨", "崩", "殁", "殂", "死"}
@@ -768,7 +771,7 @@ func (x *run) kinBefore(i int) int {
 func (x *run) deathsBetween(s, e int) int {
 	n := 0
 	for i := max(s, 0); i < e && i < len(x.rs); i++ {
-		if x.cov[i] == 0 && strings.ContainsRune("卒薨崩死殁", x.rs[i]) {
+		if x.cov[i] == 0 && strings.ContainsRune(deathChars, x.rs[i]) {
 			n++
 		}
 	}
