@@ -42,7 +42,7 @@ func (w *Workspace) EvaluateQA(ctx context.Context, qs []QAQuestion, opts QAEval
 		if err != nil {
 			return qa.Prediction{}, err
 		}
-		return qa.Prediction{Answer: ans.Answer, Choice: ans.Choice, Abstained: !ans.Answered}, nil
+		return qa.Prediction{Answer: ans.Answer, Choice: ans.Choice, Abstained: !ans.Answered, Confidence: ans.Confidence}, nil
 	}, opts.Workers)
 }
 

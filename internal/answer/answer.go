@@ -80,20 +80,24 @@ type Step struct {
 
 // Answer is a question's answer with its evidence.
 type Answer struct {
-	Question  string             `json:"question"`
-	Answer    string             `json:"answer"`
-	Mode      string             `json:"mode"`
-	Answered  bool               `json:"answered"`         // false: unable to answer
-	Method    string             `json:"method"`           // how it was found: fact, sentence, choice, llm …
-	Own       bool               `json:"own_knowledge"`    // open mode: the model added its own knowledge
-	Choice    string             `json:"choice,omitempty"` // the letter chosen
-	Options   []OptionScore      `json:"options,omitempty"`
-	Citations []Citation         `json:"citations"`
-	Items     []retrieve.Item    `json:"items"`
-	Analysis  *retrieve.Analysis `json:"analysis"`
-	Trace     []Step             `json:"trace,omitempty"`
-	Inactive  map[string]string  `json:"inactive_routes,omitempty"`
-	Usage     llm.Usage          `json:"usage"`
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
+	Mode     string `json:"mode"`
+	Answered bool   `json:"answered"` // false: unable to answer
+	// Confidence is how well the evidence supports the answer, 0 to 1:
+	// agreeing statements, the person's own chapter, a formula that says
+	// so. An answer that is not Answered has 0.
+	Confidence float64            `json:"confidence"`
+	Method     string             `json:"method"`           // how it was found: fact, sentence, choice, llm …
+	Own        bool               `json:"own_knowledge"`    // open mode: the model added its own knowledge
+	Choice     string             `json:"choice,omitempty"` // the letter chosen
+	Options    []OptionScore      `json:"options,omitempty"`
+	Citations  []Citation         `json:"citations"`
+	Items      []retrieve.Item    `json:"items"`
+	Analysis   *retrieve.Analysis `json:"analysis"`
+	Trace      []Step             `json:"trace,omitempty"`
+	Inactive   map[string]string  `json:"inactive_routes,omitempty"`
+	Usage      llm.Usage          `json:"usage"`
 }
 
 // Answerer answers over one workspace.

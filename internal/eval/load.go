@@ -72,7 +72,7 @@ func LoadCHisIECRE(dataDir, split string) ([]Example, error) {
 		return nil, err
 	}
 	defer f.Close()
-	exs, err := parseCHisIECRE(f, name)
+	exs, err := ParseCHisIECRE(f, name)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", p, err)
 	}
@@ -244,9 +244,9 @@ type chisiecRecord struct {
 	OrigID *int `json:"orig_id"`
 }
 
-// parseCHisIECRE reads a re_coling JSON list. Entity text is taken from
+// ParseCHisIECRE reads a re_coling JSON list (name is for messages). Entity text is taken from
 // tokens by offset, not from span, which may be in traditional characters.
-func parseCHisIECRE(r io.Reader, name string) ([]Example, error) {
+func ParseCHisIECRE(r io.Reader, name string) ([]Example, error) {
 	var recs []chisiecRecord
 	if err := json.NewDecoder(r).Decode(&recs); err != nil {
 		return nil, fmt.Errorf("decode JSON: %w", err)

@@ -99,7 +99,7 @@ func equalInts(a, b []int) bool {
 }
 
 func TestParseCHisIECRE(t *testing.T) {
-	exs, err := parseCHisIECRE(strings.NewReader(fixtureCHisIECRE), "fixture.json")
+	exs, err := ParseCHisIECRE(strings.NewReader(fixtureCHisIECRE), "fixture.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestParseCHisIECRE(t *testing.T) {
 		`[{"tokens": "甲乙", "entities": [{"type": "PER", "start": 0, "end": 1}], "relations": [{"type": "兄弟", "head": 0, "tail": 1}]}]`,
 		`{"tokens": "甲"}`,
 	} {
-		if _, err := parseCHisIECRE(strings.NewReader(bad), "bad.json"); err == nil {
+		if _, err := ParseCHisIECRE(strings.NewReader(bad), "bad.json"); err == nil {
 			t.Errorf("no error for %s", bad)
 		}
 	}

@@ -89,7 +89,7 @@ func LoadCHisIECREFile(path string) ([]Example, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	defer f.Close()
-	exs, err := parseCHisIECRE(f, path)
+	exs, err := ParseCHisIECRE(f, path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}

@@ -135,7 +135,7 @@ const fixtureCHisIECRelate = `[
 ]`
 
 func TestCHisIECRelatePairs(t *testing.T) {
-	exs, err := parseCHisIECRE(strings.NewReader(fixtureCHisIECRelate), "fixture")
+	exs, err := ParseCHisIECRE(strings.NewReader(fixtureCHisIECRelate), "fixture")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/annals-project/annals/internal/eval"
 )
 
 // Formats Load reads.
@@ -25,10 +27,13 @@ const (
 	FormatMuSiQue = "musique"
 	// FormatHotpotQA is a JSON array of HotpotQA records.
 	FormatHotpotQA = "hotpotqa"
+	// FormatCHisIEC is a CHisIEC relation file (re_coling_*.json), asked
+	// as questions about its relations (RelationQuestions).
+	FormatCHisIEC = "chisiec-re"
 )
 
 // Formats lists the formats Load reads.
-func Formats() []string { return []string{FormatJSONL, FormatMuSiQue, FormatHotpotQA} }
+func Formats() []string { return []string{FormatJSONL, FormatMuSiQue, FormatHotpotQA, FormatCHisIEC} }
 
 var bom = []byte("\xef\xbb\xbf")
 
@@ -58,6 +63,11 @@ func Load(path, format string) ([]Question, error) {
 		qs, err = parseMuSiQue(data, name)
 	case FormatHotpotQA:
 		qs, err = parseHotpotQA(data, name)
+	case FormatCHisIEC:
+		var exs []eval.Example
+		if exs, err = eval.ParseCHisIECRE(bytes.NewReader(data), name); err == nil {
+			qs = RelationQuestions(exs)
+		}
 	default:
 		return nil, fmt.Errorf("load questions from %s: unknown format %q (known: %s)", path, format, strings.Join(Formats(), ", "))
 	}
@@ -95,6 +105,11 @@ func guessFormat(name string, data []byte) (string, error) {
 	}
 	if _, ok := first["paragraphs"]; ok {
 		return FormatMuSiQue, nil
+	}
+	if _, ok := first["relations"]; ok {
+		if _, ok := first["tokens"]; ok {
+			return FormatCHisIEC, nil
+		}
 	}
 	if _, ok := first["supporting_facts"]; ok {
 		return FormatHotpotQA, nil

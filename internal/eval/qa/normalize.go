@@ -6,13 +6,17 @@ import (
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/annals-project/annals/internal/text"
 )
 
 // Tokens normalises s and splits it into tokens: NFKC, lower case,
 // punctuation and symbols as separators, English articles (a, an, the)
 // dropped. Latin-script words (so Vietnamese syllables) are tokens; each
 // Han, Hiragana or Katakana character is a token of its own, because those
-// scripts do not separate words, so Chinese F1 is over characters.
+// scripts do not separate words, so Chinese F1 is over characters. Han
+// characters are folded to their simplified, common form (於 as 于, 幹 as
+// 干), so a variant spelling is not a wrong answer.
 //
 // Like SQuAD's normalisation, an apostrophe, full stop or comma between two
 // letters or digits is deleted rather than split on, so that "U.S." and
@@ -31,7 +35,7 @@ func Tokens(s string) []string {
 		switch {
 		case isCharToken(r):
 			flush()
-			toks = append(toks, string(r))
+			toks = append(toks, string(text.FoldVariant(r)))
 		case unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.M, r):
 			cur = append(cur, r)
 		case isJoiner(r) && len(cur) > 0 && i+1 < len(rs) && isWordRune(rs[i+1]):

@@ -97,7 +97,11 @@ func TestTokenF1Multiplicity(t *testing.T) {
 	if got := F1("", ""); got != 1 {
 		t.Errorf("F1 of two empty answers = %v, want 1", got)
 	}
-	if got := strings.Join(Tokens("汉 Han 漢"), "|"); got != "汉|han|漢" {
+	// Traditional and variant characters are their common forms.
+	if got := strings.Join(Tokens("汉 Han 漢 劉幹"), "|"); got != "汉|han|汉|刘|干" {
 		t.Errorf("Tokens = %q", got)
+	}
+	if !Contains("卒於五丈原", "卒于五丈原") {
+		t.Error("a variant spelling does not contain its gold")
 	}
 }

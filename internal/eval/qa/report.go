@@ -9,8 +9,8 @@ import (
 
 // Text writes the report as a short table: overall, then one row per
 // question type. Only the columns that apply are shown: accuracy when
-// there are multiple-choice questions, contains, F1 and EM when there
-// are free answers.
+// there are multiple-choice questions; short, contains, F1, EM and
+// confidently wrong when there are free answers.
 func (r *Report) Text(w io.Writer) error {
 	mc, free := r.MultipleChoice > 0, r.N-r.MultipleChoice > 0
 	head := []string{"type", "n"}
@@ -18,7 +18,7 @@ func (r *Report) Text(w io.Writer) error {
 		head = append(head, "acc%")
 	}
 	if free {
-		head = append(head, "contains%", "F1%", "EM%")
+		head = append(head, "short%", "contains%", "F1%", "EM%", "sure&wrong%")
 	}
 	head = append(head, "abstained", "errors")
 	rows := [][]string{head}
@@ -29,14 +29,11 @@ func (r *Report) Text(w io.Writer) error {
 		}
 		if free {
 			f := s.N-s.MultipleChoice > 0
-			c = append(c, pctIf(f, s.Contains), pctIf(f, s.F1), pctIf(f, s.EM))
+			c = append(c, pctIf(f, s.Short), pctIf(f, s.Contains), pctIf(f, s.F1), pctIf(f, s.EM), pctIf(f, s.ConfidentlyWrong))
 		}
 		rows = append(rows, append(c, fmt.Sprint(s.Abstained), fmt.Sprint(s.Errors)))
 	}
-	row("all", Summary{
-		N: r.N, MultipleChoice: r.MultipleChoice, Accuracy: r.Accuracy,
-		Contains: r.Contains, F1: r.F1, EM: r.EM, Abstained: r.Abstained, Errors: r.Errors,
-	})
+	row("all", r.Summary)
 	types := make([]string, 0, len(r.ByType))
 	for t := range r.ByType {
 		types = append(types, t)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Prediction is an answerer's answer to one question.
@@ -16,7 +17,20 @@ type Prediction struct {
 	Choice string `json:"choice,omitempty"`
 	// Abstained says the answerer declined to answer; it scores as wrong.
 	Abstained bool `json:"abstained,omitempty"`
+	// Confidence is how sure the answerer is, 0 to 1 (0 when it does
+	// not say).
+	Confidence float64 `json:"confidence"`
 }
+
+// Figures of a short answer.
+const (
+	// ShortAnswer is the longest answer, in characters, that counts as
+	// short: an answer, not a pasted passage.
+	ShortAnswer = 40
+	// Confident is the confidence from which a wrong answer counts as
+	// confidently wrong.
+	Confident = 0.5
+)
 
 // Answerer answers one question. Run calls it from several goroutines at
 // once.
@@ -34,7 +48,13 @@ type Result struct {
 	Abstained bool    `json:"abstained,omitempty"`
 	Correct   bool    `json:"correct"`
 	Contains  bool    `json:"contains"`
-	F1        float64 `json:"f1"`
+	// Short is Contains for an answer of at most ShortAnswer characters.
+	Short bool `json:"short"`
+	// Confidence is the answerer's; ConfidentlyWrong marks a free answer given with at least Confident
+	// that is not Short.
+	Confidence       float64 `json:"confidence"`
+	ConfidentlyWrong bool    `json:"confidently_wrong,omitempty"`
+	F1               float64 `json:"f1"`
 	EM        float64 `json:"em"`
 	Error     string  `json:"error,omitempty"`
 	// MultipleChoice says which figures apply: Correct, or Contains, F1
@@ -43,13 +63,16 @@ type Result struct {
 }
 
 // Summary holds the figures over a set of questions. Accuracy is over the
-// multiple-choice ones; Contains, F1 and EM are means over the others
-// (N − MultipleChoice). Abstentions and errors count as wrong.
+// multiple-choice ones; Contains, Short, ConfidentlyWrong, F1 and EM are
+// shares or means over the others (N − MultipleChoice). Abstentions and
+// errors count as wrong.
 type Summary struct {
-	N              int     `json:"n"`
-	MultipleChoice int     `json:"multiple_choice"`
-	Accuracy       float64 `json:"accuracy"`
-	Contains       float64 `json:"contains"`
+	N                int     `json:"n"`
+	MultipleChoice   int     `json:"multiple_choice"`
+	Accuracy         float64 `json:"accuracy"`
+	Contains         float64 `json:"contains"`
+	Short            float64 `json:"short"`
+	ConfidentlyWrong float64 `json:"confidently_wrong"`
 	F1             float64 `json:"f1"`
 	EM             float64 `json:"em"`
 	Abstained      int     `json:"abstained"`
@@ -59,14 +82,7 @@ type Summary struct {
 // Report is the outcome of Run: the overall figures (as in Summary), the
 // same per question type, and every question's result in input order.
 type Report struct {
-	N              int     `json:"n"`
-	MultipleChoice int     `json:"multiple_choice"`
-	Accuracy       float64 `json:"accuracy"`
-	Contains       float64 `json:"contains"`
-	F1             float64 `json:"f1"`
-	EM             float64 `json:"em"`
-	Abstained      int     `json:"abstained"`
-	Errors         int     `json:"errors"`
+	Summary
 	// ByType is keyed by Question.Type; it is empty when no question has
 	// a type, and holds "" for the untyped ones when some have.
 	ByType  map[string]*Summary `json:"by_type,omitempty"`
@@ -121,7 +137,7 @@ func score(q Question, pred Prediction, err error) Result {
 		r.Error = err.Error()
 		return r
 	}
-	r.Predicted, r.Abstained = pred.Answer, pred.Abstained
+	r.Predicted, r.Abstained, r.Confidence = pred.Answer, pred.Abstained, pred.Confidence
 	if l, ok := letterOf(pred.Choice); ok {
 		r.Choice = l
 	} else {
@@ -136,6 +152,8 @@ func score(q Question, pred Prediction, err error) Result {
 	}
 	golds := append([]string{q.Answer}, q.Aliases...)
 	r.Contains = Contains(pred.Answer, golds...)
+	r.Short = r.Contains && utf8.RuneCountInString(strings.TrimSpace(pred.Answer)) <= ShortAnswer
+	r.ConfidentlyWrong = !r.Short && r.Confidence >= Confident
 	r.F1 = F1(pred.Answer, golds...)
 	if ExactMatch(pred.Answer, golds...) {
 		r.EM = 1
@@ -147,6 +165,8 @@ func score(q Question, pred Prediction, err error) Result {
 type tally struct {
 	s                 Summary
 	correct, contains int
+	short             int
+	confidentlyWrong  int
 	f1, em            float64
 }
 
@@ -168,6 +188,12 @@ func (t *tally) add(r Result) {
 	if r.Contains {
 		t.contains++
 	}
+	if r.Short {
+		t.short++
+	}
+	if r.ConfidentlyWrong {
+		t.confidentlyWrong++
+	}
 	t.f1 += r.F1
 	t.em += r.EM
 }
@@ -179,6 +205,8 @@ func (t *tally) summary() Summary {
 	}
 	if free := s.N - s.MultipleChoice; free > 0 {
 		s.Contains = float64(t.contains) / float64(free)
+		s.Short = float64(t.short) / float64(free)
+		s.ConfidentlyWrong = float64(t.confidentlyWrong) / float64(free)
 		s.F1 = t.f1 / float64(free)
 		s.EM = t.em / float64(free)
 	}
@@ -197,13 +225,7 @@ func report(results []Result) *Report {
 		}
 		t.add(r)
 	}
-	s := all.summary()
-	rep := &Report{
-		N: s.N, MultipleChoice: s.MultipleChoice, Accuracy: s.Accuracy,
-		Contains: s.Contains, F1: s.F1, EM: s.EM,
-		Abstained: s.Abstained, Errors: s.Errors,
-		Results: results,
-	}
+	rep := &Report{Summary: all.summary(), Results: results}
 	if _, untyped := byType[""]; len(byType) > 1 || (len(byType) == 1 && !untyped) {
 		rep.ByType = make(map[string]*Summary, len(byType))
 		for k, t := range byType {
