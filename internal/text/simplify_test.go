@@ -301,11 +301,11 @@ func TestToSimplifiedMatchesReference(t *testing.T) {
 
 func TestFoldVariants(t *testing.T) {
 	for in, want := range map[string]string{
-		"刘幹":     "刘干",
-		"卒於军":    "卒于军",
-		"二千馀人":   "二千余人",
-		"諸葛亮":    "诸葛亮",
-		"于禁":     "于禁",
+		"刘幹":      "刘干",
+		"卒於军":     "卒于军",
+		"二千馀人":    "二千余人",
+		"諸葛亮":     "诸葛亮",
+		"于禁":      "于禁",
 		"not Han": "not Han",
 	} {
 		if got := FoldVariants(in); got != want {

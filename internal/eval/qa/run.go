@@ -39,15 +39,15 @@ type Answerer func(ctx context.Context, q Question) (Prediction, error)
 // Result is one question's outcome. Correct is set for multiple choice;
 // Contains, F1 and EM for free answers.
 type Result struct {
-	ID        string  `json:"id"`
-	Question  string  `json:"question"`
-	Type      string  `json:"type,omitempty"`
-	Gold      string  `json:"gold"`
-	Predicted string  `json:"predicted"`
-	Choice    string  `json:"choice,omitempty"`
-	Abstained bool    `json:"abstained,omitempty"`
-	Correct   bool    `json:"correct"`
-	Contains  bool    `json:"contains"`
+	ID        string `json:"id"`
+	Question  string `json:"question"`
+	Type      string `json:"type,omitempty"`
+	Gold      string `json:"gold"`
+	Predicted string `json:"predicted"`
+	Choice    string `json:"choice,omitempty"`
+	Abstained bool   `json:"abstained,omitempty"`
+	Correct   bool   `json:"correct"`
+	Contains  bool   `json:"contains"`
 	// Short is Contains for an answer of at most ShortAnswer characters.
 	Short bool `json:"short"`
 	// Confidence is the answerer's; ConfidentlyWrong marks a free answer given with at least Confident
@@ -55,8 +55,8 @@ type Result struct {
 	Confidence       float64 `json:"confidence"`
 	ConfidentlyWrong bool    `json:"confidently_wrong,omitempty"`
 	F1               float64 `json:"f1"`
-	EM        float64 `json:"em"`
-	Error     string  `json:"error,omitempty"`
+	EM               float64 `json:"em"`
+	Error            string  `json:"error,omitempty"`
 	// MultipleChoice says which figures apply: Correct, or Contains, F1
 	// and EM.
 	MultipleChoice bool `json:"multiple_choice"`
@@ -73,10 +73,10 @@ type Summary struct {
 	Contains         float64 `json:"contains"`
 	Short            float64 `json:"short"`
 	ConfidentlyWrong float64 `json:"confidently_wrong"`
-	F1             float64 `json:"f1"`
-	EM             float64 `json:"em"`
-	Abstained      int     `json:"abstained"`
-	Errors         int     `json:"errors"`
+	F1               float64 `json:"f1"`
+	EM               float64 `json:"em"`
+	Abstained        int     `json:"abstained"`
+	Errors           int     `json:"errors"`
 }
 
 // Report is the outcome of Run: the overall figures (as in Summary), the

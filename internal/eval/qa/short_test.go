@@ -16,10 +16,10 @@ func TestShortAndConfidentlyWrong(t *testing.T) {
 		{ID: "s4", Question: "诸葛亮卒于何处？", Answer: "五丈原"},
 	}
 	answers := map[string]Prediction{
-		"s1": {Answer: "诸葛亮是琅邪阳都人。", Confidence: 0.9},                                    // short and right
+		"s1": {Answer: "诸葛亮是琅邪阳都人。", Confidence: 0.9},                                        // short and right
 		"s2": {Answer: "诸葛亮字孔明，琅邪阳都人也。汉司隶校尉诸葛丰后也。父珪，字君贡，汉末为太山郡丞。" + "亮早孤。", Confidence: 0.9}, // a passage: right but not short
-		"s3": {Answer: "诸葛亮的父亲是刘表。", Confidence: 0.8},                                     // sure and wrong
-		"s4": {Answer: "卒於五丈原", Confidence: 0.2},                                          // a variant spelling, unsure
+		"s3": {Answer: "诸葛亮的父亲是刘表。", Confidence: 0.8},                                        // sure and wrong
+		"s4": {Answer: "卒於五丈原", Confidence: 0.2},                                             // a variant spelling, unsure
 	}
 	rep, err := Run(context.Background(), qs, func(_ context.Context, q Question) (Prediction, error) {
 		return answers[q.ID], nil
@@ -53,7 +53,7 @@ func TestRelationQuestions(t *testing.T) {
 		{Head: ent("蔡珍", "PER"), Relation: "出生于某地", Tail: ent("彰德", "LOC")},
 		{Head: ent("蔡珍", "PER"), Relation: "出生于某地", Tail: ent("安阳", "LOC")},
 		{Head: ent("兴", "PER"), Relation: "父母", Tail: ent("蔡珍", "PER")},
-		{Head: ent("珍", "PER"), Relation: "任职", Tail: ent("千户", "OFI")},      // one-character subject: too ambiguous
+		{Head: ent("珍", "PER"), Relation: "任职", Tail: ent("千户", "OFI")}, // one-character subject: too ambiguous
 		{Head: ent("蔡珍", "PER"), Relation: "敌对攻伐", Tail: ent("襄阳", "LOC")},
 		{Head: ent("王对", "PER"), Relation: "同僚", Tail: ent("蔡珍", "PER")}, // not asked
 	}}
