@@ -325,6 +325,42 @@ func TestAskAnswersWithCitations(t *testing.T) {
 	}
 }
 
+// Typed questions are answered with the short span that answers them,
+// read from the subject's statements, with a confidence; one the texts do
+// not answer is refused rather than answered with a passage.
+func TestAskAnswersWithShortSpans(t *testing.T) {
+	ctx := context.Background()
+	ws, _ := indexDemo(t)
+	for _, tt := range []struct{ q, want, not string }{
+		{"诸葛亮是哪里人？", "琅邪阳都", "、"},        // one span in the source's order
+		{"诸葛亮的父亲是谁？", "诸葛珪", "诸葛丰"},      // the father, not the ancestor before him
+		{"姜维的父亲是谁？", "姜冏", ""},           // a bare given name gets the family name
+		{"玄德是谁的字？", "刘备", ""},            // whose courtesy name
+		{"后主是谁？", "刘禅", ""},              // a designation and the person it names
+		{"谁杀了董卓？", "吕布", ""},             // the subject after the template
+		{"诸葛亮死于哪一年？", "建兴十二年（234年）", ""}, // the year with its era
+	} {
+		ans, err := ws.Ask(ctx, tt.q, annals.AskOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ans.Answered || !strings.Contains(ans.Answer, tt.want) || tt.not != "" && strings.Contains(ans.Answer, tt.not) {
+			t.Errorf("%s: %q, want %q", tt.q, ans.Answer, tt.want)
+			continue
+		}
+		if n := len([]rune(ans.Answer)); n > 40 || ans.Confidence < 0.5 || len(ans.Citations) == 0 {
+			t.Errorf("%s: %q (%d characters, confidence %.2f, %d citations): want short, sure and cited", tt.q, ans.Answer, n, ans.Confidence, len(ans.Citations))
+		}
+	}
+	ans, err := ws.Ask(ctx, "鲁肃的母亲是谁？", annals.AskOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Answered || ans.Confidence != 0 || !strings.HasPrefix(ans.Answer, "无法回答") {
+		t.Errorf("a typed question the texts do not answer: %q (confidence %.2f), want a refusal", ans.Answer, ans.Confidence)
+	}
+}
+
 func TestAskMultipleChoiceFiltersAndChooses(t *testing.T) {
 	ctx := context.Background()
 	ws, _ := indexDemo(t)

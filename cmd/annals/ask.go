@@ -135,6 +135,9 @@ func (a *app) printAnswer(ans *annals.Answer, trace bool) {
 		}
 	}
 	a.printf("%s\n", lines(ans.Answer))
+	if ans.Answered && len(ans.Options) == 0 {
+		a.printf("(confidence %.2f%s)\n", ans.Confidence, alsoMeant(ans))
+	}
 	if ans.Own {
 		a.printf("(includes the model's own knowledge, marked in the answer)\n")
 	}
@@ -155,4 +158,16 @@ func (a *app) printAnswer(ans *annals.Answer, trace bool) {
 	for _, c := range ans.Citations {
 		a.printf("[%d] %s [%d,%d) 「%s」\n", c.N, c.Cite, c.Start, c.End, strings.TrimSpace(c.Sentence))
 	}
+}
+
+// alsoMeant names the other people the question's subject may mean.
+func alsoMeant(ans *annals.Answer) string {
+	if ans.Analysis == nil || len(ans.Analysis.Others) == 0 {
+		return ""
+	}
+	names := make([]string, len(ans.Analysis.Others))
+	for i, e := range ans.Analysis.Others {
+		names[i] = e.Name
+	}
+	return "; also called so: " + strings.Join(names, ", ")
 }

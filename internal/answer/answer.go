@@ -156,7 +156,9 @@ func (a *Answerer) answerFrom(ctx context.Context, res *retrieve.Result, opts Op
 		}
 		return ans, nil
 	}
-	offline(ans)
+	if err := offline(ctx, a.R.Src, ans); err != nil {
+		return nil, err
+	}
 	return ans, nil
 }
 

@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -15,25 +16,48 @@ import (
 // be an answer when nothing else speaks for it.
 const minOverlap = 0.3
 
-// offline answers without a model: the facts that answer a typed question,
-// phrased by a template; else the sentence that best answers the question;
-// else that it cannot.
-func offline(ans *Answer) {
+// Confidence of answers that are not read from facts.
+const (
+	sentenceConfidence = 0.3 // the sentence that best matches the question
+	listConfidence     = 0.4 // facts a template phrases, outside Chinese
+)
+
+// offline answers without a model. A typed Chinese question is answered
+// from the graph's statements of its subject, as a short span; other
+// typed questions from the facts retrieval ranked; an open question (why,
+// how, what happened) with the sentence that best answers it. A typed
+// question the statements do not answer is not answered with a sentence
+// that merely names its subject: it is unable.
+func offline(ctx context.Context, src retrieve.Source, ans *Answer) error {
 	a := ans.Analysis
 	if a.Asks != nil {
-		if text, evs := typedAnswer(a, ans.Items); text != "" {
-			ans.Answer, ans.Answered, ans.Method = text, true, "fact"
+		text, evs, conf, err := factAnswer(ctx, src, a)
+		if err != nil {
+			return err
+		}
+		if text != "" {
+			ans.Answer, ans.Answered, ans.Method, ans.Confidence = text, true, "fact", conf
+			ptrs := make([]*kg.Evidence, len(evs))
+			for i := range evs {
+				ptrs[i] = &evs[i]
+			}
+			ans.Citations = cite(ptrs...)
+			return nil
+		}
+		if text, evs := typedAnswer(a, ans.Items); text != "" && !chineseQuestion(a) {
+			ans.Answer, ans.Answered, ans.Method, ans.Confidence = text, true, "fact", listConfidence
 			ans.Citations = cite(evs...)
-			return
+			return nil
 		}
 	}
-	if it := bestSentence(a, ans.Items); it != nil {
-		ans.Answer, ans.Answered, ans.Method = it.Citation.Sentence, true, "sentence"
+	if it := bestSentence(a, ans.Items); it != nil && (a.Asks == nil || !chineseQuestion(a)) {
+		ans.Answer, ans.Answered, ans.Method, ans.Confidence = it.Citation.Sentence, true, "sentence", sentenceConfidence
 		ans.Citations = cite(it.Citation)
-		return
+		return nil
 	}
 	ans.Answer, ans.Method = unable(a.Lang), "none"
 	ans.Citations = cite()
+	return nil
 }
 
 // typedAnswer gathers the facts of the question's first entity that answer

@@ -93,8 +93,9 @@ type Evidence struct {
 	Span            // sentence offsets in the document
 	Head     Span   `json:"head"`
 	Tail     Span   `json:"tail"`
-	Sentence string `json:"sentence"`      // original characters
-	Norm     string `json:"sentence_norm"` // normalised form
+	Sentence string `json:"sentence"`       // original characters
+	Norm     string `json:"sentence_norm"`  // normalised form
+	Year     *int   `json:"year,omitempty"` // the year the sentence dates the fact to, when dated
 }
 
 // Relation is an edge of the graph with its evidence.

@@ -21,17 +21,21 @@ import (
 
 // Analysis is what a question asks about.
 type Analysis struct {
-	Question string          `json:"question"`
-	Norm     string          `json:"norm"` // normalised (simplified) question
-	Lang     string          `json:"lang"`
-	Type     string          `json:"type"` // see the Q* constants
-	Asks     *Ask            `json:"asks,omitempty"`
-	Entities []Mention       `json:"entities"`
-	Years    []int           `json:"years,omitempty"`
-	Times    []string        `json:"times,omitempty"` // the expressions the years come from
-	terms    []string        // content terms, question words left out
-	said     map[string]bool // every term of the question, question words too
-	names    map[int64]bool
+	Question string    `json:"question"`
+	Norm     string    `json:"norm"` // normalised (simplified) question
+	Lang     string    `json:"lang"`
+	Type     string    `json:"type"` // see the Q* constants
+	Asks     *Ask      `json:"asks,omitempty"`
+	Entities []Mention `json:"entities"`
+	// Others are the other entities the question's subject may name
+	// (孔明 is 诸葛亮's 字, and 胡昭's), most mentioned first; the answer
+	// is for Entities[0].
+	Others []kg.Entity     `json:"others,omitempty"`
+	Years  []int           `json:"years,omitempty"`
+	Times  []string        `json:"times,omitempty"` // the expressions the years come from
+	terms  []string        // content terms, question words left out
+	said   map[string]bool // every term of the question, question words too
+	names  map[int64]bool
 }
 
 // Mention is an entity named in the question, with the names it also goes
@@ -83,11 +87,23 @@ func Analyze(ctx context.Context, src Source, question string, t2s bool) (*Analy
 		a.Times = append(a.Times, t.Expr)
 	}
 	cands := nameCandidates(a.Norm)
+	subject := ""
+	if a.Asks != nil && a.Asks.Subject != "" {
+		// The subject is asked as a whole, one character (亮) included.
+		subject = a.Asks.Subject
+		if i := strings.Index(a.Norm, subject); i >= 0 && len(cands[subject]) == 0 {
+			at := utf8.RuneCountInString(a.Norm[:i])
+			cands[subject] = []span{{at, at + utf8.RuneCountInString(subject)}}
+		}
+	}
 	matches, err := src.MatchNames(ctx, keys(cands))
 	if err != nil {
 		return nil, err
 	}
 	a.Entities = pickMentions(cands, matches)
+	if subject != "" {
+		a.Others = subjectFirst(a, subject, matches)
+	}
 	for i := range a.Entities {
 		m := &a.Entities[i]
 		a.names[m.Entity.ID] = true
@@ -205,8 +221,7 @@ func pickMentions(cands map[string][]span, matches []store.NameMatch) []Mention 
 		if m.Entity.Type == "时间" || m.Entity.Type == "time" {
 			continue
 		}
-		b, ok := best[m.Text]
-		if !ok || m.ByName && !b.ByName || m.ByName == b.ByName && m.Entity.Mentions > b.Entity.Mentions {
+		if b, ok := best[m.Text]; !ok || likelier(m, b) {
 			best[m.Text] = m
 		}
 	}
@@ -253,6 +268,50 @@ func pickMentions(cands map[string][]span, matches []store.NameMatch) []Mention 
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Span.Start < out[j].Span.Start })
 	return out
+}
+
+// subjectFirst puts the mention of the question's whole subject first and
+// returns the other entities the subject names, most mentioned first.
+func subjectFirst(a *Analysis, subject string, matches []store.NameMatch) []kg.Entity {
+	at := -1
+	for i, m := range a.Entities {
+		if m.Text == subject {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	first := a.Entities[at]
+	a.Entities = append([]Mention{first}, append(a.Entities[:at:at], a.Entities[at+1:]...)...)
+	var others []kg.Entity
+	seen := map[int64]bool{first.Entity.ID: true}
+	for _, m := range matches {
+		if m.Text == subject && !seen[m.Entity.ID] && m.Entity.Type == first.Entity.Type && m.Entity.Name != subject {
+			seen[m.Entity.ID] = true
+			others = append(others, m.Entity)
+		}
+	}
+	sort.SliceStable(others, func(i, j int) bool { return others[i].Mentions > others[j].Mentions })
+	if len(others) > 5 {
+		others = others[:5]
+	}
+	return others
+}
+
+// likelier says whom a reader more likely means by a name: the entity
+// called so by its canonical name, unless another that goes by it is
+// mentioned ten times as often (先主 is 刘备, not a stray entity named
+// 先主); then the most mentioned.
+func likelier(m, than store.NameMatch) bool {
+	if m.ByName != than.ByName {
+		if m.ByName {
+			return m.Entity.Mentions*10 >= than.Entity.Mentions
+		}
+		return m.Entity.Mentions >= 10*than.Entity.Mentions
+	}
+	return m.Entity.Mentions > than.Entity.Mentions
 }
 
 // questionWords are asked with, not asked about: they are never names and

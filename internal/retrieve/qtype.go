@@ -3,6 +3,7 @@ package retrieve
 import (
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/annals-project/annals/internal/index"
@@ -16,29 +17,54 @@ const (
 	QWhere      = "where"
 	QWhy        = "why"
 	QYesNo      = "yes-no"
-	QCourtesy   = "courtesy-name" // 字, 号
-	QOffice     = "office"
+	QCourtesy   = "courtesy-name" // 字, 号, 谥号, 又称
+	QWhoseName  = "whose-name"    // Y是谁的字
+	QIdentity   = "identity"      // X是谁
+	QOffice     = "office"        // 担任, 官至
+	QTitle      = "title"         // 被封为, 爵位
 	QKin        = "kin"
 	QDeath      = "time-of-death"
+	QBirth      = "time-of-birth"
 	QDeathPlace = "place-of-death"
 	QNative     = "native-place"
+	QKiller     = "killer" // 谁杀了X, X为谁所杀
+	QVisit      = "visited"
+	QFled       = "fled-to"
+	QResided    = "resided"
+	QAttacked   = "attacked"
 	QAllegiance = "allegiance"
 	QChoice     = "multiple-choice"
 )
 
-// Ask is a typed question's link to the graph: the relation types whose
-// facts answer it, and which end of them holds the answer.
+// Ask is a typed question's link to the graph: whom it asks about, the
+// relation types whose facts answer it, and which end of them holds the
+// answer.
 type Ask struct {
 	Label     string   `json:"label"`     // what is asked, in the question's words (字, 父亲, office)
 	Relations []string `json:"relations"` // relation types, zh-history and general
 	FromTail  bool     `json:"from_tail"` // the answer is the head of a fact whose tail is the entity
+	// Subject is the whole string the question asks about, as the
+	// normalised question writes it (姜维 in 姜维的父亲是谁): a name, a
+	// title or a courtesy name; empty when the wording does not set it
+	// apart.
+	Subject string `json:"subject,omitempty"`
+	// Gender narrows kin: 男 (父亲, 儿子, 哥哥) or 女 (母亲, 女儿, 妻子).
+	Gender string `json:"gender,omitempty"`
+	// Kinds are the kinds of alias a courtesy question asks for (字, 号,
+	// 谥号); empty for any.
+	Kinds []string `json:"kinds,omitempty"`
+	// List says the question expects several answers (offices, places
+	// visited, children).
+	List bool `json:"list,omitempty"`
 }
 
-// asker recognises one typed question.
+// asker recognises one typed question by its template; the subject is
+// what stands before the template, or after it when after is set (谁杀了X).
 type asker struct {
-	re  *regexp.Regexp
-	typ string
-	ask Ask
+	re    *regexp.Regexp
+	typ   string
+	ask   Ask
+	after bool
 }
 
 // askers are tried in order: the first match types the question. Kinship
@@ -46,22 +72,48 @@ type asker struct {
 // (父亲, 子女, X); X的儿子 its tail.
 var askers = func() []asker {
 	a := func(pat, typ, label string, fromTail bool, rels ...string) asker {
-		return asker{regexp.MustCompile(pat), typ, Ask{Label: label, Relations: rels, FromTail: fromTail}}
+		return asker{re: regexp.MustCompile(pat), typ: typ, ask: Ask{Label: label, Relations: rels, FromTail: fromTail}}
 	}
+	with := func(x asker, f func(*Ask)) asker { f(&x.ask); return x }
+	male := func(k *Ask) { k.Gender = "男" }
+	female := func(k *Ask) { k.Gender = "女" }
+	list := func(k *Ask) { k.List = true }
+	kinds := func(ks ...string) func(*Ask) { return func(k *Ask) { k.Kinds = ks } }
+	killer := a(`^(谁|何人|哪个人|是谁)(杀了|杀死了?|杀害了?|诛杀了?|斩杀了?|斩了|杀|弑)`, QKiller, "杀", true, "消极态度倾向", "攻", "killed")
+	killer.after = true
 	return []asker{
-		a(`(表字|的字|字什么|字是|字何|何字|courtesy name|style name|tên chữ)`, QCourtesy, "字", false, "别称", "alias_of"),
-		a(`(的号|号什么|号是|号为|称号|别号|art name)`, QCourtesy, "号", false, "别称", "alias_of"),
-		a(`(父亲|之父|的父亲|的父|父是|father|cha của|\bbố\b)`, QKin, "父亲", true, "子女", "parent_of"),
-		a(`(母亲|之母|的母亲|的母|mother|mẹ của)`, QKin, "母亲", true, "子女", "parent_of"),
-		a(`(儿子|之子|的儿子|的子女|的子|子女|女儿|孩子|后代|\bsons?\b|daughters?|children|con của)`, QKin, "子女", false, "子女", "parent_of"),
-		a(`(孙子|之孙|的孙|grandson|granddaughter)`, QKin, "孙", false, "孙"),
-		a(`(兄弟|哥哥|弟弟|之兄|之弟|的兄弟|的兄长|的弟弟|的兄|的弟|姐妹|brothers?|sisters?|siblings?|anh em)`, QKin, "兄弟", false, "同胞", "sibling_of"),
-		a(`(妻子|夫人|之妻|的妻子|的妻|丈夫|配偶|皇后|wife|husband|spouse|married|vợ|chồng)`, QKin, "配偶", false, "婚恋", "spouse_of"),
-		a(`((死|卒|去世|逝世|薨|崩|殁|阵亡|遇害|被杀).{0,6}(何时|哪年|哪一年|何年|什么时候|几年)|(何时|哪年|哪一年|何年|什么时候).{0,6}(死|卒|去世|逝世|薨|崩|殁)|when did .* die|year .* died|mất năm|qua đời)`, QDeath, "卒年", false, "死亡时间", "died_in"),
-		a(`((死|卒|去世|逝世|薨|崩|殁|阵亡|遇害)于?(何处|何地|哪里|哪儿|什么地方)|where did .* die|mất ở đâu)`, QDeathPlace, "卒地", false, "卒于", "died_in"),
-		a(`(哪里人|何处人|何地人|哪儿人|籍贯|故乡|家乡|出生地|生于何|born in where|where was .* born|native|hometown|quê)`, QNative, "籍贯", false, "籍贯", "born_in"),
-		a(`(担任|任过|官职|官至|什么官|何官|职位|官拜|拜为|封为|爵位|office|post|position|title|chức)`, QOffice, "官职", false, "任官", "封爵", "held_office"),
-		a(`(效力|投奔|归附|属于哪|哪国|哪个国家|哪一方|阵营|麾下|追随|serve[ds]?|allegiance|which (state|kingdom)|phục vụ)`, QAllegiance, "所属", false, "所属团体", "逃奔", "member_of"),
+		killer,
+		a(`(被|为)(谁|何人)(所)?(杀|害|诛|斩|弑)`, QKiller, "杀", true, "消极态度倾向", "攻", "killed"),
+		with(a(`是(谁|何人|哪位)的(表字|字)`, QWhoseName, "字", true, "别称", "alias_of"), kinds("字")),
+		with(a(`是(谁|何人|哪位)的(号|别号)`, QWhoseName, "号", true, "别称", "alias_of"), kinds("号")),
+		with(a(`是(谁|何人|哪位)的(谥号|谥)`, QWhoseName, "谥号", true, "别称", "alias_of"), kinds("谥号")),
+		with(a(`(的表字|表字|的字|字什么|字是|字何|何字|字叫|courtesy name|style name|tên chữ)`, QCourtesy, "字", false, "别称", "alias_of"), kinds("字")),
+		with(a(`(的谥号|谥号|谥什么|谥为何|何谥)`, QCourtesy, "谥号", false, "别称", "alias_of"), kinds("谥号")),
+		with(a(`(的号|号什么|号是|号为|别号|art name)`, QCourtesy, "号", false, "别称", "alias_of"), kinds("号")),
+		with(a(`(又称|又叫|别名|别称|还叫|称号|又名|也叫|other names?)`, QCourtesy, "别称", false, "别称", "alias_of"), list),
+		with(a(`(的父亲|父亲|之父|的父|父是|father|cha của|\bbố\b)`, QKin, "父亲", true, "子女", "parent_of"), male),
+		with(a(`(的母亲|母亲|之母|的母|mother|mẹ của)`, QKin, "母亲", true, "子女", "parent_of"), female),
+		with(a(`(的女儿|女儿|之女|daughters?)`, QKin, "女儿", false, "子女", "parent_of"), func(k *Ask) { female(k); list(k) }),
+		with(a(`(的儿子|儿子|之子|的子女|的子|子女|孩子|后代|\bsons?\b|children|con của)`, QKin, "子女", false, "子女", "parent_of"), list),
+		with(a(`(孙子|之孙|的孙|grandson|granddaughter)`, QKin, "孙", false, "孙"), list),
+		with(a(`(哥哥|兄长|的兄|之兄|elder brother)`, QKin, "兄", false, "同胞", "sibling_of"), male),
+		with(a(`(弟弟|之弟|的弟|younger brother)`, QKin, "弟", false, "同胞", "sibling_of"), male),
+		with(a(`(兄弟|姐妹|brothers?|sisters?|siblings?|anh em)`, QKin, "兄弟", false, "同胞", "sibling_of"), list),
+		with(a(`(妻子|夫人|之妻|的妻|皇后|wife|vợ)`, QKin, "妻子", false, "婚恋", "spouse_of"), female),
+		with(a(`(丈夫|之夫|husband|chồng)`, QKin, "丈夫", false, "婚恋", "spouse_of"), male),
+		a(`(配偶|spouse|married)`, QKin, "配偶", false, "婚恋", "spouse_of"),
+		a(`((死|卒|去世|逝世|薨|崩|殁|阵亡|遇害|被杀)于?(何处|何地|哪里|哪儿|什么地方|在哪)|where did .* die|mất ở đâu)`, QDeathPlace, "卒地", false, "卒于", "died_in"),
+		a(`((死|卒|去世|逝世|薨|崩|殁|阵亡|遇害|被杀)于?.{0,4}(何时|哪年|哪一年|何年|什么时候|几年)|(何时|哪年|哪一年|何年|什么时候)(死|卒|去世|逝世|薨|崩|殁)|when did .* die|year .* died|mất năm|qua đời)`, QDeath, "卒年", false, "死亡时间", "died_in"),
+		a(`((出生于?|出生在|生于)(何时|哪年|哪一年|何年|什么时候)|(何时|哪年|哪一年|何年)(出生|生的)|when was .* born|sinh năm)`, QBirth, "生年", false, "出生时间", "born_in"),
+		a(`(哪里人|何处人|何地人|哪儿人|哪国人|籍贯|故乡|家乡|出生地|生于(何|哪)|出生于(何|哪)|born in where|where was .* born|native|hometown|quê)`, QNative, "籍贯", false, "籍贯", "born_in"),
+		with(a(`(被封为|封为|封号|封爵|爵位|受封|封了|封什么|title|enfeoffed)`, QTitle, "封爵", false, "封爵"), list),
+		with(a(`(担任|任过|官职|官至|什么官|何官|职位|官拜|拜为|做过|当过|office|post|position|chức)`, QOffice, "官职", false, "任官", "封爵", "held_office"), list),
+		with(a(`(投奔|逃奔|逃往|奔往|投靠|归附|fled to)`, QFled, "投奔", false, "逃奔"), list),
+		with(a(`(去过|到过|到达过|至何|到了哪|去了哪|访问|visited)`, QVisit, "到过", false, "访"), list),
+		with(a(`(居住|住在|居于|居何|住过|lived)`, QResided, "居", false, "居"), list),
+		with(a(`(攻打|讨伐|进攻|攻击|攻伐|征讨|打过|attacked)`, QAttacked, "攻", false, "攻", "消极态度倾向"), list),
+		with(a(`(效力|属于哪|哪国|哪个国家|哪一方|阵营|麾下|追随|serve[ds]?|allegiance|which (state|kingdom)|phục vụ)`, QAllegiance, "所属", false, "所属团体", "逃奔", "member_of"), list),
+		a(`^[^谁]{1,10}?(是谁|是何人|是哪位|何许人)[？?。！!]*$`, QIdentity, "身份", false),
 	}
 }()
 
@@ -78,12 +130,23 @@ var generalTypes = []struct {
 }
 
 // classify types a question; Asks is set for the types the graph's facts
-// answer directly.
+// answer directly, with the question's subject.
 func classify(q, lang string) (string, *Ask) {
 	low := strings.ToLower(q)
 	for _, a := range askers {
-		if a.re.MatchString(low) {
+		if loc := a.re.FindStringIndex(low); loc != nil {
 			ask := a.ask
+			if a.after {
+				ask.Subject = trimSubject(low[loc[1]:])
+			} else {
+				ask.Subject = trimSubject(low[:loc[0]])
+			}
+			if a.typ == QIdentity {
+				ask.Subject = trimSubject(low[:strings.LastIndex(low[:loc[1]], "是")])
+				if i := strings.Index(low, "何许人"); i >= 0 && i < len(ask.Subject) {
+					ask.Subject = trimSubject(low[:i])
+				}
+			}
 			return a.typ, &ask
 		}
 	}
@@ -93,6 +156,38 @@ func classify(q, lang string) (string, *Ask) {
 		}
 	}
 	return QWhat, nil
+}
+
+// trimSubject cuts what is not the subject from the words around a
+// template: punctuation, polite openings (请问), the 的 that joins the
+// subject to what is asked, and question words of a subject written
+// after a question word (谁是X的父亲).
+func trimSubject(s string) string {
+	s = strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsPunct(r) })
+	for _, p := range []string{"请问", "那么", "谁是", "你知道", "历史上"} {
+		s = strings.TrimPrefix(s, p)
+	}
+	for _, suf := range []string{"的", "之", "是", "曾经", "曾", "都", "最后", "一共", "被", "是在"} {
+		s = strings.TrimSuffix(s, suf)
+	}
+	if !isHanString(s) {
+		return ""
+	}
+	return s
+}
+
+// isHanString reports a string of Han characters only, the subjects that
+// Chinese templates set apart.
+func isHanString(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !isHan(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // particles are the function characters of modern questions; a bigram that
@@ -126,7 +221,7 @@ func FirstAsk(s string) int {
 	low := strings.ToLower(s)
 	best := -1
 	for _, a := range askers {
-		if a.typ == QCourtesy || a.typ == QDeath || a.typ == QNative {
+		if a.typ != QKin && a.typ != QOffice && a.typ != QTitle {
 			continue
 		}
 		if loc := a.re.FindStringIndex(low); loc != nil && (best < 0 || loc[1] < best) {

@@ -29,6 +29,12 @@ type Source interface {
 	Passages(ctx context.Context, ids []int64) ([]store.Passage, error)
 	ChunksInYears(ctx context.Context, from, to int) ([]int64, error)
 	AliasEvidence(ctx context.Context, entityID int64, kinds []string) ([]store.AliasEvidence, error)
+	// Statements are an entity's relations of the given types only, each
+	// with up to per evidence sentences.
+	Statements(ctx context.Context, entityID int64, types []string, per int) ([]kg.Relation, error)
+	// OwnDocuments are the entity's own chapters: documents titled by
+	// one of its names.
+	OwnDocuments(ctx context.Context, entityID int64) (map[int64]bool, error)
 }
 
 // Scored is a chunk with a score from a ranked search.

@@ -95,7 +95,7 @@ func (s *DB) ListEntities(ctx context.Context, q store.EntityQuery) ([]kg.Entity
 // Relations lists the relations an entity takes part in, best supported
 // first, each with up to three evidence sentences.
 func (s *DB) Relations(ctx context.Context, entityID int64, limit int) ([]kg.Relation, error) {
-	return s.relations(ctx, entityID, nil, limit, 3)
+	return s.relations(ctx, entityID, nil, limit, 3, false)
 }
 
 // Facts lists the relations an entity takes part in, those of the given
@@ -103,10 +103,20 @@ func (s *DB) Relations(ctx context.Context, entityID int64, limit int) ([]kg.Rel
 // found for it: what ranking them for a question needs, read quicker
 // than Relations.
 func (s *DB) Facts(ctx context.Context, entityID int64, types []string, limit int) ([]kg.Relation, error) {
-	return s.relations(ctx, entityID, types, limit, 1)
+	return s.relations(ctx, entityID, types, limit, 1, false)
 }
 
-func (s *DB) relations(ctx context.Context, entityID int64, types []string, limit, per int) ([]kg.Relation, error) {
+// Statements are an entity's relations of the given types only, where it
+// is the head or the tail, best supported first, each with up to per
+// evidence sentences.
+func (s *DB) Statements(ctx context.Context, entityID int64, types []string, per int) ([]kg.Relation, error) {
+	if len(types) == 0 {
+		return nil, nil
+	}
+	return s.relations(ctx, entityID, types, 200, per, true)
+}
+
+func (s *DB) relations(ctx context.Context, entityID int64, types []string, limit, per int, only bool) ([]kg.Relation, error) {
 	if limit <= 0 {
 		limit = 50
 	}
@@ -118,9 +128,10 @@ func (s *DB) relations(ctx context.Context, entityID int64, types []string, limi
 				SELECT id, head_id, type, tail_id, status, score, extractor, support FROM relations WHERE head_id = ?1
 				UNION ALL
 				SELECT id, head_id, type, tail_id, status, score, extractor, support FROM relations WHERE tail_id = ?1 AND head_id != ?1)
+			WHERE NOT ?4 OR type IN (SELECT value FROM json_each(?3))
 			ORDER BY asked DESC, support DESC, type, id LIMIT ?2) r
 		JOIN entities h ON h.id = r.head_id JOIN entities t ON t.id = r.tail_id
-		ORDER BY r.asked DESC, r.support DESC, r.type, r.id`, entityID, limit, termList(types))
+		ORDER BY r.asked DESC, r.support DESC, r.type, r.id`, entityID, limit, termList(types), only)
 	if err != nil {
 		return nil, fmt.Errorf("list relations: %w", err)
 	}
@@ -163,7 +174,7 @@ func (s *DB) attachEvidence(ctx context.Context, rels []kg.Relation, per int) er
 		ids[i] = r.ID
 	}
 	cols := `e.relation_id, e.doc_id, d.key, d.title, d.section, e.chunk_id, e.start, e.end, e.head_start, e.head_end,
-		e.tail_start, e.tail_end, e.sentence, COALESCE(e.sentence_norm, e.sentence)`
+		e.tail_start, e.tail_end, e.sentence, COALESCE(e.sentence_norm, e.sentence), e.year`
 	// The first sentences stored for each, read through the relation's
 	// index in id order (the order documents were indexed in): a relation
 	// stated in hundreds of places costs only the few kept.
@@ -179,9 +190,14 @@ func (s *DB) attachEvidence(ctx context.Context, rels []kg.Relation, per int) er
 		var ev kg.Evidence
 		var rid int64
 		var title, section string
+		var year sql.NullInt64
 		if err := rows.Scan(&rid, &ev.DocID, &ev.DocKey, &title, &section, &ev.ChunkID, &ev.Start, &ev.End,
-			&ev.Head.Start, &ev.Head.End, &ev.Tail.Start, &ev.Tail.End, &ev.Sentence, &ev.Norm); err != nil {
+			&ev.Head.Start, &ev.Head.End, &ev.Tail.Start, &ev.Tail.End, &ev.Sentence, &ev.Norm, &year); err != nil {
 			return err
+		}
+		if year.Valid {
+			y := int(year.Int64)
+			ev.Year = &y
 		}
 		ev.Cite = kg.Cite(splitSection(section), title, ev.DocKey)
 		i := byID[rid]

@@ -82,6 +82,10 @@ func (x *run) clauses() {
 		switch {
 		case x.imperial(c.s):
 			// 诏以X为Y: the throne acts, the subject waits.
+		case k >= 0 && x.ancestryClause(k, c.e):
+			// 诸葛亮字孔明…汉司隶校尉诸葛丰后也。父珪: the ancestor named
+			// in a genealogy is not the subject, whose kin come next.
+			c.subj = carry
 		case k >= 0 && x.accessionClause(k, c.e):
 			// 世祖即位，以俊为侍中: the ruler's accession dates the
 			// clauses after it, whose subject goes on.
@@ -104,6 +108,21 @@ func (x *run) clauses() {
 			carry, owner = -1, -1
 		}
 	}
+}
+
+// ancestryWords end a clause that names the subject's ancestor or
+// father: X后也, X之子也, X曾孙也.
+var ancestryWords = []string{"之苗裔也", "之后裔也", "之曾孙也", "之玄孙也", "之后也", "之子也", "之孙也", "苗裔也", "后裔也", "曾孙也", "玄孙也", "后也", "子也", "孙也"}
+
+// ancestryClause says whether the clause ending at e is the mention k and
+// an ancestry word alone.
+func (x *run) ancestryClause(k, e int) bool {
+	for _, w := range ancestryWords {
+		if x.ents[k].e+len([]rune(w)) == e && hasAt(x.rs, x.ents[k].e, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // accessionClause says whether the clause ending at e is its subject k

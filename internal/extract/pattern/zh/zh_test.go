@@ -375,3 +375,11 @@ func TestAccessionDatesTheClausesAfter(t *testing.T) {
 	noTriple(t, res, "文帝", "任官", "侍中")
 	wantTriple(t, res, "刘廙", "任官", "侍中")
 }
+
+// A genealogy names an ancestor, not a new subject: the father named next
+// is the subject's.
+func TestAncestorIsNotTheSubject(t *testing.T) {
+	res := run1(t, "诸葛亮字孔明，琅邪阳都人也。汉司隶校尉诸葛丰后也。父珪，字君贡，汉末为太山郡丞。", nil)
+	wantTriple(t, res, "珪", "子女", "诸葛亮")
+	noTriple(t, res, "珪", "子女", "诸葛丰")
+}

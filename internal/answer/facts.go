@@ -1,0 +1,630 @@
+package answer
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/retrieve"
+	"github.com/annals-project/annals/internal/text"
+)
+
+// A fact answer is read from the graph, not from the sentences retrieval
+// ranked: the statements of the question's subject of the asked relation,
+// each weighed by where it is said. A statement in the person's own
+// chapter outweighs a passing mention; a formula that says what is asked
+// (父珪, 字孔明, 琅邪阳都人也) outweighs a relation the rules carried over a
+// clause; agreeing statements add up. The answer is the best candidate as
+// a short span, with the statements that give it.
+
+// candidate is one possible answer with what speaks for it.
+type candidate struct {
+	value string // the answer as it is written (琅邪阳都, 诸葛珪)
+	score float64
+	evs   []kg.Evidence
+	year  int // for dates: the year the statements agree on
+}
+
+// factual holds what answering a typed question needs.
+type factual struct {
+	src     retrieve.Source
+	a       *retrieve.Analysis
+	subject kg.Entity
+	own     map[int64]bool
+}
+
+// factAnswer answers a typed question from the subject's statements; ok
+// is false when the graph holds none that answer it.
+func factAnswer(ctx context.Context, src retrieve.Source, a *retrieve.Analysis) (ans string, evs []kg.Evidence, confidence float64, err error) {
+	if a.Asks == nil || len(a.Entities) == 0 || !chineseQuestion(a) {
+		return "", nil, 0, nil
+	}
+	f := &factual{src: src, a: a, subject: a.Entities[0].Entity}
+	if f.own, err = src.OwnDocuments(ctx, f.subject.ID); err != nil {
+		return "", nil, 0, err
+	}
+	var cands []candidate
+	switch a.Type {
+	case retrieve.QIdentity:
+		return f.identity(ctx)
+	case retrieve.QWhoseName:
+		return f.whoseName(ctx)
+	case retrieve.QCourtesy:
+		cands, err = f.names(ctx)
+	case retrieve.QDeath, retrieve.QBirth:
+		cands, err = f.dates(ctx)
+	case retrieve.QKiller:
+		cands, err = f.killers(ctx)
+	default:
+		cands, err = f.related(ctx)
+	}
+	if err != nil || len(cands) == 0 {
+		return "", nil, 0, err
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+	keep := 1
+	if a.Asks.List {
+		keep = min(len(cands), 5)
+		for keep > 1 && cands[keep-1].score < cands[0].score/3 {
+			keep--
+		}
+	}
+	values := make([]string, keep)
+	for i, c := range cands[:keep] {
+		values[i] = c.value
+		evs = append(evs, c.evs[0])
+	}
+	return f.phrase(values, cands[0]), evs, confidenceOf(cands), nil
+}
+
+func chineseQuestion(a *retrieve.Analysis) bool {
+	return text.IsChinese(a.Lang) || a.Lang == text.Unknown
+}
+
+// confidenceOf grows with the best candidate's weight and its margin over
+// the next: one formula in the person's own chapter is near certain, two
+// passing mentions that disagree are a guess.
+func confidenceOf(cands []candidate) float64 {
+	best := cands[0].score
+	next := 0.0
+	if len(cands) > 1 {
+		next = cands[1].score
+	}
+	c := best / (best + 3)
+	if best > 0 {
+		c *= 1 - 0.5*next/best
+	}
+	return round2(c)
+}
+
+func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
+
+// weigh is what one statement adds: its own chapter, a formula that
+// states the asked thing, the statement itself.
+func (f *factual) weigh(ev kg.Evidence, formula bool) float64 {
+	w := 1.0
+	if f.own[ev.DocID] {
+		w += 2
+	}
+	if formula {
+		w += 3
+	}
+	return w
+}
+
+// add puts a statement's weight on its value.
+func add(by map[string]*candidate, order *[]string, value string, w float64, ev kg.Evidence) {
+	c := by[value]
+	if c == nil {
+		c = &candidate{value: value}
+		by[value] = c
+		*order = append(*order, value)
+	}
+	c.score += w
+	if f := len(c.evs); f == 0 || w > 1 && !sameDoc(c.evs, ev) {
+		c.evs = append(c.evs, ev)
+		// The strongest statement is cited first.
+		if len(c.evs) > 1 && w > 3 {
+			c.evs[0], c.evs[len(c.evs)-1] = c.evs[len(c.evs)-1], c.evs[0]
+		}
+	}
+}
+
+func sameDoc(evs []kg.Evidence, ev kg.Evidence) bool {
+	for _, e := range evs {
+		if e.DocID == ev.DocID && e.Start == ev.Start {
+			return true
+		}
+	}
+	return false
+}
+
+func collect(by map[string]*candidate, order []string) []candidate {
+	out := make([]candidate, 0, len(order))
+	for _, v := range order {
+		out = append(out, *by[v])
+	}
+	return out
+}
+
+// related answers from relations: kin, native place, offices, titles,
+// places visited, those attacked, the allegiance.
+func (f *factual) related(ctx context.Context) ([]candidate, error) {
+	ask := f.a.Asks
+	rels, err := f.src.Statements(ctx, f.subject.ID, ask.Relations, 8)
+	if err != nil {
+		return nil, err
+	}
+	by := map[string]*candidate{}
+	var order []string
+	for _, r := range rels {
+		var other string
+		var otherType string
+		switch {
+		case ask.FromTail && r.TailID == f.subject.ID && r.HeadID != f.subject.ID:
+			other, otherType = r.Head, r.HeadType
+		case !ask.FromTail && r.HeadID == f.subject.ID:
+			other, otherType = r.Tail, r.TailType
+		case !ask.FromTail && r.TailID == f.subject.ID && symmetric(r.Type):
+			other, otherType = r.Head, r.HeadType
+		default:
+			continue
+		}
+		if other == f.subject.Name || otherType == "时间" {
+			continue
+		}
+		for _, ev := range r.Evidence {
+			surface := otherSurface(r, ev, f.subject.ID)
+			if surface == "" {
+				surface = other
+			}
+			if !f.fitsGender(surface, other, ev) || f.wantsPerson() && otherType != f.subject.Type {
+				continue
+			}
+			value, formula := f.value(other, surface, subjectSurface(r, ev, f.subject.ID), ev)
+			add(by, &order, value, f.weigh(ev, formula), ev)
+		}
+	}
+	return collect(by, order), nil
+}
+
+// wantsPerson says the question asks who (投奔过谁), not where.
+func (f *factual) wantsPerson() bool {
+	return strings.Contains(f.a.Norm, "谁") || strings.Contains(f.a.Norm, "何人")
+}
+
+// subjectSurface is the subject's end of a relation as the sentence
+// writes it (亮 in 父珪…亮早孤).
+func subjectSurface(r kg.Relation, ev kg.Evidence, subject int64) string {
+	sp := ev.Head
+	if r.TailID == subject && r.HeadID != subject {
+		sp = ev.Tail
+	}
+	return spanIn(ev, sp)
+}
+
+// otherSurface is the other end of a relation as the sentence writes it.
+func otherSurface(r kg.Relation, ev kg.Evidence, subject int64) string {
+	sp := ev.Tail
+	if r.TailID == subject {
+		sp = ev.Head
+	}
+	return spanIn(ev, sp)
+}
+
+// spanIn is the text of a document span inside its evidence sentence.
+func spanIn(ev kg.Evidence, sp kg.Span) string {
+	rs := []rune(ev.Norm)
+	s, e := sp.Start-ev.Start, sp.End-ev.Start
+	if s < 0 || e > len(rs) || s >= e {
+		return ""
+	}
+	return string(rs[s:e])
+}
+
+// femaleMarks end the names of women (吴氏, 甘夫人, 卞后).
+var femaleMarks = []string{"氏", "夫人", "后", "姬", "妃", "公主", "女", "母"}
+
+// fitsGender drops a kin of the wrong sex: a father is not 吴氏, and a
+// mother is one the sentence calls so.
+func (f *factual) fitsGender(surface, name string, ev kg.Evidence) bool {
+	g := f.a.Asks.Gender
+	if g == "" || f.a.Type != retrieve.QKin {
+		return true
+	}
+	female := false
+	for _, m := range femaleMarks {
+		if strings.HasSuffix(name, m) || strings.HasSuffix(surface, m) {
+			female = true
+		}
+	}
+	for _, w := range []string{"母", "妻", "夫人", "女"} {
+		if strings.Contains(ev.Norm, w+surface) {
+			female = true
+		}
+	}
+	if g == "女" {
+		return female || f.a.Asks.Label == "妻子"
+	}
+	return !female
+}
+
+// value is the answer a statement gives and whether the sentence states it
+// by a formula of the asked kind.
+func (f *factual) value(name, surface, subj string, ev kg.Evidence) (string, bool) {
+	s := ev.Norm
+	switch f.a.Type {
+	case retrieve.QNative:
+		if place, ok := nativeSpan(ev, surface); ok {
+			return place, true
+		}
+		return name, false
+	case retrieve.QKin:
+		word := map[string][]string{
+			"父亲": {"父" + surface, surface + "生" + subj, subj + "，" + surface + "之子", surface + "子也", surface + "长子" + subj, surface + "中子" + subj, surface + "少子" + subj, surface + "子" + subj},
+			"母亲": {"母" + surface, surface + "生" + subj},
+			"兄":  {"兄" + surface},
+			"弟":  {"弟" + surface},
+			"妻子": {"妻" + surface, "夫人" + surface, "娶" + surface, "纳" + surface},
+			"子女": {"子" + surface, "生" + surface, "长子" + surface, "女" + surface},
+			"女儿": {"女" + surface},
+			"兄弟": {"兄" + surface, "弟" + surface},
+		}[f.a.Asks.Label]
+		formula := false
+		for _, w := range word {
+			formula = formula || strings.Contains(s, w)
+		}
+		return f.fullName(name, surface), formula
+	case retrieve.QOffice, retrieve.QTitle:
+		return name, strings.Contains(s, "为"+surface) || strings.Contains(s, "拜"+surface) || strings.Contains(s, "封"+surface) || strings.Contains(s, "迁"+surface)
+	}
+	return name, false
+}
+
+// fullName names a father, son or brother the sentence calls by a bare
+// given name: sons bear their father's surname, so 嵩 in 曹操's chapter
+// is 曹嵩 and 父操 in 凌统's is 凌操, even where alignment took the one
+// character for a better-known man (曹操).
+func (f *factual) fullName(name, surface string) string {
+	switch f.a.Asks.Label {
+	case "父亲", "子女", "兄", "弟", "兄弟":
+	default:
+		return name
+	}
+	if utf8.RuneCountInString(surface) != 1 || utf8.RuneCountInString(f.subject.Name) < 2 || utf8.RuneCountInString(f.subject.Name) > 4 {
+		return name
+	}
+	sur := surnameOf(f.subject.Name)
+	if strings.HasPrefix(name, sur) && utf8.RuneCountInString(name) > utf8.RuneCountInString(sur) {
+		return name
+	}
+	return sur + surface
+}
+
+// compoundSurnames are the two-character family names of the histories.
+var compoundSurnames = []string{"诸葛", "司马", "欧阳", "淳于", "夏侯", "皇甫", "公孙", "上官", "东方", "长孙", "令狐", "钟离", "太史", "第五", "申屠", "司徒", "公羊", "尉迟", "宇文", "慕容", "濮阳", "诸葛"}
+
+func surnameOf(name string) string {
+	for _, c := range compoundSurnames {
+		if strings.HasPrefix(name, c) && utf8.RuneCountInString(name) > 2 {
+			return c
+		}
+	}
+	return string([]rune(name)[:1])
+}
+
+// nativeSpan is the whole native place of a X人(也) formula around a
+// place the sentence names, in the source's order (琅邪阳都 from
+// 琅邪阳都人也, not the two places apart).
+func nativeSpan(ev kg.Evidence, surface string) (string, bool) {
+	s := ev.Norm
+	i := strings.Index(s, surface)
+	if i < 0 {
+		return "", false
+	}
+	j := strings.Index(s[i:], "人")
+	if j < 0 {
+		return "", false
+	}
+	end := i + j
+	start := 0
+	if k := strings.LastIndexAny(s[:i], "，。；：、 "); k >= 0 {
+		_, size := utf8.DecodeRuneInString(s[k:])
+		start = k + size
+	}
+	if k := strings.LastIndex(s[:i], "本"); k >= start {
+		start = k + len("本")
+	}
+	place := s[start:end]
+	if n := utf8.RuneCountInString(place); n < 1 || n > 8 || strings.ContainsAny(place, "，。之为其") {
+		return "", false
+	}
+	return place, true
+}
+
+// names answers what a person is called: 字, 号, 谥号, or every name.
+func (f *factual) names(ctx context.Context) ([]candidate, error) {
+	ask := f.a.Asks
+	als, err := f.src.AliasEvidence(ctx, f.subject.ID, ask.Kinds)
+	if err != nil {
+		return nil, err
+	}
+	by := map[string]*candidate{}
+	var order []string
+	for _, al := range als {
+		if al.Alias == f.subject.Name {
+			continue
+		}
+		formula := strings.Contains(al.Evidence.Norm, al.Kind+al.Alias) || strings.Contains(al.Evidence.Norm, al.Kind+"曰"+al.Alias)
+		add(by, &order, al.Alias, f.weigh(al.Evidence, formula), al.Evidence)
+	}
+	return collect(by, order), nil
+}
+
+// whoseName answers whose 字 (号, 谥号) the subject is: the entities the
+// subject names that the texts give it to as that kind, most mentioned
+// first; the others are named after.
+func (f *factual) whoseName(ctx context.Context) (string, []kg.Evidence, float64, error) {
+	ask := f.a.Asks
+	name := ask.Subject
+	type owner struct {
+		e  kg.Entity
+		ev kg.Evidence
+	}
+	var owners []owner
+	for _, e := range append([]kg.Entity{f.subject}, f.a.Others...) {
+		if e.Name == name {
+			continue
+		}
+		als, err := f.src.AliasEvidence(ctx, e.ID, ask.Kinds)
+		if err != nil {
+			return "", nil, 0, err
+		}
+		for _, al := range als {
+			if al.Alias == name {
+				owners = append(owners, owner{e, al.Evidence})
+				break
+			}
+		}
+	}
+	if len(owners) == 0 {
+		return "", nil, 0, nil
+	}
+	sort.SliceStable(owners, func(i, j int) bool { return owners[i].e.Mentions > owners[j].e.Mentions })
+	out := name + "是" + owners[0].e.Name + "的" + ask.Label + "。"
+	evs := []kg.Evidence{owners[0].ev}
+	if len(owners) > 1 {
+		var also []string
+		for _, o := range owners[1:] {
+			also = append(also, o.e.Name)
+			evs = append(evs, o.ev)
+		}
+		out += "（" + strings.Join(also, "、") + "亦" + ask.Label + name + "）"
+	}
+	conf := 0.8
+	if len(owners) > 1 {
+		conf = 0.6
+	}
+	return out, evs, conf, nil
+}
+
+// identity answers who a designation is: the person it resolves to and
+// how the texts call him.
+func (f *factual) identity(ctx context.Context) (string, []kg.Evidence, float64, error) {
+	e := f.subject
+	subject := f.a.Asks.Subject
+	als, err := f.src.AliasEvidence(ctx, e.ID, nil)
+	if err != nil {
+		return "", nil, 0, err
+	}
+	var zi string
+	var evs []kg.Evidence
+	for _, al := range als {
+		if al.Kind == "字" && zi == "" {
+			zi = al.Alias
+			evs = append(evs, al.Evidence)
+		}
+		if al.Alias == subject && len(evs) < 2 {
+			evs = append(evs, al.Evidence)
+		}
+	}
+	var b strings.Builder
+	if e.Name != subject {
+		b.WriteString(subject + "即" + e.Name)
+	} else {
+		b.WriteString(e.Name)
+	}
+	if zi != "" {
+		b.WriteString("，字" + zi)
+	}
+	b.WriteString("。")
+	conf := 0.5
+	if e.Name != subject && len(evs) > 0 {
+		conf = 0.7
+	}
+	if len(f.a.Others) > 0 {
+		b.WriteString("（亦可指" + f.a.Others[0].Name + "）")
+		conf -= 0.2
+	}
+	if len(evs) == 0 {
+		return "", nil, 0, nil
+	}
+	return b.String(), evs, conf, nil
+}
+
+// killers answers who killed the subject: the heads of hostile relations
+// whose sentence tells of a killing of him.
+func (f *factual) killers(ctx context.Context) ([]candidate, error) {
+	rels, err := f.src.Statements(ctx, f.subject.ID, f.a.Asks.Relations, 8)
+	if err != nil {
+		return nil, err
+	}
+	by := map[string]*candidate{}
+	var order []string
+	for _, r := range rels {
+		if r.TailID != f.subject.ID || r.HeadID == f.subject.ID || r.HeadType != f.subject.Type {
+			continue
+		}
+		for _, ev := range r.Evidence {
+			head, tail := spanIn(ev, ev.Head), spanIn(ev, ev.Tail)
+			if head == "" || tail == "" || !tellsKilling(ev.Norm, head, tail) {
+				continue
+			}
+			add(by, &order, r.Head, f.weigh(ev, true), ev)
+		}
+	}
+	return collect(by, order), nil
+}
+
+// killWords are the verbs of killing a person.
+var killWords = []string{"杀", "诛", "斩", "弑", "害", "戮", "枭"}
+
+// tellsKilling says whether a sentence tells that head killed tail: a
+// killing verb between them (布遂杀卓), or tail为head所杀.
+func tellsKilling(s, head, tail string) bool {
+	h, t := strings.Index(s, head), strings.Index(s, tail)
+	if h < 0 || t < 0 {
+		return false
+	}
+	if h < t {
+		between := s[h+len(head) : t]
+		if utf8.RuneCountInString(between) > 8 || strings.ContainsAny(between, "。；") {
+			return false
+		}
+		for _, w := range killWords {
+			if strings.Contains(between, w) {
+				return true
+			}
+		}
+		return false
+	}
+	after := s[h+len(head):]
+	if !strings.HasPrefix(after, "所") {
+		return false
+	}
+	for _, w := range killWords {
+		if strings.HasPrefix(after[len("所"):], w) {
+			return strings.Contains(s[t:h], "为") || strings.Contains(s[t:h], "被")
+		}
+	}
+	return false
+}
+
+// dates answers when the subject died or was born: the year the dated
+// statements of his own chapters agree on, else those of all chapters.
+func (f *factual) dates(ctx context.Context) ([]candidate, error) {
+	rels, err := f.src.Statements(ctx, f.subject.ID, f.a.Asks.Relations, 20)
+	if err != nil {
+		return nil, err
+	}
+	by := map[int]*candidate{}
+	var years []int
+	for _, r := range rels {
+		if r.HeadID != f.subject.ID {
+			continue
+		}
+		for _, ev := range r.Evidence {
+			if ev.Year == nil {
+				continue
+			}
+			y := *ev.Year
+			c := by[y]
+			if c == nil {
+				c = &candidate{year: y, value: r.Tail}
+				by[y] = c
+				years = append(years, y)
+			}
+			w := f.weigh(ev, false)
+			c.score += w
+			if len(c.evs) == 0 || f.own[ev.DocID] && !f.own[c.evs[0].DocID] {
+				c.evs = append([]kg.Evidence{ev}, c.evs...)
+				c.value = spanIn(ev, ev.Tail)
+			}
+		}
+	}
+	out := make([]candidate, 0, len(years))
+	for _, y := range years {
+		c := by[y]
+		era, err := f.era(ctx, c.year, c.value, c.evs[0])
+		if err != nil {
+			return nil, err
+		}
+		c.value = dateValue(c.year, era)
+		out = append(out, *c)
+	}
+	return out, nil
+}
+
+// era names a statement's year by its era: from the statement, else from
+// the passage around it, where a chronicle names the era once for the
+// sentences after (建兴十二年春…其年八月，亮卒).
+func (f *factual) era(ctx context.Context, year int, expr string, ev kg.Evidence) (string, error) {
+	if era := eraOf(year, expr, ev); era != "" {
+		return era, nil
+	}
+	ps, err := f.src.Passages(ctx, []int64{ev.ChunkID})
+	if err != nil || len(ps) == 0 {
+		return "", err
+	}
+	around := ev
+	around.Norm = ps[0].Norm
+	return eraOf(year, expr, around), nil
+}
+
+// dateValue writes a year as the texts count it, with the Western year:
+// 建安二十四年（219年）; the Western year alone when the era is unknown.
+func dateValue(year int, era string) string {
+	western := fmt.Sprintf("%d年", year)
+	if year <= 0 {
+		western = fmt.Sprintf("公元前%d年", 1-year)
+	}
+	if era != "" {
+		return era + "（" + western + "）"
+	}
+	return western
+}
+
+// phrase words a fact answer.
+func (f *factual) phrase(values []string, best candidate) string {
+	subject := f.a.Asks.Subject
+	if subject == "" {
+		subject = f.subject.Name
+	}
+	list := strings.Join(values, "、")
+	label := f.a.Asks.Label
+	switch f.a.Type {
+	case retrieve.QCourtesy:
+		if label == "别称" {
+			return subject + "又称" + list + "。"
+		}
+		return subject + label + list + "。"
+	case retrieve.QOffice:
+		return subject + "曾任" + list + "。"
+	case retrieve.QTitle:
+		return subject + "受封" + list + "。"
+	case retrieve.QNative:
+		return subject + "是" + list + "人。"
+	case retrieve.QAllegiance:
+		return subject + "属于" + list + "。"
+	case retrieve.QDeath:
+		return subject + "卒于" + list + "。"
+	case retrieve.QBirth:
+		return subject + "生于" + list + "。"
+	case retrieve.QDeathPlace:
+		return subject + "卒于" + list + "。"
+	case retrieve.QKiller:
+		return subject + "为" + list + "所杀。"
+	case retrieve.QFled:
+		return subject + "投奔过" + list + "。"
+	case retrieve.QVisit:
+		return subject + "到过" + list + "。"
+	case retrieve.QResided:
+		return subject + "居于" + list + "。"
+	case retrieve.QAttacked:
+		return subject + "攻打过" + list + "。"
+	}
+	return subject + "的" + label + "是" + list + "。"
+}
