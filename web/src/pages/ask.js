@@ -46,7 +46,11 @@ function showAnswer(el, ans) {
         h('h2', null, t('ask.answer')),
         h('p', { 'data-testid': 'answer', class: 'answer-text' }, answerText(ans))),
     h('p', { class: 'meta muted' },
-      ans.method ? t('ask.method', ans.method) : null,
+      ans.answered !== false && typeof ans.confidence === 'number' && !(ans.options && ans.options.length)
+        ? h('span', { class: 'confidence' + (ans.confidence < 0.5 ? ' low' : ''), 'data-testid': 'confidence', title: t('ask.confidence.help') },
+          t('ask.confidence', Math.round(ans.confidence * 100)), ans.confidence < 0.5 ? ' · ' + t('ask.confidence.low') : null)
+        : null,
+      ans.method ? [' · ', t('ask.method', t('ask.method.' + ans.method) === 'ask.method.' + ans.method ? ans.method : t('ask.method.' + ans.method))] : null,
       ans.mode ? [' · ', t('ask.mode.' + ans.mode)] : null,
       ans.choice ? [' · ', t('ask.choice', ans.choice)] : null),
     ans.own_knowledge ? h('p', { class: 'msg warn' }, t('ask.own')) : null,
