@@ -384,6 +384,37 @@ func TestAskMultipleChoiceFiltersAndChooses(t *testing.T) {
 	}
 }
 
+// A death in camp is read as a death where the army held, so the option
+// no single passage pairs with the death is still chosen.
+func TestAskMultipleChoiceFromStatements(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	corpus := filepath.Join(dir, "corpus", "诸葛亮传.txt")
+	if err := os.MkdirAll(filepath.Dir(corpus), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	body := "诸葛亮字孔明，琅邪阳都人也。建安十三年，曹公南征，先主遣亮诣孙权，权遣周瑜拒之，曹公败于赤壁。" +
+		"建兴十二年春，亮悉众出斜谷，据五丈原，与司马宣王相持。亮分兵屯田，为久驻之计。相持百馀日。其年八月，亮疾病，卒于军，时年五十四。"
+	if err := os.WriteFile(corpus, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := annals.Open(ctx, filepath.Join(dir, ".annals"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	if _, err := ws.Index(ctx, []string{filepath.Dir(corpus)}, annals.IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ans, err := ws.Ask(ctx, "诸葛亮卒于何地？", annals.AskOptions{Options: []annals.AnswerOption{{Letter: "A", Text: "赤壁"}, {Letter: "B", Text: "五丈原"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Choice != "B" || len(ans.Citations) == 0 || !strings.Contains(ans.Citations[0].Sentence, "卒于军") {
+		t.Fatalf("五丈原, where the army held when he died in camp: %q %+v", ans.Answer, ans.Citations)
+	}
+}
+
 func TestAskAgentFollowsABridge(t *testing.T) {
 	ctx := context.Background()
 	ws, _ := indexDemo(t)

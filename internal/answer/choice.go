@@ -32,6 +32,12 @@ func (a *Answerer) choose(ctx context.Context, question string, opts Options) (*
 	if err != nil {
 		return nil, err
 	}
+	if a.LLM == nil {
+		picked, err := a.chooseByFacts(ctx, ans, scores, opts)
+		if picked || err != nil {
+			return ans, err
+		}
+	}
 	distinct := distinctTerms(opts.Choices)
 	// First pass: support within the evidence for the question alone.
 	if a.LLM != nil {
@@ -103,6 +109,68 @@ func (a *Answerer) choose(ctx context.Context, question string, opts Options) (*
 	ans.Answer = scores[best].Letter + ". " + scores[best].Text
 	ans.Citations = cite(scores[best].Evidence)
 	return ans, nil
+}
+
+// chooseByFacts answers a typed question from the subject's statements, as
+// an open question would be, and picks the option that names the best
+// supported value: the graph knows where 诸葛亮 died even when no passage
+// holds both his name and the place. It reports false, and leaves the
+// answer alone, when no statement names an option.
+func (a *Answerer) chooseByFacts(ctx context.Context, ans *Answer, scores []OptionScore, opts Options) (bool, error) {
+	f, err := newFactual(ctx, a.R.Src, ans.Analysis)
+	if f == nil || err != nil {
+		return false, err
+	}
+	cands, err := f.candidates(ctx)
+	if err != nil {
+		return false, err
+	}
+	for ci, c := range cands {
+		best := -1
+		for i, o := range scores {
+			if namesValue(o.Text, c.value) && (best < 0 || len(o.Text) > len(scores[best].Text)) {
+				best = i
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		for i := range scores {
+			for _, d := range cands {
+				if namesValue(scores[i].Text, d.value) && d.score > scores[i].Score {
+					scores[i].Score = d.score
+					scores[i].Evidence = &d.evs[0]
+				}
+			}
+		}
+		total := 0.0
+		for _, o := range scores {
+			total += o.Score
+		}
+		for i := range scores {
+			// Options no statement names are filtered out, as by the
+			// first pass below.
+			scores[i].Plausibility = round2(scores[i].Score / total)
+			scores[i].Kept = opts.Theta < 0 || scores[i].Plausibility >= opts.Theta
+		}
+		ans.Options = scores
+		ans.Choice, ans.Answered, ans.Method = scores[best].Letter, true, "fact"
+		ans.Answer = scores[best].Letter + ". " + scores[best].Text
+		ans.Confidence = confidenceOf(cands[ci:])
+		ans.Citations = cite(&c.evs[0])
+		return true, nil
+	}
+	return false, nil
+}
+
+// namesValue reports whether an option and a value a statement gives name
+// the same thing: one holds the other (五丈原, 武功五丈原), variants folded.
+func namesValue(option, value string) bool {
+	o, v := text.FoldVariants(strings.TrimSpace(option)), text.FoldVariants(value)
+	if o == "" || v == "" {
+		return false
+	}
+	return strings.Contains(o, v) || strings.Contains(v, o)
 }
 
 // optionPassages retrieves chunks for the question together with one option.

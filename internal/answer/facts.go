@@ -39,32 +39,20 @@ type factual struct {
 // factAnswer answers a typed question from the subject's statements; ok
 // is false when the graph holds none that answer it.
 func factAnswer(ctx context.Context, src retrieve.Source, a *retrieve.Analysis) (ans string, evs []kg.Evidence, confidence float64, err error) {
-	if a.Asks == nil || len(a.Entities) == 0 || !chineseQuestion(a) {
-		return "", nil, 0, nil
-	}
-	f := &factual{src: src, a: a, subject: a.Entities[0].Entity}
-	if f.own, err = src.OwnDocuments(ctx, f.subject.ID); err != nil {
+	f, err := newFactual(ctx, src, a)
+	if f == nil || err != nil {
 		return "", nil, 0, err
 	}
-	var cands []candidate
 	switch a.Type {
 	case retrieve.QIdentity:
 		return f.identity(ctx)
 	case retrieve.QWhoseName:
 		return f.whoseName(ctx)
-	case retrieve.QCourtesy:
-		cands, err = f.names(ctx)
-	case retrieve.QDeath, retrieve.QBirth:
-		cands, err = f.dates(ctx)
-	case retrieve.QKiller:
-		cands, err = f.killers(ctx)
-	default:
-		cands, err = f.related(ctx)
 	}
+	cands, err := f.candidates(ctx)
 	if err != nil || len(cands) == 0 {
 		return "", nil, 0, err
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
 	keep := 1
 	if a.Asks.List {
 		keep = min(len(cands), 5)
@@ -78,6 +66,39 @@ func factAnswer(ctx context.Context, src retrieve.Source, a *retrieve.Analysis) 
 		evs = append(evs, c.evs[0])
 	}
 	return f.phrase(values, cands[0]), evs, confidenceOf(cands), nil
+}
+
+// newFactual prepares a typed Chinese question with a subject for answering
+// from statements; it is nil for any other question.
+func newFactual(ctx context.Context, src retrieve.Source, a *retrieve.Analysis) (*factual, error) {
+	if a.Asks == nil || len(a.Entities) == 0 || !chineseQuestion(a) {
+		return nil, nil
+	}
+	f := &factual{src: src, a: a, subject: a.Entities[0].Entity}
+	var err error
+	if f.own, err = src.OwnDocuments(ctx, f.subject.ID); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// candidates ranks the values the subject's statements give for what the
+// question asks, best supported first.
+func (f *factual) candidates(ctx context.Context) (cands []candidate, err error) {
+	switch f.a.Type {
+	case retrieve.QIdentity, retrieve.QWhoseName:
+		return nil, nil
+	case retrieve.QCourtesy:
+		cands, err = f.names(ctx)
+	case retrieve.QDeath, retrieve.QBirth:
+		cands, err = f.dates(ctx)
+	case retrieve.QKiller:
+		cands, err = f.killers(ctx)
+	default:
+		cands, err = f.related(ctx)
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+	return cands, err
 }
 
 func chineseQuestion(a *retrieve.Analysis) bool {

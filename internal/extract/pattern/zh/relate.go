@@ -642,6 +642,9 @@ func (x *run) deaths(ss []sentence) {
 						x.rels = append(x.rels, rel{h: head, t: k, r: "卒于"})
 					}
 				}
+				if k := x.campBefore(i, e); k >= 0 {
+					x.rels = append(x.rels, rel{h: head, t: k, r: "卒于"})
+				}
 				if tm := x.timeNear(i, sen); tm >= 0 {
 					x.rels = append(x.rels, rel{h: head, t: tm, r: "死亡时间"})
 				}
@@ -650,6 +653,49 @@ func (x *run) deaths(ss []sentence) {
 			}
 		}
 	}
+}
+
+// campVerbs say where an army halts or holds: 据, 屯, 次, 驻, 军.
+const campVerbs = "据屯次驻军营"
+
+// campReach is how far back, in runes, a camp may name the place of a
+// death in the field.
+const campReach = 240
+
+// campBefore reads the place of a death in camp (卒于军, 薨于军中): the
+// last place the text has the army hold (据武功五丈原 … 卒于军) within
+// campReach runes before, or -1.
+func (x *run) campBefore(i, e int) int {
+	j := e
+	if x.at(j) == '于' || x.at(j) == '於' {
+		j++
+	}
+	if x.at(j) != '军' && x.at(j) != '师' {
+		return -1
+	}
+	if !x.boundary(j+1) && x.at(j+1) != '中' {
+		return -1
+	}
+	best := -1
+	for _, k := range x.order {
+		en := x.ents[k]
+		if en.e > i {
+			break
+		}
+		if en.typ != tLoc || en.s < i-campReach {
+			continue
+		}
+		for d := 1; d <= 3; d++ {
+			if strings.ContainsRune(campVerbs, x.at(en.s-d)) {
+				best = k
+				break
+			}
+			if x.boundary(en.s - d) {
+				break
+			}
+		}
+	}
+	return best
 }
 
 // timeNear returns the time mention closest before rune i in the sentence,

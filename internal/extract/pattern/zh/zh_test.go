@@ -383,3 +383,9 @@ func TestAncestorIsNotTheSubject(t *testing.T) {
 	wantTriple(t, res, "珪", "子女", "诸葛亮")
 	noTriple(t, res, "珪", "子女", "诸葛丰")
 }
+
+func TestDeathInCampTakesTheCamp(t *testing.T) {
+	res := run1(t, "诸葛亮字孔明，琅邪阳都人也。十二年春，亮悉大众由斜谷出，以流马运，据武功五丈原，与司马宣王对於渭南。相持百馀日。其年八月，亮疾病，卒于军，时年五十四。", inChapter("三国志/蜀书/诸葛亮传"))
+	wantTriple(t, res, "诸葛亮", "卒于", "五丈原")
+	noTriple(t, res, "诸葛亮", "卒于", "斜谷")
+}
