@@ -187,6 +187,10 @@ func (w *Workspace) Index(ctx context.Context, paths []string, opts IndexOptions
 		phase("embedding")
 		rep.Embed, err = pipeline.Embed(ctx, w.db, em)
 		if err == nil {
+			// Packed now, so the next question reads them in one piece.
+			_, err = w.vectors(ctx)
+		}
+		if err == nil {
 			phase("dating")
 			rep.Date, err = pipeline.Date(ctx, w.db)
 		}

@@ -130,24 +130,50 @@ func (w *Workspace) retriever(run *llmRun) *retrieve.Retriever {
 }
 
 // lazyVectors holds the chunk vectors and the model that embeds questions
-// like them, read once.
+// like them: read on the first question that needs them, and again when
+// the chunks or their vectors change.
 type lazyVectors struct {
-	once  sync.Once
-	err   error
+	mu  sync.Mutex
+	cur *chunkVectors
+}
+
+// chunkVectors are the chunk vectors of one generation.
+type chunkVectors struct {
+	gen   string
 	model string
-	em    embed.Embedder
+	em    embed.Embedder // the workspace's own model, when it made them
 	ids   []int64
 	vecs  *embed.Matrix
+}
+
+// vectors returns the current chunk vectors, reading them when they are
+// not in memory or have changed since.
+func (w *Workspace) vectors(ctx context.Context) (*chunkVectors, error) {
+	gen, err := w.db.ChunkVectorGeneration(ctx)
+	if err != nil {
+		return nil, err
+	}
+	lv := &w.chunkVectors
+	lv.mu.Lock()
+	defer lv.mu.Unlock()
+	if lv.cur != nil && lv.cur.gen == gen {
+		return lv.cur, nil
+	}
+	cv, err := w.loadChunkVectors(ctx, gen)
+	if err != nil {
+		return nil, err
+	}
+	lv.cur = cv
+	return cv, nil
 }
 
 // nearestChunks embeds the text with the model that embedded the chunks
 // and returns the chunks of highest cosine. Without usable vectors (none
 // stored, or an endpoint's model and no endpoint now) it returns nothing.
 func (w *Workspace) nearestChunks(ctx context.Context, run *llmRun, text string, limit int) ([]retrieve.Scored, error) {
-	lv := &w.chunkVectors
-	lv.once.Do(func() { lv.err = w.loadChunkVectors(ctx) })
-	if lv.err != nil {
-		return nil, lv.err
+	lv, err := w.vectors(ctx)
+	if err != nil {
+		return nil, err
 	}
 	em := lv.em
 	if em == nil && run != nil && run.cfg.EmbedModel != "" {
@@ -170,44 +196,73 @@ func (w *Workspace) nearestChunks(ctx context.Context, run *llmRun, text string,
 	return out, nil
 }
 
-func (w *Workspace) loadChunkVectors(ctx context.Context) error {
-	lv := &w.chunkVectors
+// stateChunkVectors names the packed copy of the chunk vectors.
+const stateChunkVectors = "chunk_vectors"
+
+// loadChunkVectors reads the chunk vectors of the model most chunks were
+// embedded with, and that model when it is the workspace's own. They are
+// read from their packed copy while it is current; otherwise row by row,
+// and the copy is written again for the next process (best effort: a
+// reader that cannot write still answers).
+func (w *Workspace) loadChunkVectors(ctx context.Context, gen string) (*chunkVectors, error) {
+	var snap embed.Snapshot
+	if blob, err := w.db.State(ctx, stateChunkVectors); err != nil {
+		return nil, err
+	} else if blob == nil || snap.UnmarshalBinary(blob) != nil || snap.Generation != gen {
+		if snap, err = w.readChunkVectors(ctx, gen); err != nil {
+			return nil, err
+		}
+		if snap.Vectors != nil {
+			if blob, err := snap.MarshalBinary(); err == nil {
+				_ = w.db.SetState(ctx, stateChunkVectors, blob)
+			}
+		}
+	}
+	cv := &chunkVectors{gen: gen, model: snap.Model, ids: snap.IDs, vecs: snap.Vectors}
+	if cv.vecs == nil {
+		return cv, nil
+	}
+	if blob, err := w.db.State(ctx, "embed_model"); err == nil && blob != nil {
+		if m, err := embed.Load(blob); err == nil && m.Name()+"@"+m.Version() == cv.model {
+			cv.em = m
+		}
+	}
+	return cv, nil
+}
+
+// readChunkVectors reads the stored chunk vectors of the model most
+// chunks were embedded with; the snapshot has no vectors when none are
+// stored.
+func (w *Workspace) readChunkVectors(ctx context.Context, gen string) (embed.Snapshot, error) {
+	snap := embed.Snapshot{Generation: gen}
 	ids, models, blobs, err := w.db.ChunkVectors(ctx)
 	if err != nil || len(ids) == 0 {
-		return err
+		return snap, err
 	}
-	// The model most chunks were embedded with.
 	count := map[string]int{}
 	for _, m := range models {
 		count[m]++
 	}
 	for m, n := range count {
-		if n > count[lv.model] {
-			lv.model = m
-		}
-	}
-	if blob, err := w.db.State(ctx, "embed_model"); err == nil && blob != nil {
-		if m, err := embed.Load(blob); err == nil && m.Name()+"@"+m.Version() == lv.model {
-			lv.em = m
+		if n > count[snap.Model] || n == count[snap.Model] && m < snap.Model {
+			snap.Model = m
 		}
 	}
 	var vecs [][]float32
 	for i, b := range blobs {
-		if models[i] != lv.model {
+		if models[i] != snap.Model {
 			continue
 		}
 		v, err := embed.Decode(b)
 		if err != nil || len(vecs) > 0 && len(v) != len(vecs[0]) {
 			continue
 		}
-		lv.ids, vecs = append(lv.ids, ids[i]), append(vecs, v)
+		snap.IDs, vecs = append(snap.IDs, ids[i]), append(vecs, v)
 	}
 	if len(vecs) > 0 {
-		m, err := embed.NewMatrix(vecs, len(vecs[0]))
-		if err != nil {
-			return err
+		if snap.Vectors, err = embed.NewMatrix(vecs, len(vecs[0])); err != nil {
+			return snap, err
 		}
-		lv.vecs = m
 	}
-	return nil
+	return snap, nil
 }

@@ -58,15 +58,16 @@ func (w *Workspace) SearchChunks(ctx context.Context, text string, limit int) ([
 }
 
 // lazyLexical is the lexical index held in memory for questions: built in
-// the background on the first question (which, like any asked before it
-// is ready, reads the full-text index instead), and again when the chunks
-// change. A single `annals ask` thus never waits for it; a server or a
-// batch soon has it.
+// the background from the second question on (questions asked before it
+// is ready read the full-text index instead), and again when the chunks
+// change. A single `annals ask` thus neither waits for it nor spends a
+// core building what it will not use; a server or a batch soon has it.
 type lazyLexical struct {
 	mu       sync.Mutex
 	mem      *index.Memory
 	gen      [2]int64
 	building bool
+	asked    int // questions ranked so far
 }
 
 // rankChunks ranks chunks by BM25 over the terms of text, as the
@@ -87,7 +88,8 @@ func (w *Workspace) rankChunks(ctx context.Context, text string, limit int) ([]C
 	if mem != nil && l.gen != gen {
 		mem = nil // the chunks changed
 	}
-	if mem == nil && !l.building {
+	l.asked++
+	if mem == nil && !l.building && l.asked > 1 {
 		l.building = true
 		go w.buildLexical(gen)
 	}
@@ -136,10 +138,8 @@ func (w *Workspace) normaliseQuery(q string) (string, error) {
 // server's or a batch's first questions do not wait for it. Commands that
 // answer one question never need to call it.
 func (w *Workspace) Warm(ctx context.Context) error {
-	lv := &w.chunkVectors
-	lv.once.Do(func() { lv.err = w.loadChunkVectors(ctx) })
-	if lv.err != nil {
-		return lv.err
+	if _, err := w.vectors(ctx); err != nil {
+		return err
 	}
 	count, maxID, err := w.db.ChunkGeneration(ctx)
 	if err != nil {

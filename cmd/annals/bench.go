@@ -35,6 +35,7 @@ var benchQuestions = []string{"为何官，卒于何年", "与谁战于何地", 
 
 type childRun struct {
 	Wall    time.Duration `json:"wall_ns"`
+	CPU     time.Duration `json:"cpu_ns"` // user and system
 	PeakRSS int64         `json:"peak_rss_bytes"`
 }
 
@@ -124,7 +125,7 @@ With --api it measures only the HTTP API, on the current workspace.`,
 				a.printf("  before them, reading vectors, lexical index and graph structure into memory: %.0f ms\n", ms(q.Warm))
 				a.printf("answer     %8.2f ms p50, %.2f ms p99, offline, %d of %d answered (target p50 ≤ 20 ms)  %s\n",
 					ms(q.AnswerP50), ms(q.AnswerP99), q.Answered, q.Questions, mark(rep.TargetsMet["answer"]))
-				a.printf("`annals ask` as a fresh process: %.0f ms wall (target ≤ 1 s)  %s\n", ms(q.Process.Wall), mark(rep.TargetsMet["ask_process"]))
+				a.printf("`annals ask` as a fresh process: %.0f ms wall p50, %.0f ms CPU (target ≤ 150 ms)  %s\n", ms(q.Process.Wall), ms(q.Process.CPU), mark(rep.TargetsMet["ask_process"]))
 			}
 			if r := rep.Relate; r != nil {
 				a.printf("relate     %8.2f ms p50, %.2f ms p99, %.2f ms max over %d pairs; %d with a path, %d findings (target p50 ≤ 100 ms, p99 ≤ 1 s)  %s\n",
@@ -280,6 +281,7 @@ func runChild(ctx context.Context, exe string, args ...string) (childRun, error)
 	if cmd.ProcessState != nil {
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			r.PeakRSS = ru.Maxrss * 1024 // Linux reports kilobytes
+			r.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 		}
 	}
 	if err != nil {

@@ -619,7 +619,12 @@ func (l *Learned) seal() {
 		l.index()
 	}
 	b, _ := l.MarshalBinary()
-	l.version = fmt.Sprintf("%s-%s", learnedFormat, contentHash(b))
+	l.version = versionOf(b)
+}
+
+// versionOf names a model by its format and encoded content.
+func versionOf(encoded []byte) string {
+	return fmt.Sprintf("%s-%s", learnedFormat, contentHash(encoded))
 }
 
 func (l *Learned) String() string {

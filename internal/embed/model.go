@@ -228,6 +228,9 @@ func (l *Learned) UnmarshalBinary(data []byte) error {
 		seen[u] = true
 	}
 	*l = Learned{opts: o, docs: docs, units: units, df: df, vecs: vecs, common: common, hdf: hdf}
-	l.seal()
+	l.index()
+	// The encoding is canonical, so the bytes read name the version as
+	// the bytes written did, without encoding the model again.
+	l.version = versionOf(data)
 	return nil
 }

@@ -64,7 +64,31 @@ func (s *DB) PutVectors(ctx context.Context, kind, model string, ids []int64, ve
 			return fmt.Errorf("store %s vector: %w", kind, err)
 		}
 	}
+	if kind == "chunk" {
+		_, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES(?, '1')
+			ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`, metaChunkVectors)
+		if err != nil {
+			return fmt.Errorf("count chunk vector changes: %w", err)
+		}
+	}
 	return tx.Commit()
+}
+
+// metaChunkVectors counts the writes of chunk vectors.
+const metaChunkVectors = "chunk_vectors_version"
+
+// ChunkVectorGeneration names the state of the chunk vectors: it changes
+// whenever a chunk or a chunk vector is written or removed, so a copy of
+// the vectors made under one generation is current while it stays.
+func (s *DB) ChunkVectorGeneration(ctx context.Context) (string, error) {
+	var chunks, maxID, vectors int64
+	err := s.queryRow(ctx, `SELECT COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?), 0),
+		COALESCE((SELECT max(id) FROM chunks), 0),
+		COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?), 0)`, metaChunks, metaChunkVectors).Scan(&chunks, &maxID, &vectors)
+	if err != nil {
+		return "", fmt.Errorf("read the chunk vectors' generation: %w", err)
+	}
+	return fmt.Sprintf("%d/%d/%d", chunks, maxID, vectors), nil
 }
 
 // ChunkTexts streams every chunk's text, for training an embedder on the

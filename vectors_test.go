@@ -1,0 +1,66 @@
+package annals
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/annals-project/annals/internal/embed"
+)
+
+// The chunk vectors are packed when indexing ends, read from the pack,
+// and read again when the chunks change: a passage indexed after the
+// first question is found by the vector route.
+func TestChunkVectorsArePackedAndFollowTheChunks(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	write := func(name, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, "corpus", name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "corpus"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write("a.txt", "诸葛亮字孔明，琅邪阳都人也。躬耕陇亩，好为梁父吟。每自比于管仲、乐毅，时人莫之许也。")
+	write("b.txt", "关羽字云长，本字长生，河东解人也。亡命奔涿郡。先主于乡里合徒众，而羽与张飞为之御侮。")
+	ws, err := Open(ctx, filepath.Join(dir, ".annals"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	if _, err := ws.Index(ctx, []string{filepath.Join(dir, "corpus")}, IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	gen, err := ws.db.ChunkVectorGeneration(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blob, err := ws.db.State(ctx, stateChunkVectors)
+	var snap embed.Snapshot
+	if err != nil || blob == nil || snap.UnmarshalBinary(blob) != nil || snap.Generation != gen || len(snap.IDs) == 0 {
+		t.Fatalf("no current packed copy of the chunk vectors after indexing (%v, generation %q, want %q)", err, snap.Generation, gen)
+	}
+	first, err := ws.vectors(ctx)
+	if err != nil || first.vecs == nil || first.em == nil {
+		t.Fatalf("vectors %+v, %v", first, err)
+	}
+	write("c.txt", "张飞字益德，涿郡人也，少与关羽俱事先主。羽年长数岁，飞兄事之。")
+	if _, err := ws.Index(ctx, []string{filepath.Join(dir, "corpus")}, IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	second, err := ws.vectors(ctx)
+	if err != nil || second == first || second.vecs.Len() <= first.vecs.Len() {
+		t.Fatalf("the vectors were not read again after new chunks: %d then %d", first.vecs.Len(), second.vecs.Len())
+	}
+	hits, err := ws.nearestChunks(ctx, nil, "张飞字益德", 1)
+	if err != nil || len(hits) != 1 {
+		t.Fatalf("nearest %v, %v", hits, err)
+	}
+	ps, err := ws.db.Passages(ctx, []int64{hits[0].ID})
+	if err != nil || len(ps) != 1 || ps[0].DocKey != "c.txt" {
+		t.Fatalf("the new passage is not the nearest to its own words: %+v, %v", ps, err)
+	}
+}
