@@ -90,7 +90,7 @@ func (f *factual) candidates(ctx context.Context) (cands []candidate, err error)
 		return nil, nil
 	case retrieve.QCourtesy:
 		cands, err = f.names(ctx)
-	case retrieve.QDeath, retrieve.QBirth:
+	case retrieve.QDeath, retrieve.QBirth, retrieve.QEventTime:
 		cands, err = f.dates(ctx)
 	case retrieve.QKiller:
 		cands, err = f.killers(ctx)
@@ -202,7 +202,7 @@ func (f *factual) related(ctx context.Context) ([]candidate, error) {
 			if surface == "" {
 				surface = other
 			}
-			if !f.fitsGender(surface, other, ev) || f.wantsPerson() && otherType != f.subject.Type {
+			if !f.fitsGender(surface, other, ev) || f.wantsPerson() && f.subject.Type == "人物" && otherType != f.subject.Type {
 				continue
 			}
 			value, formula := f.value(other, surface, subjectSurface(r, ev, f.subject.ID), ev)
@@ -646,6 +646,14 @@ func (f *factual) phrase(values []string, best candidate) string {
 		return subject + "居于" + list + "。"
 	case retrieve.QAttacked:
 		return subject + "攻打过" + list + "。"
+	case retrieve.QEventTime, retrieve.QEventPlace:
+		return subject + "发生于" + list + "。"
+	case retrieve.QWinner:
+		return subject + "，胜者为" + list + "。"
+	case retrieve.QLoser:
+		return subject + "，败者为" + list + "。"
+	case retrieve.QFought:
+		return "参与" + subject + "的有" + list + "。"
 	}
 	return subject + "的" + label + "是" + list + "。"
 }

@@ -33,6 +33,11 @@ const (
 	QResided    = "resided"
 	QAttacked   = "attacked"
 	QAllegiance = "allegiance"
+	QEventTime  = "event-time"   // 赤壁之战在哪一年
+	QEventPlace = "event-place"  // 官渡之战在何地
+	QWinner     = "event-winner" // 官渡之战谁胜
+	QLoser      = "event-loser"
+	QFought     = "event-sides" // 谁参加了赤壁之战
 	QChoice     = "multiple-choice"
 )
 
@@ -65,6 +70,21 @@ type asker struct {
 	typ   string
 	ask   Ask
 	after bool
+	// event askers match only when the subject names an event.
+	event bool
+}
+
+// eventSuffixes end the names of events: 赤壁之战, 鄢陵之役, 鸿门之会.
+var eventSuffixes = []string{"之战", "之役", "战役", "大战", "之会", "之宴", "宴", "之乱", "之祸", "之变", "起义"}
+
+// namesEvent reports whether a subject is an event's name.
+func namesEvent(s string) bool {
+	for _, suf := range eventSuffixes {
+		if strings.HasSuffix(s, suf) && len(s) > len(suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // askers are tried in order: the first match types the question. Kinship
@@ -81,7 +101,16 @@ var askers = func() []asker {
 	kinds := func(ks ...string) func(*Ask) { return func(k *Ask) { k.Kinds = ks } }
 	killer := a(`^(谁|何人|哪个人|是谁)(杀了|杀死了?|杀害了?|诛杀了?|斩杀了?|斩了|杀|弑)`, QKiller, "杀", true, "消极态度倾向", "攻", "killed")
 	killer.after = true
+	event := func(x asker) asker { x.event = true; return x }
+	fought := event(with(a(`^(谁|何人|哪些人|有谁|哪几方|哪些势力)(参加了?|参与了?|参战|打了)`, QFought, "参与", true, "参与", "胜", "败", "participated_in"), list))
+	fought.after = true
 	return []asker{
+		event(a(`(发生|爆发|打)?(在|于)?(哪一年|何年|哪年|何时|什么时候|几年)`, QEventTime, "时间", false, "发生时间", "发生地点", "happened_at")),
+		event(a(`(发生|爆发|打)?(在|于)?(哪里|何处|何地|什么地方|哪儿|哪个地方)`, QEventPlace, "地点", false, "发生地点", "happened_at")),
+		event(with(a(`(谁胜|谁赢|谁获胜|谁取胜|谁打赢|哪一方胜|哪方胜|胜者|胜方|赢家|的结果|结果如何)`, QWinner, "胜", true, "胜"), list)),
+		event(with(a(`(谁败|谁输|谁战败|哪一方败|败者|败方|输家)`, QLoser, "败", true, "败"), list)),
+		event(with(a(`(参与者|参战者|参战方|有谁参加|谁参加|哪些人参加|有哪些人)`, QFought, "参与", true, "参与", "胜", "败", "participated_in"), list)),
+		fought,
 		killer,
 		a(`(被|为)(谁|何人)(所)?(杀|害|诛|斩|弑)`, QKiller, "杀", true, "消极态度倾向", "攻", "killed"),
 		with(a(`是(谁|何人|哪位)的(表字|字)`, QWhoseName, "字", true, "别称", "alias_of"), kinds("字")),
@@ -141,6 +170,9 @@ func classify(q, lang string) (string, *Ask) {
 			} else {
 				ask.Subject = trimSubject(low[:loc[0]])
 			}
+			if a.event && !namesEvent(ask.Subject) {
+				continue
+			}
 			if a.typ == QIdentity {
 				ask.Subject = trimSubject(low[:strings.LastIndex(low[:loc[1]], "是")])
 				if i := strings.Index(low, "何许人"); i >= 0 && i < len(ask.Subject) {
@@ -167,7 +199,7 @@ func trimSubject(s string) string {
 	for _, p := range []string{"请问", "那么", "谁是", "你知道", "历史上"} {
 		s = strings.TrimPrefix(s, p)
 	}
-	for _, suf := range []string{"的", "之", "是", "曾经", "曾", "都", "最后", "一共", "被", "是在"} {
+	for _, suf := range []string{"的", "之", "是", "曾经", "曾", "都", "最后", "一共", "被", "是在", "在", "于", "发生"} {
 		s = strings.TrimSuffix(s, suf)
 	}
 	if !isHanString(s) {

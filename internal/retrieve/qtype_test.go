@@ -28,6 +28,11 @@ func TestClassifySubjects(t *testing.T) {
 		{"张骞到过哪里？", QVisit, "张骞", "到过", "", false},
 		{"韩信攻打过哪里？", QAttacked, "韩信", "攻", "", false},
 		{"请问司马懿曾经担任什么官职？", QOffice, "司马懿", "官职", "", false},
+		{"赤壁之战在哪一年？", QEventTime, "赤壁之战", "时间", "", false},
+		{"官渡之战发生在何地？", QEventPlace, "官渡之战", "地点", "", false},
+		{"官渡之战谁胜？", QWinner, "官渡之战", "胜", "", true},
+		{"谁参加了赤壁之战？", QFought, "赤壁之战", "参与", "", true},
+		{"曹操在哪一年去世？", QDeath, "曹操", "卒年", "", false},
 	} {
 		typ, ask := Classify(tt.q)
 		if typ != tt.typ || ask == nil {

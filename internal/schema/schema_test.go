@@ -16,8 +16,8 @@ func TestShippedSchemasLoad(t *testing.T) {
 
 func TestZhHistoryDirections(t *testing.T) {
 	s := MustLoad(ZhHistory)
-	if got := len(s.EntityTypes); got != 7 {
-		t.Fatalf("zh-history has %d entity types, want 7", got)
+	if got := len(s.EntityTypes); got != 8 {
+		t.Fatalf("zh-history has %d entity types, want 8", got)
 	}
 	cases := []struct {
 		head, rel, tail string
@@ -29,6 +29,9 @@ func TestZhHistoryDirections(t *testing.T) {
 		{"社会集团", "攻", "地点", true},
 		{"人物", "攻", "人物", false},
 		{"人物", "死亡时间", "时间", true},
+		{"事件", "发生地点", "地点", true},
+		{"人物", "胜", "事件", true},
+		{"事件", "胜", "人物", false},
 		{"人物", "不存在", "人物", false},
 	}
 	for _, c := range cases {

@@ -460,7 +460,7 @@ func TestPromptOverride(t *testing.T) {
 		t.Fatal(err)
 	}
 	msgs := f.requests()[0].Messages
-	if msgs[0].Content != "自定义提示。类型：人物/社会集团/地点/时间/职官/爵位/文献" || msgs[1].Content != "文："+lzhText {
+	if msgs[0].Content != "自定义提示。类型：人物/社会集团/地点/时间/职官/爵位/文献/事件" || msgs[1].Content != "文："+lzhText {
 		t.Fatalf("messages %+v", msgs)
 	}
 	if x.VersionFor("lzh") == base.VersionFor("lzh") || x.Version() == base.Version() {

@@ -55,6 +55,8 @@ type run struct {
 	// taught are the given names this text taught the document (learn),
 	// which the recogniser may unteach; earlier chunks' stay.
 	taught map[string]bool
+	// events are the event mentions read last (readEvents).
+	events []int
 }
 
 func (x *run) at(i int) rune {

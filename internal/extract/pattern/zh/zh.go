@@ -81,6 +81,7 @@ func (e *Extractor) Extract(ctx context.Context, in extract.Input) (extract.Resu
 	}
 	if !e.plain {
 		x.nameAliases()
+		x.readEvents(ss)
 	}
 	res := x.result(in, ss)
 	x.doc.Chunks++

@@ -389,3 +389,54 @@ func TestDeathInCampTakesTheCamp(t *testing.T) {
 	wantTriple(t, res, "诸葛亮", "卒于", "五丈原")
 	noTriple(t, res, "诸葛亮", "卒于", "斜谷")
 }
+
+func TestBattlesAreEvents(t *testing.T) {
+	res := run1(t, "建安五年，太祖与袁绍相拒於官渡。", inChapter("三国志/魏书/武帝纪"))
+	wantTriple(t, res, "官渡之战", "发生地点", "官渡")
+	wantTriple(t, res, "官渡之战", "发生时间", "建安五年")
+	wantTriple(t, res, "袁绍", "参与", "官渡之战")
+	res = run1(t, "权遣周瑜、程普等水军数万，与先主并力，与曹公战於赤壁，大破之。", inChapter("三国志/蜀书/先主传"))
+	wantTriple(t, res, "赤壁之战", "发生地点", "赤壁")
+	wantTriple(t, res, "曹操", "败", "赤壁之战")
+	res = run1(t, "瑜、普为左右督，各领万人，与备俱进，遇於赤壁，大破曹公军。", inChapter("三国志/吴书/周瑜鲁肃吕蒙传"))
+	wantTriple(t, res, "曹操", "败", "赤壁之战")
+	res = run1(t, "武皇帝克袁绍於官渡。", nil)
+	wantTriple(t, res, "武皇帝", "胜", "官渡之战")
+	wantTriple(t, res, "袁绍", "败", "官渡之战")
+	res = run1(t, "袁绍不听，遂败于官渡。", nil)
+	wantTriple(t, res, "袁绍", "败", "官渡之战")
+	res = run1(t, "十三年，公至赤壁，与刘备战，不利。", inChapter("三国志/魏书/武帝纪"))
+	wantTriple(t, res, "赤壁之战", "发生时间", "十三年")
+	wantTriple(t, res, "刘备", "参与", "赤壁之战")
+	res = run1(t, "官渡之役，绣力战有功。", nil)
+	wantTriple(t, res, "官渡之战", "发生地点", "官渡")
+	res = run1(t, "遣使者迎之於洛阳。", nil)
+	for _, tr := range res.Triples {
+		if tr.Tail.Type == "事件" || tr.Head.Type == "事件" {
+			t.Errorf("a meeting is not a battle: %v", tr)
+		}
+	}
+}
+
+func TestNamedEventsFromTheirPhrases(t *testing.T) {
+	res := run1(t, "项羽至鸿门，欲击沛公。", nil)
+	wantTriple(t, res, "项羽", "参与", "鸿门宴")
+	res = run1(t, "樊宏谓刘縯曰：昔鸿门之会，范增举玦以示项羽。", nil)
+	noTriple(t, res, "樊宏", "参与", "鸿门宴")
+	res = run1(t, "灵帝初，复遭党锢十余岁。", nil)
+	found := false
+	for _, e := range res.Entities {
+		if e.Type == "事件" && e.Canonical() == "党锢之祸" && e.Text == "遭党锢" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("遭党锢 is a mention of 党锢之祸: %+v", res.Entities)
+	}
+	res = run1(t, "章邯围赵於钜鹿，项羽战於钜鹿下，大破之。", nil)
+	for _, e := range res.Entities {
+		if e.Type == "事件" && e.Canonical() != "巨鹿之战" {
+			t.Errorf("a battle at 钜鹿 read as %s", e.Canonical())
+		}
+	}
+}
