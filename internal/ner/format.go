@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -60,8 +61,21 @@ type Relation struct {
 // relSchema names the relations annotations may use, and their ends.
 var relSchema = schema.MustLoad(schema.ZhHistory)
 
-// Relations names the relations annotations may use.
-func Relations() []string { return relSchema.RelationTypeNames() }
+// Relations names the relations annotations may use: those between the
+// annotated types. Events (事件) are read by rules, not annotated, and so
+// are their relations.
+func Relations() []string {
+	var out []string
+	for _, name := range relSchema.RelationTypeNames() {
+		rt := relSchema.Relation(name)
+		if slices.ContainsFunc(rt.Domain, isType) && slices.ContainsFunc(rt.Range, isType) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func isType(t string) bool { return slices.Contains(Types, t) }
 
 // relationsHeader marks a file whose relations are annotated.
 const relationsHeader = "# relations: annotated"

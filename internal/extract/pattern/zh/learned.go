@@ -125,6 +125,15 @@ func statesLifeEvent(relation string, sentence []rune) bool {
 // 顾丁公, where the recogniser reads 丁公.
 func (x *run) learned(r Recogniser, ss []sentence) {
 	var live []int
+	// dropped are the mentions the recogniser did not confirm; one it
+	// reads over the same characters with the same type takes over their
+	// relations (讳备 read by the rules, 备 by the recogniser).
+	type droppedAt struct {
+		k, s, e int
+		typ     string
+	}
+	var dropped []droppedAt
+	remap := map[int]int{}
 	confirmed := map[string]bool{} // persons' full names read, and whether confirmed
 	read := func(s, e int, ok bool) {
 		w := string(x.rs[s:e])
@@ -158,6 +167,7 @@ func (x *run) learned(r Recogniser, ss []sentence) {
 				// follows from the year before it; the annotations leave
 				// it unmarked, so the recogniser does too, and it stays.
 				if en.typ != tTime || overlaps(got, en.s-sn.s, en.e-sn.s) {
+					dropped = append(dropped, droppedAt{k, en.s, en.e, en.typ})
 					x.drop(k)
 				}
 				continue
@@ -176,9 +186,26 @@ func (x *run) learned(r Recogniser, ss []sentence) {
 					name = full
 				}
 			}
-			if x.add(s, e, m.Type, name) >= 0 && m.Type == tPer {
+			k := x.add(s, e, m.Type, name)
+			if k < 0 {
+				continue
+			}
+			if m.Type == tPer {
 				read(s, e, true)
 			}
+			for _, d := range dropped {
+				if d.typ == m.Type && d.s < e && s < d.e {
+					remap[d.k] = k
+				}
+			}
+		}
+	}
+	for i, rl := range x.rels {
+		if k, ok := remap[rl.h]; ok {
+			x.rels[i].h = k
+		}
+		if k, ok := remap[rl.t]; ok {
+			x.rels[i].t = k
 		}
 	}
 	x.sortOrder()
