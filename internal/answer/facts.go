@@ -516,7 +516,7 @@ func tellsKilling(s, head, tail string) bool {
 			return false
 		}
 		for _, w := range killWords {
-			if strings.Contains(between, w) {
+			if i := strings.Index(between, w); i >= 0 && !intended(between[:i]) {
 				return true
 			}
 		}
@@ -532,6 +532,13 @@ func tellsKilling(s, head, tail string) bool {
 		}
 	}
 	return false
+}
+
+// intended says that the words before a killing verb make it a plan, a
+// wish or a plea (谋诛卓, 欲杀之, 劝斩之), not a deed.
+func intended(before string) bool {
+	r, _ := utf8.DecodeLastRuneInString(before)
+	return strings.ContainsRune("欲将议图请劝", r) || strings.Contains(before, "谋")
 }
 
 // dates answers when the subject died or was born: the year the dated

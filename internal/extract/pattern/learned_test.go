@@ -27,3 +27,26 @@ func TestLearnedNamesKeepTheRulesRelations(t *testing.T) {
 		}
 	}
 }
+
+// A one-character name a kinship word introduces stands where the name
+// model reads nothing else: 姜维's father 冏.
+func TestKinNameTheModelDoesNotReadStands(t *testing.T) {
+	text := "姜维字伯约，天水冀人也。少孤，与母居。好郑氏学。仕郡上计掾，州辟为从事。以父冏昔为郡功曹，值羌、戎叛乱，身卫郡将，没於战场，赐维官中郎，参本郡军事。"
+	doc := extract.NewDocContext("三国志/蜀书/蒋琬费祎姜维传/text.txt", "蒋琬费祎姜维传", []string{"三国志", "蜀书", "蒋琬费祎姜维传"})
+	res, err := New().Extract(context.Background(), extract.Input{Text: text, Lang: "lzh", Doc: doc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, tr := range res.Triples {
+		if tr.Relation == "子女" && tr.Head.Text == "冏" && tr.Tail.Canonical() == "姜维" {
+			found = true
+		}
+		if tr.Relation == "子女" && tr.Head.Text == "居" {
+			t.Errorf("与母居 names no mother: %v", tr)
+		}
+	}
+	if !found {
+		t.Errorf("冏 is 姜维's father: %v", res.Triples)
+	}
+}

@@ -36,6 +36,33 @@ var kinBlock = set("父母子弟兄妻女孙姊妹老幼少长嗣息侄甥婿舅
 // name (之子X, 与弟X, 遣子X).
 const kinPrev = "之其生有为曰与及以遣封立杀诛并"
 
+// kinFollow are the adverbs of time that follow a kin's name as it is
+// introduced (以父冏昔为郡功曹, 父某早卒).
+var kinFollow = set("昔早先本故")
+
+// chapterSubject is a mention of the person the chapter is about: in the
+// sentence, else the last before it; -1 when there is none.
+func (x *run) chapterSubject(sen sentence) int {
+	best := -1
+	for _, k := range x.order {
+		en := x.ents[k]
+		if en.s >= sen.e {
+			break
+		}
+		if en.typ != tPer || !x.subjects[en.canonical(x.rs)] {
+			continue
+		}
+		best = k
+		if en.s >= sen.s {
+			break
+		}
+	}
+	return best
+}
+
+// kinVerbs are verbs that end a clause after a kin word (与母居): no name.
+var kinVerbs = set("居处住游归还去行在")
+
 func (x *run) kinNames() {
 	rs := x.rs
 	for i := 0; i < len(rs); i++ {
@@ -81,10 +108,17 @@ func (x *run) kinNames() {
 			if !x.free(e0, e) || !x.nameChars(e0, e) {
 				break
 			}
-			if g == 1 && noSingle.has(rs[e0]) {
+			if g == 1 && (noSingle.has(rs[e0]) || kinVerbs.has(rs[e0]) && x.boundary(e)) {
 				continue
 			}
-			if x.boundary(e) || followPer.has(x.at(e)) || (g == 1 && x.at(e) == '嗣') {
+			if g == 1 && !x.plain && rs[e0] == '任' && x.at(e) == '为' {
+				// 以父任为郎: by his father's standing, not a father 任
+				// (at work only, as kinFollow).
+				break
+			}
+			// kinFollow is left to the name model at work: as training
+			// hints it taught the model worse names.
+			if x.boundary(e) || followPer.has(x.at(e)) || !x.plain && kinFollow.has(x.at(e)) || (g == 1 && x.at(e) == '嗣') {
 				name := ""
 				if full, ok := x.doc.Names[string(rs[e0:e])]; ok && full != string(rs[e0:e]) {
 					name = full
@@ -183,10 +217,15 @@ func (x *run) kinship(ss []sentence) {
 		if anchor < 0 {
 			anchor = x.subject(q, sen, false)
 		}
-		if ci := x.clauseAt(q); ci >= 0 && x.cls[ci].s == q && x.endsAt(q) < 0 {
-			// 父祐, 子禅嗣 open a clause: the kin of the subject of the
-			// text, not of the last kin named.
+		if ci := x.clauseAt(q); ci >= 0 && (x.cls[ci].s == q || x.cls[ci].s == q-1 && x.at(q-1) == '以') && x.endsAt(q) < 0 {
+			// 父祐, 子禅嗣 (and 以父冏…, "because his father …") open a
+			// clause: the kin of the subject of the text, not of the last
+			// kin named. With no subject in reach, in a person's own
+			// chapter it is his (以父冏昔为郡功曹 … 赐维官中郎).
 			anchor = x.cls[ci].owner
+			if anchor < 0 {
+				anchor = x.chapterSubject(sen)
+			}
 		}
 		if kn.word == "次曰" || kn.word == "长曰" || kn.word == "少曰" {
 			if lastAnchor >= 0 {

@@ -166,7 +166,10 @@ func (x *run) learned(r Recogniser, ss []sentence) {
 				// A month without its year (夏四月，权薨) dates what
 				// follows from the year before it; the annotations leave
 				// it unmarked, so the recogniser does too, and it stays.
-				if en.typ != tTime || overlaps(got, en.s-sn.s, en.e-sn.s) {
+				// So does a one-character name a kinship word introduces
+				// (父冏) where the recogniser reads nothing else.
+				keep := (en.typ == tTime || en.e-en.s == 1 && x.isKinName(k)) && !overlaps(got, en.s-sn.s, en.e-sn.s)
+				if !keep {
 					dropped = append(dropped, droppedAt{k, en.s, en.e, en.typ})
 					x.drop(k)
 				}

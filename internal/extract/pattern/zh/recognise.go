@@ -57,6 +57,9 @@ type run struct {
 	taught map[string]bool
 	// events are the event mentions read last (readEvents).
 	events []int
+	// plain is set when the rules read for a learned recogniser's
+	// training (Plain).
+	plain bool
 }
 
 func (x *run) at(i int) rune {

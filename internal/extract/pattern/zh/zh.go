@@ -56,6 +56,7 @@ func (e *Extractor) Extract(ctx context.Context, in extract.Input) (extract.Resu
 		return extract.Result{}, err
 	}
 	x := newRun(in.Text, in.Doc)
+	x.plain = e.plain
 	x.recognise()
 	lang := in.Lang
 	if lang == "" {

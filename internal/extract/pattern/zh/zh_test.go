@@ -440,3 +440,13 @@ func TestNamedEventsFromTheirPhrases(t *testing.T) {
 		}
 	}
 }
+
+func TestKinNameBeforeAnAdverb(t *testing.T) {
+	res := run1(t, "姜维字伯约，天水冀人也。少孤，与母居。好郑氏学。仕郡上计掾，州辟为从事。以父冏昔为郡功曹，值羌、戎叛乱，身卫郡将，没于战场，赐维官中郎。", inChapter("三国志/蜀书/姜维传"))
+	wantTriple(t, res, "冏", "子女", "姜维")
+}
+
+func TestFathersStandingIsNoName(t *testing.T) {
+	res := run1(t, "宋均字叔庠，南阳安众人也。父伯，建武初为五官中郎将。均以父任为郎，时年十五。", inChapter("后汉书/列传/宋均传"))
+	noTriple(t, res, "任", "子女", "宋均")
+}
