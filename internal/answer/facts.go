@@ -205,6 +205,13 @@ func (f *factual) related(ctx context.Context) ([]candidate, error) {
 			if !f.fitsGender(surface, other, ev) || f.wantsPerson() && f.subject.Type == "人物" && otherType != f.subject.Type {
 				continue
 			}
+			if f.wantsPlace() && otherType == "人物" {
+				continue
+			}
+			if f.a.Type == retrieve.QFled && r.Type == "积极态度倾向" && !fleesTo(ev.Norm, subjectSurface(r, ev, f.subject.ID), surface) {
+				// Favour is flight only where the sentence says so.
+				continue
+			}
 			value, formula := f.value(other, surface, subjectSurface(r, ev, f.subject.ID), ev)
 			add(by, &order, value, f.weigh(ev, formula), ev)
 		}
@@ -215,6 +222,16 @@ func (f *factual) related(ctx context.Context) ([]candidate, error) {
 // wantsPerson says the question asks who (投奔过谁), not where.
 func (f *factual) wantsPerson() bool {
 	return strings.Contains(f.a.Norm, "谁") || strings.Contains(f.a.Norm, "何人")
+}
+
+// wantsPlace says the question asks where (逃奔到哪里), not who.
+func (f *factual) wantsPlace() bool {
+	for _, w := range []string{"哪里", "何处", "何地", "哪儿", "什么地方", "何所"} {
+		if strings.Contains(f.a.Norm, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // subjectSurface is the subject's end of a relation as the sentence
@@ -437,10 +454,17 @@ func (f *factual) whoseName(ctx context.Context) (string, []kg.Evidence, float64
 func (f *factual) identity(ctx context.Context) (string, []kg.Evidence, float64, error) {
 	e := f.subject
 	subject := f.a.Asks.Subject
+	// The 字 first, on its own: a much-named person's other aliases
+	// (曹公, hundreds of times) would crowd it out.
+	zis, err := f.src.AliasEvidence(ctx, e.ID, []string{"字"})
+	if err != nil {
+		return "", nil, 0, err
+	}
 	als, err := f.src.AliasEvidence(ctx, e.ID, nil)
 	if err != nil {
 		return "", nil, 0, err
 	}
+	als = append(zis, als...)
 	var zi string
 	var evs []kg.Evidence
 	for _, al := range als {
@@ -453,12 +477,15 @@ func (f *factual) identity(ctx context.Context) (string, []kg.Evidence, float64,
 		}
 	}
 	var b strings.Builder
-	if e.Name != subject {
+	switch {
+	case zi == subject:
+		b.WriteString(subject + "是" + e.Name + "的字")
+	case e.Name != subject:
 		b.WriteString(subject + "即" + e.Name)
-	} else {
+	default:
 		b.WriteString(e.Name)
 	}
-	if zi != "" {
+	if zi != "" && zi != subject {
 		b.WriteString("，字" + zi)
 	}
 	b.WriteString("。")
@@ -498,6 +525,17 @@ func (f *factual) killers(ctx context.Context) ([]candidate, error) {
 		}
 	}
 	return collect(by, order), nil
+}
+
+// fleesTo says whether a sentence has who flee to, or seek refuge with,
+// whom: a verb of it between them (先主奔袁绍, 背曹公依袁绍).
+func fleesTo(s, who, whom string) bool {
+	h, t := strings.Index(s, who), strings.LastIndex(s, whom)
+	if h < 0 || t < 0 || t <= h {
+		return false
+	}
+	between := s[h+len(who) : t]
+	return utf8.RuneCountInString(between) <= 8 && !strings.ContainsAny(between, "。；") && strings.ContainsAny(between, "奔投归依附")
 }
 
 // killWords are the verbs of killing a person.
@@ -550,26 +588,45 @@ func (f *factual) dates(ctx context.Context) ([]candidate, error) {
 	}
 	by := map[int]*candidate{}
 	var years []int
+	put := func(ev kg.Evidence, expr string) {
+		y := *ev.Year
+		c := by[y]
+		if c == nil {
+			c = &candidate{year: y, value: expr}
+			by[y] = c
+			years = append(years, y)
+		}
+		c.score += f.weigh(ev, false)
+		if len(c.evs) == 0 || f.own[ev.DocID] && !f.own[c.evs[0].DocID] {
+			c.evs = append([]kg.Evidence{ev}, c.evs...)
+			c.value = expr
+		}
+	}
 	for _, r := range rels {
 		if r.HeadID != f.subject.ID {
 			continue
 		}
 		for _, ev := range r.Evidence {
-			if ev.Year == nil {
+			if ev.Year != nil {
+				put(ev, spanIn(ev, ev.Tail))
+			}
+		}
+	}
+	if f.a.Type == retrieve.QDeath {
+		// One who was killed died when the sentence that kills him is
+		// dated (斩羽及子平于临沮).
+		hostile, err := f.src.Statements(ctx, f.subject.ID, []string{"消极态度倾向"}, 8)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range hostile {
+			if r.TailID != f.subject.ID || r.HeadID == f.subject.ID {
 				continue
 			}
-			y := *ev.Year
-			c := by[y]
-			if c == nil {
-				c = &candidate{year: y, value: r.Tail}
-				by[y] = c
-				years = append(years, y)
-			}
-			w := f.weigh(ev, false)
-			c.score += w
-			if len(c.evs) == 0 || f.own[ev.DocID] && !f.own[c.evs[0].DocID] {
-				c.evs = append([]kg.Evidence{ev}, c.evs...)
-				c.value = spanIn(ev, ev.Tail)
+			for _, ev := range r.Evidence {
+				if ev.Year != nil && tellsKilling(ev.Norm, spanIn(ev, ev.Head), spanIn(ev, ev.Tail)) {
+					put(ev, "")
+				}
 			}
 		}
 	}

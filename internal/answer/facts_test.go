@@ -19,3 +19,19 @@ func TestTellsKilling(t *testing.T) {
 		}
 	}
 }
+
+func TestFleesTo(t *testing.T) {
+	for _, tt := range []struct {
+		s, who, whom string
+		want         bool
+	}{
+		{"建安五年，曹公东征，先主奔袁绍。", "先主", "袁绍", true},
+		{"先主背曹公依袁绍、刘表。", "先主", "刘表", true},
+		{"既到，谦以丹杨兵四千益先主，先主遂去楷归谦。", "先主", "谦", true},
+		{"先主与刘表相见，表甚重之。", "先主", "刘表", false},
+	} {
+		if got := fleesTo(tt.s, tt.who, tt.whom); got != tt.want {
+			t.Errorf("%s (%s → %s): %v, want %v", tt.s, tt.who, tt.whom, got, tt.want)
+		}
+	}
+}

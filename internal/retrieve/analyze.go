@@ -7,6 +7,7 @@ package retrieve
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -102,6 +103,7 @@ func Analyze(ctx context.Context, src Source, question string, t2s bool) (*Analy
 	}
 	a.Entities = pickMentions(cands, matches)
 	if subject != "" {
+		joinSubject(a, subject, matches)
 		a.Others = subjectFirst(a, subject, matches)
 	}
 	for i := range a.Entities {
@@ -298,6 +300,54 @@ func subjectFirst(a *Analysis, subject string, matches []store.NameMatch) []kg.E
 		others = others[:5]
 	}
 	return others
+}
+
+// joinSubject reads a subject that no name matches whole but its parts
+// do (太祖武皇帝: 太祖, 武皇帝) as the one entity every part may name (曹操,
+// where 太祖 alone would be 刘邦): the parts' mentions become one.
+func joinSubject(a *Analysis, subject string, matches []store.NameMatch) {
+	var parts []int
+	for i, m := range a.Entities {
+		if m.Text == subject {
+			return
+		}
+		if strings.Contains(subject, m.Text) {
+			parts = append(parts, i)
+		}
+	}
+	if len(parts) < 2 {
+		return
+	}
+	count := map[int64]int{}
+	var common *store.NameMatch
+	for _, i := range parts {
+		seen := map[int64]bool{}
+		for j, m := range matches {
+			if m.Text != a.Entities[i].Text || seen[m.Entity.ID] {
+				continue
+			}
+			seen[m.Entity.ID] = true
+			count[m.Entity.ID]++
+			if count[m.Entity.ID] == len(parts) && (common == nil || likelier(m, *common)) {
+				common = &matches[j]
+			}
+		}
+	}
+	if common == nil {
+		return
+	}
+	first, last := a.Entities[parts[0]].Span, a.Entities[parts[len(parts)-1]].Span
+	joined := Mention{Text: subject, Span: kg.Span{Start: first.Start, End: last.End}, Entity: common.Entity}
+	var keep []Mention
+	for i, m := range a.Entities {
+		if i == parts[0] {
+			keep = append(keep, joined)
+		}
+		if !slices.Contains(parts, i) {
+			keep = append(keep, m)
+		}
+	}
+	a.Entities = keep
 }
 
 // likelier says whom a reader more likely means by a name: the entity

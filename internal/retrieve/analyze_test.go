@@ -158,3 +158,18 @@ func TestAddsToTellsTitlesFromAnswers(t *testing.T) {
 		t.Error("Chinese: a bare name adds nothing, a sentence that gives the name does")
 	}
 }
+
+func TestJoinSubjectTakesTheEntityEveryPartNames(t *testing.T) {
+	q := "太祖武皇帝是谁"
+	matches := []store.NameMatch{
+		{Text: "太祖", Entity: kg.Entity{ID: 1, Name: "刘邦", Type: "人物", Mentions: 2222}},
+		{Text: "太祖", Entity: kg.Entity{ID: 2, Name: "曹操", Type: "人物", Mentions: 1693}},
+		{Text: "武皇帝", Entity: kg.Entity{ID: 2, Name: "曹操", Type: "人物", Mentions: 1693}},
+	}
+	a := &Analysis{Norm: q}
+	a.Entities = pickMentions(nameCandidates(q), matches)
+	joinSubject(a, "太祖武皇帝", matches)
+	if len(a.Entities) != 1 || a.Entities[0].Entity.ID != 2 || a.Entities[0].Text != "太祖武皇帝" || a.Entities[0].Span != (kg.Span{Start: 0, End: 5}) {
+		t.Fatalf("太祖武皇帝 is 曹操, as one mention: %+v", a.Entities)
+	}
+}

@@ -137,7 +137,7 @@ var askers = func() []asker {
 		a(`(哪里人|何处人|何地人|哪儿人|哪国人|籍贯|故乡|家乡|出生地|生于(何|哪)|出生于(何|哪)|born in where|where was .* born|native|hometown|quê)`, QNative, "籍贯", false, "籍贯", "born_in"),
 		with(a(`(被封为|封为|封号|封爵|爵位|受封|封了|封什么|title|enfeoffed)`, QTitle, "封爵", false, "封爵"), list),
 		with(a(`(担任|任过|官职|官至|什么官|何官|职位|官拜|拜为|做过|当过|office|post|position|chức)`, QOffice, "官职", false, "任官", "封爵", "held_office"), list),
-		with(a(`(投奔|逃奔|逃往|奔往|投靠|归附|fled to)`, QFled, "投奔", false, "逃奔"), list),
+		with(a(`(投奔|逃奔|逃往|奔往|投靠|归附|fled to)`, QFled, "投奔", false, "逃奔", "积极态度倾向"), list),
 		with(a(`(去过|到过|到达过|至何|到了哪|去了哪|访问|visited)`, QVisit, "到过", false, "访"), list),
 		with(a(`(居住|住在|居于|居何|住过|lived)`, QResided, "居", false, "居"), list),
 		with(a(`(攻打|讨伐|进攻|攻击|攻伐|征讨|打过|attacked)`, QAttacked, "攻", false, "攻", "消极态度倾向"), list),
