@@ -37,11 +37,16 @@ func offline(ctx context.Context, src retrieve.Source, ans *Answer) error {
 		}
 		if text != "" {
 			ans.Answer, ans.Answered, ans.Method, ans.Confidence = text, true, "fact", conf
-			ptrs := make([]*kg.Evidence, len(evs))
-			for i := range evs {
-				ptrs[i] = &evs[i]
-			}
-			ans.Citations = cite(ptrs...)
+			ans.Citations = citeAll(evs)
+			return nil
+		}
+		text, evs, conf, err = read(ctx, src, a, ans.Items)
+		if err != nil {
+			return err
+		}
+		if text != "" {
+			ans.Answer, ans.Answered, ans.Method, ans.Confidence = text, true, "reading", conf
+			ans.Citations = citeAll(evs)
 			return nil
 		}
 		if text, evs := typedAnswer(a, ans.Items); text != "" && !chineseQuestion(a) {
@@ -58,6 +63,15 @@ func offline(ctx context.Context, src retrieve.Source, ans *Answer) error {
 	ans.Answer, ans.Method = unable(a.Lang), "none"
 	ans.Citations = cite()
 	return nil
+}
+
+// citeAll cites each of the evidence sentences.
+func citeAll(evs []kg.Evidence) []Citation {
+	ptrs := make([]*kg.Evidence, len(evs))
+	for i := range evs {
+		ptrs[i] = &evs[i]
+	}
+	return cite(ptrs...)
 }
 
 // typedAnswer gathers the facts of the question's first entity that answer

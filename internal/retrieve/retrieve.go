@@ -35,6 +35,8 @@ type Source interface {
 	// OwnDocuments are the entity's own chapters: documents titled by
 	// one of its names.
 	OwnDocuments(ctx context.Context, entityID int64) (map[int64]bool, error)
+	// MentionsIn are the mentions inside a span of a document, in order.
+	MentionsIn(ctx context.Context, docID int64, start, end int) ([]store.TypedMention, error)
 }
 
 // Scored is a chunk with a score from a ranked search.

@@ -62,3 +62,12 @@ type DocMention struct {
 	Name     string `json:"name"`
 	Type     string `json:"type"`
 }
+
+// TypedMention is a mention with the type and name of what it names.
+type TypedMention struct {
+	kg.Span         // original offsets in the document
+	Surface  string // as written
+	Type     string
+	Name     string // the entity's name (or the extracted name, unaligned)
+	EntityID int64  // 0 when unaligned
+}

@@ -265,3 +265,24 @@ func (s *DB) RelationYears(ctx context.Context, ids []int64) (map[int64]int, err
 	}
 	return out, rows.Err()
 }
+
+// MentionsIn lists the mentions inside [start, end) of a document, in
+// order, each with its type and the name of the entity it stands for.
+func (s *DB) MentionsIn(ctx context.Context, docID int64, start, end int) ([]store.TypedMention, error) {
+	rows, err := s.query(ctx, `SELECT m.start, m.end, m.surface, n.type, COALESCE(e.name, n.name), COALESCE(n.entity_id, 0)
+		FROM mentions m JOIN names n ON n.id = m.name_id LEFT JOIN entities e ON e.id = n.entity_id
+		WHERE m.doc_id = ? AND m.start >= ? AND m.end <= ? ORDER BY m.start, m.end`, docID, start, end)
+	if err != nil {
+		return nil, fmt.Errorf("read mentions: %w", err)
+	}
+	defer rows.Close()
+	var out []store.TypedMention
+	for rows.Next() {
+		var m store.TypedMention
+		if err := rows.Scan(&m.Start, &m.End, &m.Surface, &m.Type, &m.Name, &m.EntityID); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}

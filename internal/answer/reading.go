@@ -1,0 +1,192 @@
+package answer
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/retrieve"
+	"github.com/annals-project/annals/internal/store"
+)
+
+// A reading answers a typed question that no statement of the graph
+// answers by reading the passages retrieval found, as BEKO defers
+// relations to the question: in a sentence that names the subject, the
+// nearest name of the asked kind that follows it with a verb of the asked
+// relation between (X…攻Y, X…拜Y), and no other person between to be the
+// doer. It is weaker than a statement, and says so: its confidence stays
+// under the bar of a sure answer.
+
+// readingCue is what a reading looks for after the subject: a verb of the
+// relation between, and the types of the answer.
+type readingCue struct {
+	verbs string
+	types []string
+}
+
+var readingCues = map[string]readingCue{
+	retrieve.QOffice:     {"为拜迁授除领任守加行转补擢征", []string{"职官"}},
+	retrieve.QTitle:      {"封爵袭", []string{"爵位"}},
+	retrieve.QAttacked:   {"攻伐击讨围破征袭寇拔平取下克陷屠", []string{"地点", "社会集团", "人物"}},
+	retrieve.QVisit:      {"至到入还诣如幸次屯往适在驻抵趋", []string{"地点"}},
+	retrieve.QFled:       {"奔投归依亡走", []string{"地点", "社会集团", "人物"}},
+	retrieve.QResided:    {"居家住寓", []string{"地点"}},
+	retrieve.QDeathPlace: {"卒薨死殁崩", []string{"地点"}},
+}
+
+// Readings count for less than statements: their confidence is scaled by
+// readingWeight, so that none reaches Confident.
+const (
+	readingWeight  = 0.35
+	readingPassage = 8  // passages read, best ranked first
+	readingGap     = 12 // characters at most between the subject and the answer
+)
+
+// read answers a typed Chinese question from the passages behind the
+// retrieved items; it returns no text when no sentence reads so.
+func read(ctx context.Context, src retrieve.Source, a *retrieve.Analysis, items []retrieve.Item) (string, []kg.Evidence, float64, error) {
+	cue, ok := readingCues[a.Type]
+	if !ok || a.Asks == nil || !chineseQuestion(a) {
+		return "", nil, 0, nil
+	}
+	f := &factual{src: src, a: a}
+	if len(a.Entities) > 0 {
+		f.subject = a.Entities[0].Entity
+	}
+	surfaces := subjectSurfaces(a)
+	if len(surfaces) == 0 {
+		return "", nil, 0, nil
+	}
+	var ids []int64
+	for _, it := range items {
+		if it.Citation != nil && it.Citation.ChunkID > 0 && !slices.Contains(ids, it.Citation.ChunkID) && len(ids) < readingPassage {
+			ids = append(ids, it.Citation.ChunkID)
+		}
+	}
+	passages, err := src.Passages(ctx, ids)
+	if err != nil {
+		return "", nil, 0, err
+	}
+	by := map[string]*candidate{}
+	var order []string
+	for pi := range passages {
+		p := &passages[pi]
+		if p.Orig != nil {
+			continue // offsets into the text are not the document's
+		}
+		rs := []rune(p.Norm)
+		var ms []store.TypedMention
+		for _, sp := range sentencesOf(p) {
+			sen := string(rs[sp.Start:sp.End])
+			at, n := firstOf(sen, surfaces)
+			if at < 0 {
+				continue
+			}
+			if ms == nil {
+				if ms, err = src.MentionsIn(ctx, p.DocID, p.Start, p.End); err != nil {
+					return "", nil, 0, err
+				}
+			}
+			from := sp.Start + at + n
+			if k := readAfter(rs, ms, p.Start, from, sp.End, cue); k >= 0 {
+				m := ms[k]
+				value := string(rs[m.Start-p.Start : m.End-p.Start])
+				add(by, &order, value, 1, *retrieve.Cite(p, sp))
+			}
+		}
+	}
+	cands := collect(by, order)
+	if len(cands) == 0 {
+		return "", nil, 0, nil
+	}
+	slices.SortStableFunc(cands, func(x, y candidate) int {
+		switch {
+		case x.score > y.score:
+			return -1
+		case x.score < y.score:
+			return 1
+		}
+		return 0
+	})
+	keep := 1
+	if a.Asks.List {
+		keep = min(len(cands), 3)
+	}
+	values := make([]string, keep)
+	var evs []kg.Evidence
+	for i, c := range cands[:keep] {
+		values[i] = c.value
+		evs = append(evs, c.evs[0])
+	}
+	conf := 1.0
+	if len(cands) > 1 {
+		conf -= 0.5 * cands[1].score / cands[0].score
+	}
+	return f.phrase(values, cands[0]), evs, round2(readingWeight * conf), nil
+}
+
+// subjectSurfaces are the ways a sentence may name the subject: as the
+// question writes it, and the entity's other names of two characters or
+// more.
+func subjectSurfaces(a *retrieve.Analysis) []string {
+	var out []string
+	if a.Asks.Subject != "" {
+		out = append(out, a.Asks.Subject)
+	}
+	if len(a.Entities) > 0 {
+		m := a.Entities[0]
+		for _, s := range append([]string{m.Entity.Name}, m.Aliases...) {
+			if len([]rune(s)) > 1 && !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// firstOf finds the first of the surfaces in s: its character offset and
+// length, or -1.
+func firstOf(s string, surfaces []string) (int, int) {
+	best, n := -1, 0
+	for _, w := range surfaces {
+		if i := strings.Index(s, w); i >= 0 {
+			at := len([]rune(s[:i]))
+			if best < 0 || at < best {
+				best, n = at, len([]rune(w))
+			}
+		}
+	}
+	return best, n
+}
+
+// readAfter returns the index of the first mention of the cue's types
+// that starts within readingGap characters after from (a character offset
+// into rs, the passage at document offset start) and before end, with a
+// verb of the cue between and no person between to be its doer; -1 when
+// none.
+func readAfter(rs []rune, ms []store.TypedMention, start, from, end int, cue readingCue) int {
+	for k, m := range ms {
+		s, e := m.Start-start, m.End-start
+		if s < from {
+			continue
+		}
+		if e > end || s-from > readingGap {
+			break
+		}
+		between := string(rs[from:s])
+		if strings.ContainsAny(between, "。；") {
+			break
+		}
+		if m.Type == "人物" && !slices.Contains(cue.types, "人物") {
+			break // 遣Y攻Z: Y does it
+		}
+		if slices.Contains(cue.types, m.Type) && strings.ContainsAny(between, cue.verbs) {
+			return k
+		}
+		if m.Type == "人物" {
+			break
+		}
+	}
+	return -1
+}
