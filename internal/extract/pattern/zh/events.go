@@ -107,7 +107,7 @@ func (x *run) namedEvents(ss []sentence) {
 				continue
 			}
 			ev := x.addEvent(s, e, p.name)
-			if tm := x.timeNear(s, sen); tm >= 0 {
+			if tm := x.eventTime(s, sen); tm >= 0 {
 				x.rels = append(x.rels, rel{h: ev, t: tm, r: "发生时间"})
 			}
 			if strings.ContainsAny(string(x.rs[max(sen.s, s-3):s]), "昔犹如若") {
@@ -131,7 +131,7 @@ func (x *run) namedBattle(k int, sen sentence) bool {
 		name := place.canonical(x.rs) + "之战"
 		ev := x.addEvent(place.s, place.e+len([]rune(suf)), name)
 		x.rels = append(x.rels, rel{h: ev, t: k, r: "发生地点"})
-		if tm := x.timeNear(place.s, sen); tm >= 0 {
+		if tm := x.eventTime(place.s, sen); tm >= 0 {
 			x.rels = append(x.rels, rel{h: ev, t: tm, r: "发生时间"})
 		}
 		return true
@@ -201,7 +201,7 @@ func (x *run) battleAt(k int, sen sentence) {
 	}
 	ev := x.addEvent(place.s, place.e, place.canonical(x.rs)+"之战")
 	x.rels = append(x.rels, rel{h: ev, t: k, r: "发生地点"})
-	if tm := x.timeNear(place.s, sen); tm >= 0 {
+	if tm := x.eventTime(place.s, sen); tm >= 0 {
 		x.rels = append(x.rels, rel{h: ev, t: tm, r: "发生时间"})
 	}
 	// 与曹公战於赤壁: the one fought with took part too, and the subject
@@ -311,7 +311,7 @@ func (x *run) battleOnArrival(k int, sen sentence) {
 	}
 	ev := x.addEvent(place.s, place.e, place.canonical(x.rs)+"之战")
 	x.rels = append(x.rels, rel{h: ev, t: k, r: "发生地点"})
-	if tm := x.timeNear(place.s, sen); tm >= 0 {
+	if tm := x.eventTime(place.s, sen); tm >= 0 {
 		x.rels = append(x.rels, rel{h: ev, t: tm, r: "发生时间"})
 	}
 	head := x.subject(place.s-1, sen, true)
@@ -326,6 +326,16 @@ func (x *run) battleOnArrival(k int, sen sentence) {
 			x.rels = append(x.rels, rel{h: x.aliasHead(o), t: ev, r: "参与"})
 		}
 	}
+}
+
+// eventTime is the time an event's sentence names before it, when it
+// names a year (建安五年, 其年): 建安中 says too little to date a battle.
+func (x *run) eventTime(i int, sen sentence) int {
+	tm := x.timeNear(i, sen)
+	if tm < 0 || !strings.ContainsAny(string(x.rs[x.ents[tm].s:x.ents[tm].e]), "年岁") {
+		return -1
+	}
+	return tm
 }
 
 // topic is the first person or group of the sentence before rune i, the

@@ -408,6 +408,8 @@ func TestBattlesAreEvents(t *testing.T) {
 	res = run1(t, "十三年，公至赤壁，与刘备战，不利。", inChapter("三国志/魏书/武帝纪"))
 	wantTriple(t, res, "赤壁之战", "发生时间", "十三年")
 	wantTriple(t, res, "刘备", "参与", "赤壁之战")
+	res = run1(t, "建安中，随周瑜拒曹公於赤壁，建策火攻。", nil)
+	noTriple(t, res, "赤壁之战", "发生时间", "建安")
 	res = run1(t, "官渡之役，绣力战有功。", nil)
 	wantTriple(t, res, "官渡之战", "发生地点", "官渡")
 	res = run1(t, "遣使者迎之於洛阳。", nil)
