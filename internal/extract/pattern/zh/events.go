@@ -106,10 +106,7 @@ func (x *run) namedEvents(ss []sentence) {
 			if sen.s < 0 {
 				continue
 			}
-			ev := x.addEvent(s, e, p.name)
-			if tm := x.eventTime(s, sen); tm >= 0 {
-				x.rels = append(x.rels, rel{h: ev, t: tm, r: "发生时间"})
-			}
+			ev := x.event(s, e, p.name, -1, sen)
 			if strings.ContainsAny(string(x.rs[max(sen.s, s-3):s]), "昔犹如若") {
 				// 昔鸿门之会: a speaker recalls it; he was not there.
 				continue
@@ -129,11 +126,7 @@ func (x *run) namedBattle(k int, sen sentence) bool {
 			continue
 		}
 		name := place.canonical(x.rs) + "之战"
-		ev := x.addEvent(place.s, place.e+len([]rune(suf)), name)
-		x.rels = append(x.rels, rel{h: ev, t: k, r: "发生地点"})
-		if tm := x.eventTime(place.s, sen); tm >= 0 {
-			x.rels = append(x.rels, rel{h: ev, t: tm, r: "发生时间"})
-		}
+		x.event(place.s, place.e+len([]rune(suf)), name, k, sen)
 		return true
 	}
 	return false
@@ -199,11 +192,7 @@ func (x *run) battleAt(k int, sen sentence) {
 			role, objs = "破", append(objs, losers...)
 		}
 	}
-	ev := x.addEvent(place.s, place.e, place.canonical(x.rs)+"之战")
-	x.rels = append(x.rels, rel{h: ev, t: k, r: "发生地点"})
-	if tm := x.eventTime(place.s, sen); tm >= 0 {
-		x.rels = append(x.rels, rel{h: ev, t: tm, r: "发生时间"})
-	}
+	ev := x.event(place.s, place.e, place.canonical(x.rs)+"之战", k, sen)
 	// 与曹公战於赤壁: the one fought with took part too, and the subject
 	// stands before 与.
 	var partners []int
@@ -309,11 +298,7 @@ func (x *run) battleOnArrival(k int, sen sentence) {
 	if !fought {
 		return
 	}
-	ev := x.addEvent(place.s, place.e, place.canonical(x.rs)+"之战")
-	x.rels = append(x.rels, rel{h: ev, t: k, r: "发生地点"})
-	if tm := x.eventTime(place.s, sen); tm >= 0 {
-		x.rels = append(x.rels, rel{h: ev, t: tm, r: "发生时间"})
-	}
+	ev := x.event(place.s, place.e, place.canonical(x.rs)+"之战", k, sen)
 	head := x.subject(place.s-1, sen, true)
 	if head < 0 {
 		head = x.topic(sen, place.s)
@@ -354,6 +339,19 @@ func (x *run) topic(sen sentence, i int) int {
 		}
 	}
 	return -1
+}
+
+// event adds an event mention over s..e named name, with its place (the
+// mention place, unless -1) and the year its sentence names before it.
+func (x *run) event(s, e int, name string, place int, sen sentence) int {
+	ev := x.addEvent(s, e, name)
+	if place >= 0 {
+		x.rels = append(x.rels, rel{h: ev, t: place, r: "发生地点"})
+	}
+	if tm := x.eventTime(s, sen); tm >= 0 {
+		x.rels = append(x.rels, rel{h: ev, t: tm, r: "发生时间"})
+	}
+	return ev
 }
 
 // addEvent adds an event mention over s..e named name, outside the
