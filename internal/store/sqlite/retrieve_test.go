@@ -1,8 +1,10 @@
 package sqlite
 
 import (
-	"github.com/annals-project/annals/internal/store"
+	"slices"
 	"testing"
+
+	"github.com/annals-project/annals/internal/store"
 )
 
 // A chunk of a normalised document is read with its original characters,
@@ -94,5 +96,36 @@ func TestChunkGenerationMovesWithEveryChange(t *testing.T) {
 	g3 := gen()
 	if g0 == g1 || g1 == g2 || g2 == g3 {
 		t.Fatalf("generations %v %v %v %v", g0, g1, g2, g3)
+	}
+}
+
+// A person's own chapters are those whose title holds one of his names of
+// two characters or more.
+func TestOwnDocuments(t *testing.T) {
+	ctx, db := openTest(t)
+	for _, key := range []string{"史记/高祖本纪/text.txt", "汉书/高帝纪/text.txt", "史记/项羽本纪/text.txt", "汉书/帝纪/text.txt"} {
+		if err := db.WriteDocs(ctx, []store.DocWrite{chunked(key, "高祖，沛丰邑中阳里人。", "", nil, 20, 0)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.db.ExecContext(ctx, `INSERT INTO entities(id, name, type) VALUES(1, '刘邦', '人物');
+		INSERT INTO aliases(entity_id, alias, kind, source) VALUES(1, '高祖', '庙号', 'x'), (1, '高帝', '称号', 'x'), (1, '帝', '称号', 'x')`); err != nil {
+		t.Fatal(err)
+	}
+	own, err := db.OwnDocuments(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	for id := range own {
+		var title string
+		if err := db.db.QueryRow("SELECT title FROM documents WHERE id = ?", id).Scan(&title); err != nil {
+			t.Fatal(err)
+		}
+		titles = append(titles, title)
+	}
+	slices.Sort(titles)
+	if !slices.Equal(titles, []string{"高帝纪", "高祖本纪"}) {
+		t.Fatalf("own chapters %v, want 高帝纪 and 高祖本纪 (a one-character name such as 帝 names none)", titles)
 	}
 }

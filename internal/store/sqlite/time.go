@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/store"
@@ -332,23 +333,47 @@ func (s *DB) FactYears(ctx context.Context, entityID int64, types []string) (map
 
 // OwnDocuments returns the documents whose title holds one of an
 // entity's names of two characters or more: a person's own chapters
-// (先主传 for 刘备, 吴主传 for 孙权, 高祖本纪 and 高帝纪 for 刘邦).
+// (先主传 for 刘备, 吴主传 for 孙权, 高祖本纪 and 高帝纪 for 刘邦). The
+// titles are matched here rather than in SQL, where every title against
+// every name of a much-named person (刘邦 has scores) cost milliseconds.
 func (s *DB) OwnDocuments(ctx context.Context, entityID int64) (map[int64]bool, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT d.id FROM documents d, (
-			SELECT name AS n FROM entities WHERE id = ?1
-			UNION SELECT alias FROM aliases WHERE entity_id = ?1) AS names
-		WHERE length(names.n) >= 2 AND instr(d.title, names.n) > 0`, entityID)
+	names, err := s.query(ctx, `SELECT name FROM entities WHERE id = ?1 UNION SELECT alias FROM aliases WHERE entity_id = ?1`, entityID)
 	if err != nil {
-		return nil, fmt.Errorf("read an entity's own documents: %w", err)
+		return nil, fmt.Errorf("read an entity's names: %w", err)
+	}
+	var ns []string
+	for names.Next() {
+		var n string
+		if err := names.Scan(&n); err != nil {
+			names.Close()
+			return nil, err
+		}
+		if utf8.RuneCountInString(n) >= 2 {
+			ns = append(ns, n)
+		}
+	}
+	names.Close()
+	if err := names.Err(); err != nil || len(ns) == 0 {
+		return map[int64]bool{}, err
+	}
+	rows, err := s.query(ctx, `SELECT id, title FROM documents`)
+	if err != nil {
+		return nil, fmt.Errorf("read document titles: %w", err)
 	}
 	defer rows.Close()
 	out := map[int64]bool{}
 	for rows.Next() {
 		var doc int64
-		if err := rows.Scan(&doc); err != nil {
+		var title string
+		if err := rows.Scan(&doc, &title); err != nil {
 			return nil, err
 		}
-		out[doc] = true
+		for _, n := range ns {
+			if strings.Contains(title, n) {
+				out[doc] = true
+				break
+			}
+		}
 	}
 	return out, rows.Err()
 }
