@@ -539,25 +539,36 @@ func fleesTo(s, who, whom string) bool {
 }
 
 // killWords are the verbs of killing a person.
-var killWords = []string{"杀", "诛", "斩", "弑", "害", "戮", "枭"}
+var killWords = []string{"杀", "诛", "斩", "弑", "害", "戮", "枭", "刺"}
 
 // tellsKilling says whether a sentence tells that head killed tail: a
 // killing verb between them (布遂杀卓), or tail为head所杀.
 func tellsKilling(s, head, tail string) bool {
-	h, t := strings.Index(s, head), strings.Index(s, tail)
-	if h < 0 || t < 0 {
+	h := strings.Index(s, head)
+	if h < 0 {
 		return false
 	}
-	if h < t {
-		between := s[h+len(head) : t]
-		if utf8.RuneCountInString(between) > 8 || strings.ContainsAny(between, "。；") {
+	if t := strings.Index(s[h+len(head):], tail); t >= 0 {
+		between := s[h+len(head) : h+len(head)+t]
+		n := utf8.RuneCountInString(between)
+		if strings.ContainsAny(between, "。；") || n > killReach {
 			return false
 		}
 		for _, w := range killWords {
-			if i := strings.Index(between, w); i >= 0 && !intended(between[:i]) {
+			i := strings.LastIndex(between, w)
+			if i < 0 || intended(between[:i]) || w == "刺" && strings.HasPrefix(between[i+len(w):], "史") {
+				continue // 刺史 is an office
+			}
+			// The verb near the doer (布遂杀卓), or right before the one
+			// killed, the doer further back (忠推锋必进…一战斩渊).
+			if n <= 8 || utf8.RuneCountInString(between[i+len(w):]) <= 1 {
 				return true
 			}
 		}
+		return false
+	}
+	t := strings.Index(s, tail)
+	if t < 0 || t > h {
 		return false
 	}
 	after := s[h+len(head):]
@@ -571,6 +582,10 @@ func tellsKilling(s, head, tail string) bool {
 	}
 	return false
 }
+
+// killReach is how far apart, in characters, a killer and the one killed
+// may stand in the sentence that tells it.
+const killReach = 30
 
 // intended says that the words before a killing verb make it a plan, a
 // wish or a plea (谋诛卓, 欲杀之, 劝斩之), not a deed.

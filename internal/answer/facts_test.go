@@ -13,6 +13,9 @@ func TestTellsKilling(t *testing.T) {
 		{"时允与仆射士孙瑞密谋诛卓。", "士孙瑞", "卓", false}, // a plot, not the deed
 		{"绍欲杀之，不果。", "绍", "之", false},
 		{"布由是阴怨于卓。", "布", "卓", false},
+		{"渊众甚精，忠推锋必进，劝率士卒，金鼓振天，欢声动谷，一战斩渊，渊军大败。", "忠", "渊", true},
+		{"既至王前，专诸擘鱼，因以匕首刺王僚，王僚立死。", "专诸", "王僚", true},
+		{"璋以庞羲为巴西刺史羲。", "庞羲", "羲", false}, // 刺史 is an office
 	} {
 		if got := tellsKilling(tt.s, tt.head, tt.tail); got != tt.want {
 			t.Errorf("%s (%s → %s): %v, want %v", tt.s, tt.head, tt.tail, got, tt.want)

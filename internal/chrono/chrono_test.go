@@ -159,3 +159,18 @@ func BenchmarkParse(b *testing.B) {
 	}
 	b.ReportMetric(float64(exprs)/b.Elapsed().Seconds(), "exprs/s")
 }
+
+// 汉元年 is 高祖's count, so the bare years after it are his, not those of
+// the 秦 ruler named before.
+func TestHanCountSetsTheReign(t *testing.T) {
+	ctx := &Context{}
+	Parse("秦二世元年秋，陈胜等起蕲。", ctx)
+	ts := Parse("汉元年十月，沛公兵遂先诸侯至霸上。", ctx)
+	if len(ts) == 0 || ts[0].Year != -205 || !ts[0].Resolved {
+		t.Fatalf("汉元年 is 206 BCE (-205): %+v", ts)
+	}
+	ts = Parse("十二年，十月，高祖已击布军会甀。", ctx)
+	if len(ts) == 0 || ts[0].Year != -194 {
+		t.Fatalf("高祖十二年 is 195 BCE (-194): %+v", ts)
+	}
+}

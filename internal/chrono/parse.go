@@ -178,8 +178,21 @@ func (p *Parser) matchRuler(rs []rune, i int, ctx *Context) (Time, int, bool) {
 	if t, end, ok := try(i, "", p.rulers.at(rs, i)); ok {
 		return t, end, true
 	}
+	if rs[i] == '汉' {
+		// 汉元年 … 汉十二年: the Han count of 史记 and 汉书 before the
+		// empire had eras, which is 高祖's from 206 BCE.
+		if n, end, ok := yearOrdinal(rs, i+1); ok && n <= hanCountYears {
+			t := Time{Calendar: CalRuler, Precision: Year, Ordinal: n, Ruler: "高祖"}
+			p.resolveRuler(&t, "高祖", n, "", "西汉", ctx)
+			return t, end, true
+		}
+	}
 	return matchPreImperialRuler(rs, i)
 }
+
+// hanCountYears are the years of 高祖's reign, the only ones the texts count
+// as 汉N年.
+const hanCountYears = 12
 
 // states whose lords are counted by posthumous name: 齐景公, 鲁隐公.
 const states = "齐晋鲁宋卫郑楚秦燕赵魏韩吴越陈蔡曹许邾莒"

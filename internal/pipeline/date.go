@@ -15,7 +15,7 @@ import (
 // StepChrono dates facts; chronoVersion changes when dating would change.
 const (
 	StepChrono    = "chrono"
-	chronoVersion = "5"
+	chronoVersion = "6"
 )
 
 // Precisions of times not named in a fact's own sentence or not placed in

@@ -161,7 +161,7 @@ var generalTypes = []struct {
 // classify types a question; Asks is set for the types the graph's facts
 // answer directly, with the question's subject.
 func classify(q, lang string) (string, *Ask) {
-	low := strings.ToLower(q)
+	low := bookQualifier.ReplaceAllString(strings.ToLower(q), "")
 	for _, a := range askers {
 		if loc := a.re.FindStringIndex(low); loc != nil {
 			ask := a.ask
@@ -189,6 +189,10 @@ func classify(q, lang string) (string, *Ask) {
 	}
 	return QWhat, nil
 }
+
+// bookQualifier is a book named before the question (《三国志·蜀书》中的,
+// 在《史记》里): the subject stands after it.
+var bookQualifier = regexp.MustCompile(`^\s*(在|据|按照?)?《[^》]{1,30}》(中|里|里面|内|所载)?(的|，|,)?\s*`)
 
 // trimSubject cuts what is not the subject from the words around a
 // template: punctuation, polite openings (请问), the 的 that joins the

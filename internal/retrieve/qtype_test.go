@@ -29,6 +29,8 @@ func TestClassifySubjects(t *testing.T) {
 		{"韩信攻打过哪里？", QAttacked, "韩信", "攻", "", false},
 		{"请问司马懿曾经担任什么官职？", QOffice, "司马懿", "官职", "", false},
 		{"赤壁之战在哪一年？", QEventTime, "赤壁之战", "时间", "", false},
+		{"《三国志·蜀书》中的“先主”是谁？", QIdentity, "先主", "身份", "", false},
+		{"在《史记》里，平原君是谁？", QIdentity, "平原君", "身份", "", false},
 		{"官渡之战发生在何地？", QEventPlace, "官渡之战", "地点", "", false},
 		{"官渡之战谁胜？", QWinner, "官渡之战", "胜", "", true},
 		{"谁参加了赤壁之战？", QFought, "赤壁之战", "参与", "", true},
