@@ -517,11 +517,13 @@ func (f *factual) killers(ctx context.Context) ([]candidate, error) {
 			continue
 		}
 		for _, ev := range r.Evidence {
-			head, tail := spanIn(ev, ev.Head), spanIn(ev, ev.Tail)
-			if head == "" || tail == "" || !tellsKilling(ev.Norm, head, tail) {
-				continue
+			kills, err := f.tellsKilling(ctx, r, ev)
+			if err != nil {
+				return nil, err
 			}
-			add(by, &order, r.Head, f.weigh(ev, true), ev)
+			if kills {
+				add(by, &order, r.Head, f.weigh(ev, true), ev)
+			}
 		}
 	}
 	return collect(by, order), nil
@@ -543,7 +545,7 @@ var killWords = []string{"杀", "诛", "斩", "弑", "害", "戮", "枭", "刺"}
 
 // tellsKilling says whether a sentence tells that head killed tail: a
 // killing verb between them (布遂杀卓), or tail为head所杀.
-func tellsKilling(s, head, tail string) bool {
+func tellsKilling(s, head, tail string, far bool) bool {
 	h := strings.Index(s, head)
 	if h < 0 {
 		return false
@@ -561,7 +563,7 @@ func tellsKilling(s, head, tail string) bool {
 			}
 			// The verb near the doer (布遂杀卓), or right before the one
 			// killed, the doer further back (忠推锋必进…一战斩渊).
-			if n <= 8 || utf8.RuneCountInString(between[i+len(w):]) <= 1 {
+			if n <= 8 || far && utf8.RuneCountInString(between[i+len(w):]) <= 1 {
 				return true
 			}
 		}
@@ -581,6 +583,33 @@ func tellsKilling(s, head, tail string) bool {
 		}
 	}
 	return false
+}
+
+// tellsKilling says whether a statement's sentence tells that its head
+// killed its tail. The killing verb may stand far from the killer only
+// when no other person stands between them to be its doer (鲁已还南郑，
+// 北降曹公，然卒…杀夏侯渊 is not 张鲁's deed).
+func (f *factual) tellsKilling(ctx context.Context, r kg.Relation, ev kg.Evidence) (bool, error) {
+	head, tail := spanIn(ev, ev.Head), spanIn(ev, ev.Tail)
+	if head == "" || tail == "" {
+		return false, nil
+	}
+	if tellsKilling(ev.Norm, head, tail, false) {
+		return true, nil
+	}
+	if ev.Head.End > ev.Tail.Start || !tellsKilling(ev.Norm, head, tail, true) {
+		return false, nil
+	}
+	ms, err := f.src.MentionsIn(ctx, ev.DocID, ev.Head.End, ev.Tail.Start)
+	if err != nil {
+		return false, err
+	}
+	for _, m := range ms {
+		if m.Type == "人物" && m.EntityID != r.HeadID && m.EntityID != r.TailID {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // killReach is how far apart, in characters, a killer and the one killed
@@ -639,7 +668,12 @@ func (f *factual) dates(ctx context.Context) ([]candidate, error) {
 				continue
 			}
 			for _, ev := range r.Evidence {
-				if ev.Year != nil && tellsKilling(ev.Norm, spanIn(ev, ev.Head), spanIn(ev, ev.Tail)) {
+				if ev.Year == nil {
+					continue
+				}
+				if kills, err := f.tellsKilling(ctx, r, ev); err != nil {
+					return nil, err
+				} else if kills {
 					put(ev, "")
 				}
 			}

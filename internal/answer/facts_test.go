@@ -17,7 +17,7 @@ func TestTellsKilling(t *testing.T) {
 		{"既至王前，专诸擘鱼，因以匕首刺王僚，王僚立死。", "专诸", "王僚", true},
 		{"璋以庞羲为巴西刺史羲。", "庞羲", "羲", false}, // 刺史 is an office
 	} {
-		if got := tellsKilling(tt.s, tt.head, tt.tail); got != tt.want {
+		if got := tellsKilling(tt.s, tt.head, tt.tail, true); got != tt.want {
 			t.Errorf("%s (%s → %s): %v, want %v", tt.s, tt.head, tt.tail, got, tt.want)
 		}
 	}

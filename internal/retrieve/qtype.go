@@ -99,7 +99,7 @@ var askers = func() []asker {
 	female := func(k *Ask) { k.Gender = "女" }
 	list := func(k *Ask) { k.List = true }
 	kinds := func(ks ...string) func(*Ask) { return func(k *Ask) { k.Kinds = ks } }
-	killer := a(`^(谁|何人|哪个人|是谁)(杀了|杀死了?|杀害了?|诛杀了?|斩杀了?|斩了|杀|弑)`, QKiller, "杀", true, "消极态度倾向", "攻", "killed")
+	killer := a(`^(谁|何人|哪个人|是谁)(杀了|杀死了?|杀害了?|诛杀了?|斩杀了?|刺杀了?|刺死了?|射杀了?|斩了|杀|弑)`, QKiller, "杀", true, "消极态度倾向", "攻", "killed")
 	killer.after = true
 	event := func(x asker) asker { x.event = true; return x }
 	fought := event(with(a(`^(谁|何人|哪些人|有谁|哪几方|哪些势力)(参加了?|参与了?|参战|打了)`, QFought, "参与", true, "参与", "胜", "败", "participated_in"), list))
@@ -112,7 +112,7 @@ var askers = func() []asker {
 		event(with(a(`(参与者|参战者|参战方|有谁参加|谁参加|哪些人参加|有哪些人)`, QFought, "参与", true, "参与", "胜", "败", "participated_in"), list)),
 		fought,
 		killer,
-		a(`(被|为)(谁|何人)(所)?(杀|害|诛|斩|弑)`, QKiller, "杀", true, "消极态度倾向", "攻", "killed"),
+		a(`(被|为)(谁|何人)(所)?(杀|害|诛|斩|弑|刺)`, QKiller, "杀", true, "消极态度倾向", "攻", "killed"),
 		with(a(`是(谁|何人|哪位)的(表字|字)`, QWhoseName, "字", true, "别称", "alias_of"), kinds("字")),
 		with(a(`是(谁|何人|哪位)的(号|别号)`, QWhoseName, "号", true, "别称", "alias_of"), kinds("号")),
 		with(a(`是(谁|何人|哪位)的(谥号|谥)`, QWhoseName, "谥号", true, "别称", "alias_of"), kinds("谥号")),

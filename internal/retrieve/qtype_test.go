@@ -19,6 +19,7 @@ func TestClassifySubjects(t *testing.T) {
 		{"项羽又称什么？", QCourtesy, "项羽", "别称", "", false},
 		{"谁杀了董卓？", QKiller, "董卓", "杀", "", true},
 		{"关羽被谁所杀？", QKiller, "关羽", "杀", "", true},
+		{"谁刺杀了吴王僚？", QKiller, "吴王僚", "杀", "", true},
 		{"关羽死于哪一年？", QDeath, "关羽", "卒年", "", false},
 		{"孔明卒于何处？", QDeathPlace, "孔明", "卒地", "", false},
 		{"刘备是哪里人？", QNative, "刘备", "籍贯", "", false},

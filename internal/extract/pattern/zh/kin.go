@@ -1,6 +1,9 @@
 package zh
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Kinship: a kinship word before a name (子靖, 父祐, 长子谭), a list of
 // children (二子：琦、琮; 生丕、植), a genealogy (X之子也), and the person the
@@ -49,7 +52,7 @@ func (x *run) chapterSubject(sen sentence) int {
 		if en.s >= sen.e {
 			break
 		}
-		if en.typ != tPer || !x.subjects[en.canonical(x.rs)] {
+		if en.typ != tPer || !x.isChapterSubject(en.canonical(x.rs)) {
 			continue
 		}
 		best = k
@@ -58,6 +61,12 @@ func (x *run) chapterSubject(sen sentence) int {
 		}
 	}
 	return best
+}
+
+// isChapterSubject reports whether a person is one the chapter is about:
+// its opening or its title names him (张衡列传).
+func (x *run) isChapterSubject(name string) bool {
+	return x.subjects[name] || utf8.RuneCountInString(name) >= 2 && strings.Contains(x.doc.Title, name)
 }
 
 // kinVerbs are verbs that end a clause after a kin word (与母居): no name.

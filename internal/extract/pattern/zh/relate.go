@@ -634,6 +634,11 @@ func (x *run) deaths(ss []sentence) {
 						head = -1
 					}
 				}
+				if head < 0 && !x.namesPerson(sen) {
+					// 年六十二，永和四年卒: in a person's own chapter, a
+					// death no one else is named in is his.
+					head = x.chapterSubject(sen)
+				}
 				if head < 0 {
 					break
 				}
@@ -696,6 +701,16 @@ func (x *run) campBefore(i, e int) int {
 		}
 	}
 	return best
+}
+
+// namesPerson reports whether a person is named in the sentence.
+func (x *run) namesPerson(sen sentence) bool {
+	for _, k := range x.order {
+		if en := x.ents[k]; en.typ == tPer && en.s >= sen.s && en.e <= sen.e {
+			return true
+		}
+	}
+	return false
 }
 
 // timeNear returns the time mention closest before rune i in the sentence,

@@ -452,3 +452,8 @@ func TestFathersStandingIsNoName(t *testing.T) {
 	res := run1(t, "宋均字叔庠，南阳安众人也。父伯，建武初为五官中郎将。均以父任为郎，时年十五。", inChapter("后汉书/列传/宋均传"))
 	noTriple(t, res, "任", "子女", "宋均")
 }
+
+func TestUnnamedDeathInOwnChapter(t *testing.T) {
+	res := run1(t, "张衡字平子，南阳西鄂人也。衡少善属文。年六十二，永和四年卒。", inChapter("后汉书/列传/张衡列传"))
+	wantTriple(t, res, "张衡", "死亡时间", "永和四年")
+}
