@@ -123,6 +123,10 @@ func confidenceOf(cands []candidate) float64 {
 
 func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
 
+// bareNameWeight is what a statement counts for when it names the subject
+// by a one-character given name outside his own chapters.
+const bareNameWeight = 0.5
+
 // weigh is what one statement adds: its own chapter, a formula that
 // states the asked thing, the statement itself.
 func (f *factual) weigh(ev kg.Evidence, formula bool) float64 {
@@ -212,8 +216,16 @@ func (f *factual) related(ctx context.Context) ([]candidate, error) {
 				// Favour is flight only where the sentence says so.
 				continue
 			}
-			value, formula := f.value(other, surface, subjectSurface(r, ev, f.subject.ID), ev)
-			add(by, &order, value, f.weigh(ev, formula), ev)
+			subj := subjectSurface(r, ev, f.subject.ID)
+			value, formula := f.value(other, surface, subj, ev)
+			w := f.weigh(ev, formula)
+			if utf8.RuneCountInString(subj) == 1 && !f.own[ev.DocID] && value != other {
+				// A bare given name outside the person's own chapter may
+				// be someone else's, and the family name given to his
+				// kin then a guess (郃子固 is 李固's father, not 班郃).
+				w = bareNameWeight
+			}
+			add(by, &order, value, w, ev)
 		}
 	}
 	return collect(by, order), nil
