@@ -245,32 +245,45 @@ func (x *run) battleAt(k int, sen sentence) {
 // routWords say in the clause after a fight that the subject won it.
 var routWords = []string{"大破", "击破", "破", "大败"}
 
-// routAfter reads the clause after a fight at a place (…於赤壁，大破之):
-// whether it says the subject routed the other side, and whom it names.
+// routAfter reads the clauses after a fight at a place, up to routReach
+// of them in the sentence (…於赤壁，大破之; 相持于官渡，奇袭乌巢，焚其辎重，
+// 大破绍军): whether one opens by saying the subject routed the other side,
+// and whom it names. A clause that names a new doer first ends the search.
 func (x *run) routAfter(i int, sen sentence) (bool, []int) {
-	if x.at(i) != '，' {
-		return false, nil
-	}
-	i++
-	for _, w := range routWords {
-		if !hasAt(x.rs, i, w) || !x.free(i, i+len([]rune(w))) {
-			continue
+	for n := 0; n < routReach; n++ {
+		for i < sen.e && x.at(i) != '，' {
+			i++
 		}
-		j := i + len([]rune(w))
-		if x.at(j) == '之' {
-			return true, nil
-		}
-		objs := x.objects(j, sen, tPer+tGrp)
-		if len(objs) == 0 {
+		if i >= sen.e {
 			return false, nil
 		}
-		for k, o := range objs {
-			objs[k] = x.aliasHead(o)
+		i++
+		if k := x.startsAt(i); k >= 0 && (x.ents[k].typ == tPer || x.ents[k].typ == tGrp) {
+			return false, nil
 		}
-		return true, objs
+		for _, w := range routWords {
+			if !hasAt(x.rs, i, w) || !x.free(i, i+len([]rune(w))) {
+				continue
+			}
+			j := i + len([]rune(w))
+			if x.at(j) == '之' {
+				return true, nil
+			}
+			objs := x.objects(j, sen, tPer+tGrp)
+			if len(objs) == 0 {
+				return false, nil
+			}
+			for k, o := range objs {
+				objs[k] = x.aliasHead(o)
+			}
+			return true, objs
+		}
 	}
 	return false, nil
 }
+
+// routReach is how many clauses after a fight may tell who won it.
+const routReach = 3
 
 // battleOnArrival reads 公至赤壁，与备战: a fight right after arriving at
 // a place is fought there.
