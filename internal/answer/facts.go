@@ -780,5 +780,11 @@ func (f *factual) phrase(values []string, best candidate) string {
 	case retrieve.QFought:
 		return "参与" + subject + "的有" + list + "。"
 	}
+	switch label {
+	case "兄":
+		label = "哥哥"
+	case "弟":
+		label = "弟弟"
+	}
 	return subject + "的" + label + "是" + list + "。"
 }

@@ -47,6 +47,10 @@ const (
 // retrieved items; it returns no text when no sentence reads so.
 func read(ctx context.Context, src retrieve.Source, a *retrieve.Analysis, items []retrieve.Item) (string, []kg.Evidence, float64, error) {
 	cue, ok := readingCues[a.Type]
+	kin := kinOfLabel[a.Asks.Label]
+	if a.Type == retrieve.QKin && kin != "" {
+		ok = true
+	}
 	if !ok || a.Asks == nil || !chineseQuestion(a) {
 		return "", nil, 0, nil
 	}
@@ -89,6 +93,26 @@ func read(ctx context.Context, src retrieve.Source, a *retrieve.Analysis, items 
 				}
 			}
 			from := sp.Start + at + n
+			if kin != "" {
+				if !strings.ContainsRune(kin, x(rs, from)) {
+					continue
+				}
+				k := -1
+				if x(rs, from+1) == '也' {
+					// Y…，X弟也: Y is X's younger brother.
+					k = firstPerson(ms, p.Start, sp.Start, sp.Start+at)
+				} else {
+					// X弟Y: Y is.
+					k = firstPerson(ms, p.Start, from+1, from+3)
+					if k >= 0 && ms[k].Start-p.Start != from+1 {
+						k = -1
+					}
+				}
+				if k >= 0 {
+					add(by, &order, ms[k].Name, 1, *retrieve.Cite(p, sp))
+				}
+				continue
+			}
 			if k := readAfter(rs, ms, p.Start, from, sp.End, cue); k >= 0 {
 				m := ms[k]
 				value := string(rs[m.Start-p.Start : m.End-p.Start])
@@ -126,6 +150,29 @@ func read(ctx context.Context, src retrieve.Source, a *retrieve.Analysis, items 
 	return f.phrase(values, cands[0]), evs, round2(readingWeight * conf), nil
 }
 
+// kinOfLabel are the kin words that, after the subject and before 也,
+// make the sentence's first person the subject's kin of that kind.
+var kinOfLabel = map[string]string{"弟": "弟", "兄": "兄", "兄弟": "兄弟", "子女": "子女", "孙": "孙"}
+
+// x is the rune at i, or 0 outside rs.
+func x(rs []rune, i int) rune {
+	if i < 0 || i >= len(rs) {
+		return 0
+	}
+	return rs[i]
+}
+
+// firstPerson is the index of the first person mentioned in [from, to)
+// (character offsets into a passage at document offset start), or -1.
+func firstPerson(ms []store.TypedMention, start, from, to int) int {
+	for k, m := range ms {
+		if s := m.Start - start; s >= from && m.End-start <= to && m.Type == "人物" {
+			return k
+		}
+	}
+	return -1
+}
+
 // subjectSurfaces are the ways a sentence may name the subject: as the
 // question writes it, and the entity's other names of two characters or
 // more.
@@ -136,7 +183,12 @@ func subjectSurfaces(a *retrieve.Analysis) []string {
 	}
 	if len(a.Entities) > 0 {
 		m := a.Entities[0]
-		for _, s := range append([]string{m.Entity.Name}, m.Aliases...) {
+		names := append([]string{m.Entity.Name}, m.Aliases...)
+		if r := []rune(m.Entity.Name); m.Entity.Type == "人物" && len(r) == 3 && len([]rune(surnameOf(m.Entity.Name))) == 1 {
+			// A two-character given name alone (去病弟也) is his too.
+			names = append(names, string(r[1:]))
+		}
+		for _, s := range names {
 			if len([]rune(s)) > 1 && !slices.Contains(out, s) {
 				out = append(out, s)
 			}

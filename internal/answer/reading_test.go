@@ -1,6 +1,8 @@
 package answer
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/annals-project/annals/internal/kg"
@@ -35,5 +37,54 @@ func TestReadAfter(t *testing.T) {
 	}
 	if at, n := firstOf("是时，朱宣在濮州", []string{"濮州", "朱宣"}); at != 3 || n != 2 {
 		t.Errorf("firstOf: %d %d, want the earliest surface at 3", at, n)
+	}
+}
+
+// fakeSource serves one passage and its mentions; reading needs no more.
+type fakeSource struct {
+	retrieve.Source
+	p  store.Passage
+	ms []store.TypedMention
+}
+
+func (f fakeSource) Passages(context.Context, []int64) ([]store.Passage, error) {
+	return []store.Passage{f.p}, nil
+}
+
+func (f fakeSource) MentionsIn(_ context.Context, _ int64, start, end int) ([]store.TypedMention, error) {
+	var out []store.TypedMention
+	for _, m := range f.ms {
+		if m.Start >= start && m.End <= end {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+func TestReadKinFormulas(t *testing.T) {
+	mention := func(s, e int, name string) store.TypedMention {
+		return store.TypedMention{Span: kg.Span{Start: 100 + s, End: 100 + e}, Type: "人物", Name: name}
+	}
+	for _, tt := range []struct {
+		text string
+		ms   []store.TypedMention
+		want string
+	}{
+		{"霍光字子孟，票骑将军去病弟也。", []store.TypedMention{mention(0, 2, "霍光"), mention(10, 12, "霍去病")}, "霍光"},
+		{"而霍去病弟光贵盛，自有传。", []store.TypedMention{mention(1, 4, "霍去病"), mention(5, 6, "霍光")}, "霍光"},
+		{"霍去病与弟光俱贵。", []store.TypedMention{mention(0, 3, "霍去病"), mention(5, 6, "霍光")}, ""},
+	} {
+		src := fakeSource{p: store.Passage{ChunkID: 1, DocID: 1, Start: 100, End: 100 + len([]rune(tt.text)), Text: tt.text, Norm: tt.text, Lang: "lzh"}, ms: tt.ms}
+		a := &retrieve.Analysis{Norm: "霍去病的弟弟是谁？", Lang: "lzh", Type: retrieve.QKin,
+			Asks: &retrieve.Ask{Label: "弟", Relations: []string{"同胞"}, Subject: "霍去病"},
+			Entities: []retrieve.Mention{{Text: "霍去病", Entity: kg.Entity{ID: 7, Name: "霍去病", Type: "人物"}}}}
+		items := []retrieve.Item{{Kind: "chunk", Citation: &kg.Evidence{ChunkID: 1}}}
+		got, _, conf, err := read(context.Background(), src, a, items)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tt.want == "" && got != "" || tt.want != "" && (!strings.Contains(got, tt.want) || conf <= 0 || conf >= 0.5) {
+			t.Errorf("%s: %q (confidence %.2f), want %q read with low confidence", tt.text, got, conf, tt.want)
+		}
 	}
 }
