@@ -76,7 +76,7 @@ func TestReadKinFormulas(t *testing.T) {
 	} {
 		src := fakeSource{p: store.Passage{ChunkID: 1, DocID: 1, Start: 100, End: 100 + len([]rune(tt.text)), Text: tt.text, Norm: tt.text, Lang: "lzh"}, ms: tt.ms}
 		a := &retrieve.Analysis{Norm: "霍去病的弟弟是谁？", Lang: "lzh", Type: retrieve.QKin,
-			Asks: &retrieve.Ask{Label: "弟", Relations: []string{"同胞"}, Subject: "霍去病"},
+			Asks:     &retrieve.Ask{Label: "弟", Relations: []string{"同胞"}, Subject: "霍去病"},
 			Entities: []retrieve.Mention{{Text: "霍去病", Entity: kg.Entity{ID: 7, Name: "霍去病", Type: "人物"}}}}
 		items := []retrieve.Item{{Kind: "chunk", Citation: &kg.Evidence{ChunkID: 1}}}
 		got, _, conf, err := read(context.Background(), src, a, items)
