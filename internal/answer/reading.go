@@ -113,6 +113,15 @@ func read(ctx context.Context, src retrieve.Source, a *retrieve.Analysis, items 
 				}
 				continue
 			}
+			if a.Type == retrieve.QOffice || a.Type == retrieve.QTitle {
+				// 江西左丞火你赤: an office or title right before the name
+				// is the person's.
+				if k := endingAt(ms, p.Start, sp.Start+at, cue.types); k >= 0 {
+					m := ms[k]
+					add(by, &order, string(rs[m.Start-p.Start:m.End-p.Start]), 1, *retrieve.Cite(p, sp))
+					continue
+				}
+			}
 			if k := readAfter(rs, ms, p.Start, from, sp.End, cue); k >= 0 {
 				m := ms[k]
 				value := string(rs[m.Start-p.Start : m.End-p.Start])
@@ -167,6 +176,17 @@ func x(rs []rune, i int) rune {
 func firstPerson(ms []store.TypedMention, start, from, to int) int {
 	for k, m := range ms {
 		if s := m.Start - start; s >= from && m.End-start <= to && m.Type == "人物" {
+			return k
+		}
+	}
+	return -1
+}
+
+// endingAt is the index of a mention of one of types that ends right at
+// character offset at (of a passage at document offset start), or -1.
+func endingAt(ms []store.TypedMention, start, at int, types []string) int {
+	for k, m := range ms {
+		if m.End-start == at && slices.Contains(types, m.Type) {
 			return k
 		}
 	}

@@ -88,3 +88,18 @@ func TestReadKinFormulas(t *testing.T) {
 		}
 	}
 }
+
+func TestEndingAt(t *testing.T) {
+	ms := []store.TypedMention{
+		{Span: kg.Span{Start: 10, End: 12}, Type: "地点"},
+		{Span: kg.Span{Start: 12, End: 14}, Type: "职官"},
+		{Span: kg.Span{Start: 14, End: 17}, Type: "人物"},
+	}
+	// 江西左丞火你赤: the office ends where the name starts.
+	if k := endingAt(ms, 10, 4, []string{"职官"}); k != 1 {
+		t.Errorf("office before the name: %d, want 1", k)
+	}
+	if k := endingAt(ms, 10, 2, []string{"职官"}); k != -1 {
+		t.Errorf("a place is no office: %d, want -1", k)
+	}
+}
