@@ -254,6 +254,11 @@ func readAfter(rs []rune, ms []store.TypedMention, start, from, end int, cue rea
 			break // 遣Y攻Z: Y does it
 		}
 		if slices.Contains(cue.types, m.Type) && strings.ContainsAny(between, cue.verbs) {
+			// 击辽都统马哥: the person named right after his title is the
+			// one meant.
+			if k+1 < len(ms) && ms[k+1].Start == m.End && ms[k+1].Type == "人物" && m.Type != "人物" && slices.Contains(cue.types, "人物") {
+				return k + 1
+			}
 			return k
 		}
 		if m.Type == "人物" {

@@ -25,6 +25,8 @@ func TestReadAfter(t *testing.T) {
 		{"火你赤以兵平富州、临江", 3, []store.TypedMention{mention(6, 8, "地点"), mention(9, 11, "地点")}, 0},
 		// 武皇遣李嗣昭率三千骑攻邢州: 李嗣昭 attacked, not 武皇.
 		{"武皇遣李嗣昭率三千骑攻邢州", 2, []store.TypedMention{mention(3, 6, "人物"), mention(11, 13, "地点")}, -1},
+		// 击辽都统马哥: the person after the title.
+		{"挞懒击辽都统马哥", 2, []store.TypedMention{mention(3, 6, "社会集团"), mention(6, 8, "人物")}, 1},
 		// No verb of the relation between: no reading.
 		{"火你赤在富州", 3, []store.TypedMention{mention(4, 6, "地点")}, -1},
 		// Not across a sentence's end.
