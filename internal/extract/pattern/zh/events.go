@@ -1,6 +1,7 @@
 package zh
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -45,15 +46,13 @@ var eventPhrases = sync.OnceValue(func() []eventPhrase {
 		}
 	}
 	// Longest first, so 党锢之祸 is read before 党锢.
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && utf8.RuneCountInString(out[j].phrase) > utf8.RuneCountInString(out[j-1].phrase); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	slices.SortStableFunc(out, func(a, b eventPhrase) int {
+		return utf8.RuneCountInString(b.phrase) - utf8.RuneCountInString(a.phrase)
+	})
 	return out
 })
 
-// events reads battles and named events; it runs after the other rules,
+// readEvents reads battles and named events; it runs after the other rules,
 // so that the new mentions touch none of them.
 func (x *run) readEvents(ss []sentence) {
 	x.namedEvents(ss)
