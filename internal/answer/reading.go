@@ -46,12 +46,16 @@ const (
 // read answers a typed Chinese question from the passages behind the
 // retrieved items; it returns no text when no sentence reads so.
 func read(ctx context.Context, src retrieve.Source, a *retrieve.Analysis, items []retrieve.Item) (string, []kg.Evidence, float64, error) {
-	cue, ok := readingCues[a.Type]
-	kin := kinOfLabel[a.Asks.Label]
-	if a.Type == retrieve.QKin && kin != "" {
-		ok = true
+	if a.Asks == nil || !chineseQuestion(a) {
+		return "", nil, 0, nil
 	}
-	if !ok || a.Asks == nil || !chineseQuestion(a) {
+	cue, ok := readingCues[a.Type]
+	kin := ""
+	if a.Type == retrieve.QKin {
+		kin = kinOfLabel[a.Asks.Label]
+		ok = kin != ""
+	}
+	if !ok {
 		return "", nil, 0, nil
 	}
 	f := &factual{src: src, a: a}
@@ -94,11 +98,11 @@ func read(ctx context.Context, src retrieve.Source, a *retrieve.Analysis, items 
 			}
 			from := sp.Start + at + n
 			if kin != "" {
-				if !strings.ContainsRune(kin, x(rs, from)) {
+				if !strings.ContainsRune(kin, runeAt(rs, from)) {
 					continue
 				}
 				k := -1
-				if x(rs, from+1) == '也' {
+				if runeAt(rs, from+1) == '也' {
 					// Y…，X弟也: Y is X's younger brother.
 					k = firstPerson(ms, p.Start, sp.Start, sp.Start+at)
 				} else {
@@ -163,8 +167,8 @@ func read(ctx context.Context, src retrieve.Source, a *retrieve.Analysis, items 
 // make the sentence's first person the subject's kin of that kind.
 var kinOfLabel = map[string]string{"弟": "弟", "兄": "兄", "兄弟": "兄弟", "子女": "子女", "孙": "孙"}
 
-// x is the rune at i, or 0 outside rs.
-func x(rs []rune, i int) rune {
+// runeAt is the rune at i, or 0 outside rs.
+func runeAt(rs []rune, i int) rune {
 	if i < 0 || i >= len(rs) {
 		return 0
 	}
