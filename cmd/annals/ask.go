@@ -136,7 +136,7 @@ func (a *app) printAnswer(ans *annals.Answer, trace bool) {
 	}
 	a.printf("%s\n", lines(ans.Answer))
 	if ans.Answered && len(ans.Options) == 0 {
-		a.printf("(confidence %.2f%s)\n", ans.Confidence, alsoMeant(ans))
+		a.printf("(confidence %.2f%s%s)\n", ans.Confidence, readNote(ans), alsoMeant(ans))
 	}
 	if ans.Own {
 		a.printf("(includes the model's own knowledge, marked in the answer)\n")
@@ -158,6 +158,15 @@ func (a *app) printAnswer(ans *annals.Answer, trace bool) {
 	for _, c := range ans.Citations {
 		a.printf("[%d] %s [%d,%d) 「%s」\n", c.N, c.Cite, c.Start, c.End, strings.TrimSpace(c.Sentence))
 	}
+}
+
+// readNote says an answer was read from sentences at question time rather
+// than from a fact of the graph.
+func readNote(ans *annals.Answer) string {
+	if ans.Method != "reading" {
+		return ""
+	}
+	return "; read from the sentences, not yet a fact of the graph"
 }
 
 // alsoMeant names the other people the question's subject may mean.

@@ -48,3 +48,17 @@ func TestAskCommand(t *testing.T) {
 		t.Fatalf("one answer line per question:\n%s", out)
 	}
 }
+
+// An answer read from the sentences at question time says so.
+func TestAskSaysWhenAnAnswerWasRead(t *testing.T) {
+	dir := t.TempDir()
+	corpus := filepath.Join(dir, "corpus")
+	os.MkdirAll(corpus, 0o755)
+	os.WriteFile(filepath.Join(corpus, "a.txt"), []byte("丁亥，江西左丞火你赤以兵平富州、临江，遂引兵复瑞州。"), 0o644)
+	ws := filepath.Join(dir, ".annals")
+	mustRun(t, "-q", "-w", ws, "index", corpus)
+	out := mustRun(t, "-w", ws, "ask", "火你赤攻打过哪里？")
+	if !strings.Contains(out, "富州") || !strings.Contains(out, "read from the sentences") || !strings.Contains(out, "[1] 《") {
+		t.Fatalf("a read answer, cited and marked as read:\n%s", out)
+	}
+}
