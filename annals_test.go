@@ -158,6 +158,25 @@ func TestFactsGetYearsAndTimelines(t *testing.T) {
 	if err != nil || v.Died == nil || *v.Died != 234 {
 		t.Fatalf("诸葛亮 died in 建兴十二年 = 234: %+v %v", v.Died, err)
 	}
+	// How each year was found comes with it: the death's sentence names
+	// its time; a sentence that names none has the year in force.
+	precisions := map[string]bool{}
+	for _, r := range v.Relations {
+		for _, ev := range r.Evidence {
+			if ev.Year == nil && ev.Precision != "" {
+				t.Fatalf("a precision without a year: %+v", ev)
+			}
+			if ev.Year != nil {
+				precisions[ev.Precision] = true
+				if r.Type == "死亡时间" && (ev.Precision == "" || ev.Precision == "context") {
+					t.Fatalf("the death's sentence names its time: precision %q", ev.Precision)
+				}
+			}
+		}
+	}
+	if !precisions["context"] {
+		t.Fatalf("no fact dated by the year in force: %v", precisions)
+	}
 	items, err := ws.Timeline(ctx, "诸葛亮", annals.TimelineOptions{})
 	if err != nil || len(items) < 3 {
 		t.Fatalf("timeline: %d items, %v", len(items), err)

@@ -669,8 +669,10 @@ func (f *factual) dates(ctx context.Context) ([]candidate, error) {
 		}
 	}
 	if f.a.Type == retrieve.QDeath {
-		// One who was killed died when the sentence that kills him is
-		// dated (斩羽及子平于临沮).
+		// One who was killed died when the sentence that kills him names
+		// its time (夏四月，司徒王允与吕布共杀卓); a year merely in force
+		// where it stands may be another's (刘璋 surrendered in 214, and
+		// the next lines tell of 关羽's death five years on).
 		hostile, err := f.src.Statements(ctx, f.subject.ID, []string{"消极态度倾向"}, 8)
 		if err != nil {
 			return nil, err
@@ -680,7 +682,7 @@ func (f *factual) dates(ctx context.Context) ([]candidate, error) {
 				continue
 			}
 			for _, ev := range r.Evidence {
-				if ev.Year == nil {
+				if ev.Year == nil || ev.Precision == "" || strings.HasSuffix(ev.Precision, "context") {
 					continue
 				}
 				if kills, err := f.tellsKilling(ctx, r, ev); err != nil {

@@ -96,6 +96,10 @@ type Evidence struct {
 	Sentence string `json:"sentence"`       // original characters
 	Norm     string `json:"sentence_norm"`  // normalised form
 	Year     *int   `json:"year,omitempty"` // the year the sentence dates the fact to, when dated
+	// Precision says how Year was found: "context" when the sentence names
+	// no time and the year is the one in force where it stands; else the
+	// precision of the sentence's own time expression (year, month, day …).
+	Precision string `json:"year_precision,omitempty"`
 }
 
 // Relation is an edge of the graph with its evidence.

@@ -174,7 +174,7 @@ func (s *DB) attachEvidence(ctx context.Context, rels []kg.Relation, per int) er
 		ids[i] = r.ID
 	}
 	cols := `e.relation_id, e.doc_id, d.key, d.title, d.section, e.chunk_id, e.start, e.end, e.head_start, e.head_end,
-		e.tail_start, e.tail_end, e.sentence, COALESCE(e.sentence_norm, e.sentence), e.year`
+		e.tail_start, e.tail_end, e.sentence, COALESCE(e.sentence_norm, e.sentence), e.year, COALESCE(e.precision, '')`
 	// The first sentences stored for each, read through the relation's
 	// index in id order (the order documents were indexed in): a relation
 	// stated in hundreds of places costs only the few kept.
@@ -192,12 +192,14 @@ func (s *DB) attachEvidence(ctx context.Context, rels []kg.Relation, per int) er
 		var title, section string
 		var year sql.NullInt64
 		if err := rows.Scan(&rid, &ev.DocID, &ev.DocKey, &title, &section, &ev.ChunkID, &ev.Start, &ev.End,
-			&ev.Head.Start, &ev.Head.End, &ev.Tail.Start, &ev.Tail.End, &ev.Sentence, &ev.Norm, &year); err != nil {
+			&ev.Head.Start, &ev.Head.End, &ev.Tail.Start, &ev.Tail.End, &ev.Sentence, &ev.Norm, &year, &ev.Precision); err != nil {
 			return err
 		}
 		if year.Valid {
 			y := int(year.Int64)
 			ev.Year = &y
+		} else {
+			ev.Precision = ""
 		}
 		ev.Cite = kg.Cite(splitSection(section), title, ev.DocKey)
 		i := byID[rid]

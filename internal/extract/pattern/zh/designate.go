@@ -183,6 +183,11 @@ func (x *run) opening() {
 	person := ""
 	for _, t := range titleParts(titles) {
 		c, ok := histories.Resolve(t, path)
+		if !ok {
+			// A folder indexed on its own (蜀书) leaves the book out of
+			// the path; the rulers chapter titles name still stand.
+			c.Person, ok = titleSubjects[t]
+		}
 		if ok && (given == "" || strings.HasSuffix(c.Person, given)) && (surname == "" || strings.HasPrefix(c.Person, surname)) {
 			person = c.Person
 			break

@@ -190,3 +190,10 @@ func TestTitleIsNotAGivenName(t *testing.T) {
 		}
 	}
 }
+
+// A folder indexed on its own (三国志/蜀书 given as the corpus) leaves the
+// book out of the chapter's path; 后主 in its own chapter is still 刘禅.
+func TestTitledOpeningWithoutTheBook(t *testing.T) {
+	res := run1(t, "后主讳禅，字公嗣，先主子也。", inChapter("后主传"))
+	wantTriple(t, res, "刘禅", "别称", "后主")
+}
