@@ -186,11 +186,7 @@ func phrase(a *retrieve.Analysis, subject string, names []string) string {
 func withYear(expr string) string {
 	for _, t := range chrono.Parse(expr, &chrono.Context{}) {
 		if t.Resolved {
-			y := t.Year
-			if y <= 0 {
-				return fmt.Sprintf("%s（公元前%d年）", expr, 1-y)
-			}
-			return fmt.Sprintf("%s（%d年）", expr, y)
+			return dateValue(t.Year, expr)
 		}
 	}
 	return expr
