@@ -62,18 +62,7 @@ func (a *Answerer) choose(ctx context.Context, question string, opts Options) (*
 			}
 		}
 	}
-	kept := 0
-	for i := range scores {
-		scores[i].Kept = opts.Theta < 0 || scores[i].Plausibility >= opts.Theta
-		if scores[i].Kept {
-			kept++
-		}
-	}
-	if kept == 0 {
-		for i := range scores {
-			scores[i].Kept = true
-		}
-	}
+	filterOptions(scores, opts.Theta)
 	// Second pass: retrieval for the question with each surviving option.
 	for i := range scores {
 		if !scores[i].Kept {
@@ -148,11 +137,11 @@ func (a *Answerer) chooseByFacts(ctx context.Context, ans *Answer, scores []Opti
 			total += o.Score
 		}
 		for i := range scores {
-			// Options no statement names are filtered out, as by the
-			// first pass below.
 			scores[i].Plausibility = round2(scores[i].Score / total)
-			scores[i].Kept = opts.Theta < 0 || scores[i].Plausibility >= opts.Theta
 		}
+		// Options no statement names are filtered out, as by the first
+		// pass below.
+		filterOptions(scores, opts.Theta)
 		ans.Options = scores
 		ans.Choice, ans.Answered, ans.Method = scores[best].Letter, true, "fact"
 		ans.Answer = scores[best].Letter + ". " + scores[best].Text
@@ -161,6 +150,23 @@ func (a *Answerer) chooseByFacts(ctx context.Context, ans *Answer, scores []Opti
 		return true, nil
 	}
 	return false, nil
+}
+
+// filterOptions keeps the options at least theta plausible (all of them
+// when theta is negative, or when none is).
+func filterOptions(scores []OptionScore, theta float64) {
+	kept := 0
+	for i := range scores {
+		scores[i].Kept = theta < 0 || scores[i].Plausibility >= theta
+		if scores[i].Kept {
+			kept++
+		}
+	}
+	if kept == 0 {
+		for i := range scores {
+			scores[i].Kept = true
+		}
+	}
 }
 
 // namesValue reports whether an option and a value a statement gives name
