@@ -3,6 +3,7 @@ package answer
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -466,6 +467,19 @@ func (f *factual) whoseName(ctx context.Context) (string, []kg.Evidence, float64
 func (f *factual) identity(ctx context.Context) (string, []kg.Evidence, float64, error) {
 	e := f.subject
 	subject := f.a.Asks.Subject
+	if e.Name == subject {
+		// An entity named only by the title asked (后主, where the
+		// chapters that tie it to 刘禅 were read apart) says nothing of
+		// who it is; a person the title is recorded for does.
+		for i, o := range f.a.Others {
+			if o.Type == "人物" && o.Name != subject {
+				e = o
+				// The answer names him; the others are the rest.
+				f.a.Others = slices.Delete(slices.Clone(f.a.Others), i, i+1)
+				break
+			}
+		}
+	}
 	// The 字 first, on its own: a much-named person's other aliases
 	// (曹公, hundreds of times) would crowd it out.
 	zis, err := f.src.AliasEvidence(ctx, e.ID, []string{"字"})

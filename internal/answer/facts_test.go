@@ -1,6 +1,14 @@
 package answer
 
-import "testing"
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/retrieve"
+	"github.com/annals-project/annals/internal/store"
+)
 
 func TestTellsKilling(t *testing.T) {
 	for _, tt := range []struct {
@@ -36,5 +44,39 @@ func TestFleesTo(t *testing.T) {
 		if got := fleesTo(tt.s, tt.who, tt.whom); got != tt.want {
 			t.Errorf("%s (%s → %s): %v, want %v", tt.s, tt.who, tt.whom, got, tt.want)
 		}
+	}
+}
+
+// aliasSource serves alias sentences by entity.
+type aliasSource struct {
+	retrieve.Source
+	aliases map[int64][]store.AliasEvidence
+}
+
+func (s aliasSource) AliasEvidence(_ context.Context, id int64, kinds []string) ([]store.AliasEvidence, error) {
+	var out []store.AliasEvidence
+	for _, a := range s.aliases[id] {
+		if len(kinds) == 0 || slices.Contains(kinds, a.Kind) {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// An entity named only by the title asked is no answer to who it is; the
+// person the title is recorded for is.
+func TestIdentityOfATitleEntity(t *testing.T) {
+	ev := kg.Evidence{Sentence: "后主讳禅，字公嗣，先主子也。"}
+	src := aliasSource{aliases: map[int64][]store.AliasEvidence{
+		2: {{Alias: "公嗣", Kind: "字", Evidence: ev}, {Alias: "后主", Kind: "称号", Evidence: ev}},
+	}}
+	title := kg.Entity{ID: 1, Name: "后主", Type: "人物", Mentions: 55}
+	person := kg.Entity{ID: 2, Name: "刘禅", Type: "人物", Mentions: 13}
+	a := &retrieve.Analysis{Norm: "后主是谁？", Type: retrieve.QIdentity, Asks: &retrieve.Ask{Label: "身份", Subject: "后主"},
+		Entities: []retrieve.Mention{{Text: "后主", Entity: title}}, Others: []kg.Entity{person}}
+	f := &factual{src: src, a: a, subject: title}
+	got, evs, conf, err := f.identity(context.Background())
+	if err != nil || got != "后主即刘禅，字公嗣。" || len(evs) == 0 || conf < 0.5 || len(a.Others) != 0 {
+		t.Fatalf("%q %d %.2f %v, others %v", got, len(evs), conf, err, a.Others)
 	}
 }
