@@ -65,7 +65,9 @@ func (w *Workspace) lifeSpan(ctx context.Context, id int64) (born, died *int, er
 }
 
 // ownFirst is the consensus of the years from the documents in own, or of
-// all when none comes from them.
+// all when none comes from them; the other chapters break a tie in the
+// own ones (诸葛亮传 also tells of his son 乔's death, which the other
+// chapters do not date to him).
 func ownFirst(own map[int64]bool, lists ...[]store.FactYear) *int {
 	var mine, all []int
 	for _, l := range lists {
@@ -77,22 +79,26 @@ func ownFirst(own map[int64]bool, lists ...[]store.FactYear) *int {
 		}
 	}
 	if len(mine) > 0 {
-		return consensus(mine)
+		return consensus(mine, all)
 	}
-	return consensus(all)
+	return consensus(all, nil)
 }
 
-// consensus is the year most votes name, the earliest of equals; nil when
-// there are none.
-func consensus(years []int) *int {
-	votes := map[int]int{}
-	for _, y := range years {
-		votes[y]++
+// consensus is the year most votes name; between equals, the one more of
+// the seconds name, then the earliest. nil when there are none.
+func consensus(votes, seconds []int) *int {
+	count := func(ys []int) map[int]int {
+		n := map[int]int{}
+		for _, y := range ys {
+			n[y]++
+		}
+		return n
 	}
-	best, n := 0, 0
-	for y, v := range votes {
-		if v > n || v == n && y < best {
-			best, n = y, v
+	first, second := count(votes), count(seconds)
+	best, n, m := 0, 0, 0
+	for y, v := range first {
+		if v > n || v == n && (second[y] > m || second[y] == m && y < best) {
+			best, n, m = y, v, second[y]
 		}
 	}
 	if n == 0 {

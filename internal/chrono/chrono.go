@@ -97,7 +97,11 @@ type Context struct {
 	Dynasty   string   // the text's own dynasty (三国志·蜀书 → 蜀汉)
 	Dynasties []string // dynasties of entities in the current sentence
 
-	Count   Count
+	Count Count
+	// Own is the count of the ruler whose annals the text is (文帝纪:
+	// 孝文), if any: a bare 元年 returns to it after the background
+	// named others' years (高祖十一年，立为代王).
+	Own     Count
 	Year    int
 	HasYear bool
 	Month   int

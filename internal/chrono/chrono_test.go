@@ -174,3 +174,119 @@ func TestHanCountSetsTheReign(t *testing.T) {
 		t.Fatalf("高祖十二年 is 195 BCE (-194): %+v", ts)
 	}
 }
+
+// A restart written by its reckoning's name alone while an era is in force
+// is the era that continues it (建武 → 建武中元) or the emperor's own
+// restart of his count (武帝's 后元), and the bare years after it count
+// from there, not from the era before.
+func TestRestartUnderAnEra(t *testing.T) {
+	ctx := &Context{Dynasty: "西汉"}
+	Parse("征和二年，春。", ctx)
+	ts := Parse("后元元年春正月，行幸甘泉。", ctx)
+	if len(ts) == 0 || ts[0].Year != -87 || !ts[0].Resolved {
+		t.Fatalf("后元元年 after 征和 is 88 BCE (-87): %+v", ts)
+	}
+	ts = Parse("二年春正月，朝诸侯王于甘泉宫。二月丁卯，帝崩。", ctx)
+	if len(ts) < 2 || ts[0].Year != -86 || ts[1].Year != -86 {
+		t.Fatalf("二年 of 后元 is 87 BCE (-86): %+v", ts)
+	}
+	ctx = &Context{Dynasty: "东汉"}
+	Parse("建武三十年，", ctx)
+	ts = Parse("中元元年春正月，东海王彊来朝。二年二月戊戌，帝崩于南宫前殿。", ctx)
+	if len(ts) < 2 || ts[0].Year != 56 || ts[0].Era != "建武中元" || ts[1].Year != 57 {
+		t.Fatalf("中元 after 建武 is 建武中元 (56), its 二年 57: %+v", ts)
+	}
+	// With no era in force, 中元年 is no date (孝景's restarts need him named).
+	if ts := Parse("中元年，", &Context{}); len(ts) != 0 && ts[0].Resolved {
+		t.Fatalf("中元年 with no count in force: %+v", ts)
+	}
+}
+
+// An era a successor kept to its end is listed for both emperors; it is
+// still one year, credited to the one who proclaimed it.
+func TestSharedEraIsOneYear(t *testing.T) {
+	ts := Parse("元平元年四月，昭帝崩，毋嗣。", &Context{Dynasty: "西汉"})
+	if len(ts) == 0 || !ts[0].Resolved || ts[0].Year != -73 || ts[0].Emperor != "昭帝" {
+		t.Fatalf("元平元年 is 74 BCE (-73), 昭帝's: %+v", ts)
+	}
+	if ts := Parse("黄龙元年，", &Context{}); len(ts) == 0 || ts[0].Resolved {
+		t.Fatalf("黄龙 of 西汉 or of 孙吴, with nothing to choose by: %+v", ts)
+	}
+}
+
+// Annals that open with the background in another ruler's years return
+// to their own ruler's count at his 元年.
+func TestAnnalsReturnToTheirOwnCount(t *testing.T) {
+	own, _ := ReignCount("西汉", []string{"文帝"})
+	ctx := &Context{Dynasty: "西汉", Count: own, Own: own}
+	Parse("孝文皇帝，高祖中子也。高祖十一年，立为代王。十七年秋，高后崩。", ctx)
+	ts := Parse("元年冬十月辛亥，皇帝见于高庙。", ctx)
+	if len(ts) == 0 || ts[0].Year != -178 {
+		t.Fatalf("孝文元年 is 179 BCE (-178): %+v", ts)
+	}
+	Parse("后元年冬十月，新垣平诈觉。", ctx)
+	if ts := Parse("七年夏，六月己亥，帝崩于未央宫。", ctx); len(ts) == 0 || ts[0].Year != -156 {
+		t.Fatalf("后七年 is 157 BCE (-156): %+v", ts)
+	}
+}
+
+// In a ruler's annals, while his count is in force, 後二年 is his 后元's
+// second year; elsewhere it is two years after.
+func TestOwnRestartInAnnals(t *testing.T) {
+	own, _ := ReignCount("西汉", []string{"文帝"})
+	ctx := &Context{Dynasty: "西汉", Count: own, Own: own}
+	Parse("十七年，得玉杯。", ctx)
+	ts := Parse("后二年，上曰：朕既不明。后七年六月己亥，帝崩于未央宫。", ctx)
+	if len(ts) < 2 || ts[0].Year != -161 || ts[1].Year != -156 {
+		t.Fatalf("文帝后二年 and 后七年 are 162 and 157 BCE: %+v", ts)
+	}
+	if ts := Parse("后十六年，追尊淮南王。", ctx); len(ts) == 0 || ts[0].Calendar != CalRelative {
+		t.Fatalf("no restart ran sixteen years: 后十六年 is sixteen years after: %+v", ts)
+	}
+	ctx = &Context{Dynasty: "西汉", Count: own}
+	Parse("十七年，得玉杯。", ctx)
+	if ts := Parse("后二年，卒。", ctx); len(ts) == 0 || ts[0].Calendar != CalRelative {
+		t.Fatalf("outside his annals 后二年 is two years after: %+v", ts)
+	}
+}
+
+// Annals run forward: a year named in a look back (汉元年 in a speech, or
+// the era before the reign's) leaves the annals' count in force.
+func TestAnnalsLookBackKeepsTheCount(t *testing.T) {
+	own, _ := ReignCount("曹魏", []string{"明帝"})
+	ctx := &Context{Dynasty: "曹魏", Count: own, Own: own}
+	Parse("景初元年春正月壬辰，山茌县言黄龙见。", ctx)
+	Parse("诏曰：昔汉元年，高祖入关。", ctx)
+	if ts := Parse("二年春正月，诏太尉司马宣王帅众讨辽东。", ctx); len(ts) == 0 || ts[0].Year != 238 {
+		t.Fatalf("景初二年 is 238: %+v", ts)
+	}
+	Parse("初，青龙三年中，寿春农民妻自言为天神所下。", ctx)
+	if ts := Parse("三年春正月丁亥，太尉宣王还至河内。", ctx); len(ts) == 0 || ts[0].Year != 239 {
+		t.Fatalf("景初三年 is 239, 青龙三年 was recalled: %+v", ts)
+	}
+	own, _ = ReignCount("西汉", []string{"平帝"})
+	ctx = &Context{Dynasty: "西汉", Count: own, Own: own}
+	Parse("元始元年春正月，越裳氏重译献白雉。", ctx)
+	Parse("追尊元寿二年所立者。", ctx)
+	if ts := Parse("三年春，诏有司为皇帝纳采。", ctx); len(ts) == 0 || ts[0].Year != 3 {
+		t.Fatalf("元始三年 is 3: %+v", ts)
+	}
+}
+
+// A bare year past the end of the count in force is no date of it: 孝惠
+// reigned seven years, 黄初 seven.
+func TestBareYearPastTheCountsEnd(t *testing.T) {
+	own, _ := ReignCount("西汉", []string{"惠帝"})
+	ctx := &Context{Dynasty: "西汉", Count: own, Own: own}
+	if ts := Parse("十二年四月，高祖崩。", ctx); len(ts) > 0 && ts[0].Resolved && ts[0].Year == -182 {
+		t.Fatalf("孝惠 had no twelfth year: %+v", ts)
+	}
+	if ts := Parse("七年秋八月戊寅，帝崩于未央宫。", ctx); len(ts) == 0 || ts[0].Year != -187 {
+		t.Fatalf("孝惠七年 is 188 BCE (-187): %+v", ts)
+	}
+	own, _ = ReignCount("曹魏", []string{"文帝"})
+	ctx = &Context{Dynasty: "曹魏", Count: own, Own: own}
+	if ts := Parse("后五十年，当有帝王兴于此。", ctx); len(ts) > 0 && ts[0].Resolved && ts[0].Year > 226 {
+		t.Fatalf("黄初 ended in 226: %+v", ts)
+	}
+}

@@ -14,6 +14,12 @@ func (p *Parser) Parse(text string, ctx *Context) []Time {
 	}
 	rs := []rune(text)
 	var out []Time
+	if flashback(rs) {
+		// 初，青龙三年中…: the histories' 初 tells of earlier days; its
+		// dates are read against the count in force but do not move it.
+		saved := *ctx
+		defer func() { *ctx = saved }()
+	}
 	for i := 0; i < len(rs); {
 		t, end, ok := p.match(rs, i, ctx)
 		if !ok || end <= i {
@@ -60,6 +66,12 @@ func (p *Parser) match(rs []rune, i int, ctx *Context) (Time, int, bool) {
 	if t, end, ok := p.matchRuler(rs, i, ctx); ok {
 		return suffix(rs, end, t, ctx)
 	}
+	if p.ownRestart(rs, i, ctx) {
+		// 後二年 in 孝文本纪: 文帝's 后元, not "two years later".
+		if t, end, ok := p.matchBareYear(rs, i, ctx); ok {
+			return suffix(rs, end, t, ctx)
+		}
+	}
 	if t, end, ok := matchRelative(rs, i, ctx); ok {
 		return suffix(rs, end, t, ctx)
 	}
@@ -73,6 +85,52 @@ func (p *Parser) match(rs []rune, i int, ctx *Context) (Time, int, bool) {
 		return t, end, true
 	}
 	return Time{}, i, false
+}
+
+// pastEnd reports whether a count ended before its year n: an era's last
+// year, or a ruler's before his successor's accession (孝惠 reigned seven
+// years, so 十二年 in his annals is his father's).
+func (p *Parser) pastEnd(c Count, n int) bool {
+	if !c.Known {
+		return false
+	}
+	y := c.Start + n - 1
+	switch c.Calendar {
+	case CalEra:
+		for _, e := range p.t.Eras(c.Name) {
+			if e.Dynasty == c.Dynasty && e.Start == c.Start {
+				return y > e.End
+			}
+		}
+	case CalRuler:
+		for _, r := range p.t.Rulers(c.Name) {
+			if r.Dynasty == c.Dynasty && r.Last != 0 {
+				return y > r.Last
+			}
+		}
+	}
+	return false
+}
+
+// ownRestart reports whether rs[i] begins a restart of the count of the
+// ruler whose annals these are, while his count is in force: there 後二年
+// is his 后元二年.
+func (p *Parser) ownRestart(rs []rune, i int, ctx *Context) bool {
+	r, ok := reckonNames[rs[i]]
+	if !ok || ctx.Own.Calendar != CalRuler || ctx.Count.Name != ctx.Own.Name {
+		return false
+	}
+	// No restart of a count ran past its seventh year (孝文's 后元 was
+	// the longest): 後十六年 is sixteen years after.
+	if n, _, ok := yearOrdinal(rs, i+1); !ok || n > 7 {
+		return false
+	}
+	for _, ru := range p.t.Rulers(ctx.Own.Name) {
+		if _, has := ru.Reckonings[r]; has && ru.Dynasty == ctx.Own.Dynasty {
+			return true
+		}
+	}
+	return false
 }
 
 // eraChange notes "改元X" so that following bare years count from X.
@@ -326,6 +384,9 @@ func (p *Parser) matchBareYear(rs []rune, i int, ctx *Context) (Time, int, bool)
 	}
 	n, end, ok := yearOrdinal(rs, start)
 	if !ok {
+		if t, end, ok := p.eraRestart(rs, i, ctx); ok {
+			return t, end, true
+		}
 		return Time{}, i, false
 	}
 	if !isBreak(rs, end) && !strings.ContainsRune("春夏秋冬正闰", rs[end]) {
@@ -334,6 +395,15 @@ func (p *Parser) matchBareYear(rs []rune, i int, ctx *Context) (Time, int, bool)
 				return Time{}, i, false
 			}
 		}
+	}
+	if reckon == "" && ctx.Own.Name != "" && ctx.Count.Name != ctx.Own.Name && (n == 1 || p.pastEnd(ctx.Count, n)) {
+		// The annals' ruler's reign begins (元年), or the era a
+		// retrospect named (元寿二年 in 平帝纪) ended before year n: the
+		// annals go on in their own count.
+		ctx.Count = ctx.Own
+	}
+	if reckon == "" && p.pastEnd(ctx.Count, n) {
+		return Time{}, i, false // 五十年 while 黄初 is in force: a span of years
 	}
 	t := Time{Calendar: CalEra, Precision: Year, Ordinal: n}
 	c := ctx.Count
@@ -351,6 +421,39 @@ func (p *Parser) matchBareYear(rs []rune, i int, ctx *Context) (Time, int, bool)
 		t.Year, t.EndYear, t.Resolved = c.Start+n-1, c.Start+n-1, true
 	}
 	return t, end, true
+}
+
+// eraRestart reads a restart written by its reckoning's name alone while
+// an era is in force (后元元年 in 武帝纪, after 征和; 中元二年 in 光武帝纪,
+// after 建武): the era that continues the one in force under that name
+// (建武中元), else the reckoning of the era's emperor (武帝's 后元, which
+// has no era name of its own).
+func (p *Parser) eraRestart(rs []rune, i int, ctx *Context) (Time, int, bool) {
+	c := ctx.Count
+	r, isR := reckonNames[rs[i]]
+	if !isR || c.Calendar != CalEra || c.Name == "" || i+1 >= len(rs) || rs[i+1] != '元' {
+		return Time{}, i, false
+	}
+	n, end, ok := yearOrdinal(rs, i+2)
+	if !ok {
+		return Time{}, i, false
+	}
+	if es := p.t.Eras(c.Name + r); len(es) > 0 {
+		t := Time{Calendar: CalEra, Precision: Year, Ordinal: n}
+		p.resolveEra(&t, c.Name+r, n, c.Dynasty, ctx)
+		return t, end, t.Resolved
+	}
+	if c.Emperor == "" {
+		return Time{}, i, false
+	}
+	for _, ru := range p.t.Rulers(c.Emperor) {
+		if _, has := ru.Reckonings[r]; has && ru.Dynasty == c.Dynasty {
+			t := Time{Calendar: CalRuler, Precision: Year, Ordinal: n, Ruler: ru.Name, Reckoning: r}
+			p.resolveRuler(&t, ru.Name, n, r, c.Dynasty, ctx)
+			return t, end, t.Resolved
+		}
+	}
+	return Time{}, i, false
 }
 
 // monthAt reads 正月, 闰月, 闰三月, 腊月, 十一月.
@@ -497,6 +600,12 @@ func matchSeasonMonthDay(rs []rune, i int, ctx *Context) (Time, int, bool) {
 
 // advance records what t establishes for the text that follows.
 func advance(ctx *Context, t *Time) {
+	if ctx.Own.Known && ctx.HasYear && ctx.Year >= ctx.Own.Start && t.Resolved && t.Ordinal > 0 && (t.Era != "" || t.Ruler != "") && t.Year < ctx.Own.Start {
+		// Once the annals' reign has begun, a named year before it
+		// (汉元年 in a speech in 明帝纪) looks back, and the annals'
+		// count goes on after it.
+		return
+	}
 	switch t.Calendar {
 	case CalEra, CalRuler:
 		if t.Ordinal > 0 && (t.Era != "" || t.Ruler != "") {
@@ -522,6 +631,18 @@ func advance(ctx *Context, t *Time) {
 	if t.Month > 0 {
 		ctx.Month = t.Month
 	}
+}
+
+// flashback reports whether a text opens with 初, which in the histories
+// goes back to tell what came before.
+func flashback(rs []rune) bool {
+	for i, r := range rs {
+		if r == ' ' || r == '\n' || r == '　' {
+			continue
+		}
+		return r == '初' && i+1 < len(rs) && (rs[i+1] == '，' || rs[i+1] == ',')
+	}
+	return false
 }
 
 // sanitize drops years outside the supported range.

@@ -2,10 +2,11 @@ package chrono
 
 import (
 	"fmt"
-
-	"github.com/annals-project/annals/internal/chrono/eras"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/annals-project/annals/internal/chrono/eras"
 )
 
 // dynastyMatch scores how well a qualifier names a dynasty: 2 for the same
@@ -103,11 +104,17 @@ func choose(t *Time, rd []reading, qual string, ctx *Context) {
 			live[0].notes = append(live[0].notes, fmt.Sprintf("nearest to %d", ctx.Year))
 		}
 	}
+	if len(live) > 1 && sameYear(live) {
+		// An era whose last year a successor kept (黄龙 of 宣帝 and of
+		// 元帝): one year, the era of the one who proclaimed it.
+		live = live[:1]
+	}
 	var chosen *reading
 	if len(live) == 1 {
 		chosen = &live[0]
 	}
 	if len(rd) > 1 || chosen == nil {
+		marked := false
 		for _, r := range rd {
 			c := r.c
 			if !r.fits {
@@ -116,7 +123,8 @@ func choose(t *Time, rd []reading, qual string, ctx *Context) {
 			if len(r.notes) > 0 {
 				c.Reason += "; " + strings.Join(r.notes, "; ")
 			}
-			if chosen != nil && c.Year == chosen.c.Year && c.Dynasty == chosen.c.Dynasty {
+			if chosen != nil && !marked && c.Year == chosen.c.Year && c.Dynasty == chosen.c.Dynasty && c.Emperor == chosen.c.Emperor {
+				marked = true
 				c.Reason += "; chosen"
 				t.Candidates = append([]Candidate{c}, t.Candidates...)
 			} else {
@@ -132,6 +140,16 @@ func choose(t *Time, rd []reading, qual string, ctx *Context) {
 			t.Ruler = c.Ruler
 		}
 	}
+}
+
+// sameYear reports whether the readings agree on the year and dynasty.
+func sameYear(rd []reading) bool {
+	for _, r := range rd[1:] {
+		if r.c.Year != rd[0].c.Year || r.c.Dynasty != rd[0].c.Dynasty {
+			return false
+		}
+	}
+	return true
 }
 
 func filter(rd []reading, keep func(reading) bool) []reading {
@@ -240,4 +258,35 @@ func minFirst(all []eras.Era, e eras.Era) int {
 		}
 	}
 	return m
+}
+
+// ReignCount is the count a sovereign's annals keep before they name an era
+// or a ruler (光武帝纪下 opens with 六年春正月, 文帝纪 with 元年): his first
+// era (光武帝: 建武), else his own years where texts count them (孝文).
+// titles are the names he is known by (文帝, 光武帝).
+func (p *Parser) ReignCount(dynasty string, titles []string) (Count, bool) {
+	var first eras.Era
+	for _, name := range p.t.EraNames() {
+		for _, e := range p.t.Eras(name) {
+			if e.Dynasty == dynasty && slices.Contains(titles, e.Emperor) && (first.Name == "" || e.Start < first.Start) {
+				first = e
+			}
+		}
+	}
+	if first.Name != "" {
+		return Count{Calendar: CalEra, Name: first.Name, Dynasty: dynasty, Emperor: first.Emperor, Start: first.Start, Known: true}, true
+	}
+	for _, title := range titles {
+		for _, r := range p.t.Rulers(title) {
+			if r.Dynasty == dynasty {
+				return Count{Calendar: CalRuler, Name: r.Name, Dynasty: dynasty, Start: r.Accession, Known: true}, true
+			}
+		}
+	}
+	return Count{}, false
+}
+
+// ReignCount is Parser.ReignCount with the built-in table.
+func ReignCount(dynasty string, titles []string) (Count, bool) {
+	return defaultParser().ReignCount(dynasty, titles)
 }

@@ -121,6 +121,31 @@ func Resolve(title, path string) (Called, bool) {
 	return Called{}, false
 }
 
+// Annals names the sovereign a chapter of annals is about, read from its
+// title (武帝纪, 高帝纪下, 显宗孝明帝纪); false for any other chapter and for
+// annals of several rulers (孝和孝殇帝纪), which the title cannot settle.
+func Annals(title, path string) (Sovereign, bool) {
+	t := strings.TrimRight(strings.TrimSpace(title), "上下")
+	if !strings.HasSuffix(t, "纪") {
+		return Sovereign{}, false
+	}
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "纪"), "本")
+	forms := []string{t}
+	if r := []rune(t); len(r) > 3 && (r[1] == '宗' || r[1] == '祖') {
+		forms = append(forms, string(r[2:])) // 显宗孝明帝: 孝明帝
+	}
+	for _, f := range forms {
+		if c, ok := Resolve(f, path); ok {
+			for _, s := range table().list {
+				if s.Person == c.Person && s.Dynasty == c.Dynasty {
+					return s, true
+				}
+			}
+		}
+	}
+	return Sovereign{}, false
+}
+
 // ResolveGiven names the sovereign of the chapter's own dynasty that a
 // bare one-character given name stands for: 三国志·吴书 writes 孙权 as 权
 // and 孙策 as 策 from one chapter to the next. Other dynasties are not

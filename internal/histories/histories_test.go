@@ -86,3 +86,22 @@ func TestTableIsWellFormed(t *testing.T) {
 		}
 	}
 }
+
+func TestAnnals(t *testing.T) {
+	for _, c := range []struct{ title, path, want string }{
+		{"武帝纪", "汉书/纪/武帝纪", "刘彻"},
+		{"武帝纪", "三国志/魏书/武帝纪", "曹操"},
+		{"高帝纪下", "汉书/纪/高帝纪下", "刘邦"},
+		{"光武帝纪下", "后汉书/本纪/光武帝纪下", "刘秀"},
+		{"显宗孝明帝纪", "后汉书/本纪/显宗孝明帝纪", "刘庄"},
+		{"孝景本纪", "史记/十二本纪/孝景本纪", "刘启"},
+		{"孝和孝殇帝纪", "后汉书/本纪/孝和孝殇帝纪", ""},
+		{"皇后纪上", "后汉书/本纪/皇后纪上", ""},
+		{"诸葛亮传", "三国志/蜀书/诸葛亮传", ""},
+	} {
+		s, ok := Annals(c.title, c.path)
+		if s.Person != c.want || ok != (c.want != "") {
+			t.Errorf("Annals(%s, %s) = %q %v, want %q", c.title, c.path, s.Person, ok, c.want)
+		}
+	}
+}

@@ -15,7 +15,7 @@ import (
 // StepChrono dates facts; chronoVersion changes when dating would change.
 const (
 	StepChrono    = "chrono"
-	chronoVersion = "6"
+	chronoVersion = "7"
 )
 
 // Precisions of times not named in a fact's own sentence or not placed in
@@ -108,6 +108,12 @@ func dateDocument(d *store.DatedDoc, homes map[int64]string) {
 	norm := []rune(d.Norm)
 	home := homeOf(d.Section, d.Key)
 	c := &chrono.Context{Dynasty: home}
+	if s, ok := histories.Annals(d.Title, d.Section+"/"+d.Key); ok {
+		// Annals count their ruler's years before they name an era.
+		if cnt, ok := chrono.ReignCount(s.Dynasty, s.Titles); ok {
+			c.Count, c.Own = cnt, cnt
+		}
+	}
 	var sents []sentenceTime
 	var found []chrono.Time   // every resolved expression, in document offsets
 	since := contextReach + 1 // sentences since one named a time

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -103,5 +104,29 @@ func TestPersonHomesNeedHalfTheMentions(t *testing.T) {
 	}
 	if h, ok := homes[2]; ok {
 		t.Fatalf("a person spread evenly has no home, got %q", h)
+	}
+}
+
+// Annals that open without naming a count date their bare years by their
+// ruler's: 光武帝纪下 continues 建武, and its 中元 is 建武中元.
+func TestAnnalsCountTheirRulersYears(t *testing.T) {
+	body := "六年春正月丙辰，改舂陵乡为章陵县。中元元年春正月，东海王彊来朝。二年二月戊戌，帝崩于南宫前殿。"
+	d := doc("后汉书/本纪/光武帝纪下/text.txt", body)
+	d.Title = "光武帝纪下"
+	dateDocument(d, nil)
+	var years []int
+	for _, e := range d.Evidence {
+		years = append(years, e.Year)
+		if !e.Dated {
+			t.Fatalf("undated: %+v", e)
+		}
+	}
+	if !slices.Equal(years, []int{30, 56, 57}) {
+		t.Fatalf("建武六年, 建武中元元年 and 二年 are 30, 56, 57: got %v", years)
+	}
+	d = doc("后汉书/本纪/光武帝纪下/text.txt", body) // no title: nothing to go by
+	dateDocument(d, nil)
+	if d.Evidence[0].Dated {
+		t.Fatalf("a bare 六年 in a chapter of unknown ruler: %+v", d.Evidence[0])
 	}
 }

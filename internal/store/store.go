@@ -214,6 +214,7 @@ type VectorStore interface {
 type DatedDoc struct {
 	ID       int64
 	Key      string
+	Title    string
 	Section  string
 	Lang     string
 	Text     string

@@ -56,6 +56,9 @@ type Ruler struct {
 	// Reckonings are the restarts of the count (前元, 中元, 后元) by name,
 	// each the astronomical year of its year 1.
 	Reckonings map[string]int `json:"reckonings,omitempty"`
+	// Last is the last year of his count: the year before the next
+	// ruler of his dynasty acceded; 0 when the table has none after him.
+	Last int `json:"-"`
 }
 
 //go:embed table.json
@@ -80,8 +83,17 @@ var load = sync.OnceValue(func() *index {
 		// The table is generated and embedded, so this is a build defect.
 		panic("eras: embedded table: " + err.Error())
 	}
+	for i, e := range t.Eras {
+		if a, ok := eraAliases[e.Dynasty+" "+e.Name]; ok {
+			t.Eras[i].Aliases = append(t.Eras[i].Aliases, a)
+		}
+	}
 	return newIndex(t.Eras, mergeRulers(t.Rulers, handRulers))
 })
+
+// eraAliases are names the histories write for an era that DILA spells
+// otherwise: 汉书 writes 成帝's first era 建始, DILA 始建.
+var eraAliases = map[string]string{"西汉 始建": "建始"}
 
 func newIndex(eras []Era, rulers []Ruler) *index {
 	x := &index{
@@ -98,6 +110,11 @@ func newIndex(eras []Era, rulers []Ruler) *index {
 		x.byDynasty[e.Dynasty] = append(x.byDynasty[e.Dynasty], i)
 	}
 	for i, r := range rulers {
+		for _, o := range rulers {
+			if o.Dynasty == r.Dynasty && o.Accession > r.Accession && (rulers[i].Last == 0 || o.Accession-1 < rulers[i].Last) {
+				rulers[i].Last = o.Accession - 1
+			}
+		}
 		for _, k := range keys(append([]string{r.Name}, r.Aliases...)) {
 			x.rulerBy[k] = append(x.rulerBy[k], i)
 		}

@@ -225,3 +225,20 @@ func BenchmarkLookupSimplified(b *testing.B) {
 		Lookup("开元")
 	}
 }
+
+// A ruler's count ends the year before the next of his dynasty acceded;
+// the histories' spelling of an era DILA spells otherwise finds it.
+func TestRulerLastYearAndEraAliases(t *testing.T) {
+	for _, r := range LookupRuler("孝惠") {
+		if r.Dynasty == "西汉" && r.Last != -187 {
+			t.Errorf("孝惠 reigned to 188 BCE (-187), got %d", r.Last)
+		}
+	}
+	found := false
+	for _, e := range Lookup("建始") {
+		found = found || e.Dynasty == "西汉" && e.Start == -31
+	}
+	if !found {
+		t.Error("建始 is 成帝's first era (32 BCE)")
+	}
+}

@@ -54,3 +54,34 @@ func extractIn(t *testing.T, path, text string) extract.Result {
 	}
 	return res
 }
+
+// A ruler named in a date by his reign's years (孝文元年, 孝文后七年) dates
+// what follows; he is not its doer, and his own annals' bare 帝崩 is his.
+func TestReignDatesAndTheAnnalsRuler(t *testing.T) {
+	for _, text := range []string{"孝文元年薨，谥曰懿侯。", "勃复就国，孝文十一年薨，谥曰武侯。", "独置孝惠皇后，废处北宫，孝文后元年薨，葬安陵，不起坟。"} {
+		res := extractIn(t, "汉书/传/张周赵任申屠传", text)
+		for _, tr := range res.Triples {
+			if tr.Relation == "死亡时间" && tr.Head.Canonical() == "刘恒" {
+				t.Errorf("%s: 孝文 dates another's death: %v", text, tr)
+			}
+		}
+	}
+	res := extractIn(t, "汉书/纪/文帝纪", "七年夏，六月己亥，帝崩于未央宫。")
+	found := false
+	for _, tr := range res.Triples {
+		found = found || tr.Relation == "死亡时间" && tr.Head.Canonical() == "刘恒"
+	}
+	if !found {
+		t.Errorf("文帝纪's 帝崩 is 刘恒's death: %v", res.Triples)
+	}
+	// The model reads the bare 帝 as a name; in 明帝纪 it is 曹叡, and 即日
+	// dates his death.
+	res = extractIn(t, "三国志/魏书/明帝纪", "宣王顿首流涕。即日，帝崩于嘉福殿，时年三十六。")
+	found = false
+	for _, tr := range res.Triples {
+		found = found || tr.Relation == "死亡时间" && tr.Head.Canonical() == "曹叡" && tr.Tail.Text == "即日"
+	}
+	if !found {
+		t.Errorf("明帝纪's 即日，帝崩 is 曹叡's death: %v", res.Triples)
+	}
+}

@@ -44,8 +44,8 @@ func (s *DB) ids(ctx context.Context, q string, args ...any) ([]int64, error) {
 func (s *DB) DocumentByID(ctx context.Context, id int64) (*store.DatedDoc, error) {
 	d := &store.DatedDoc{ID: id}
 	var norm sql.NullString
-	err := s.db.QueryRowContext(ctx, "SELECT key, section, lang, text, norm FROM documents WHERE id = ?", id).
-		Scan(&d.Key, &d.Section, &d.Lang, &d.Text, &norm)
+	err := s.db.QueryRowContext(ctx, "SELECT key, title, section, lang, text, norm FROM documents WHERE id = ?", id).
+		Scan(&d.Key, &d.Title, &d.Section, &d.Lang, &d.Text, &norm)
 	if err != nil {
 		return nil, fmt.Errorf("read document %d: %w", id, err)
 	}

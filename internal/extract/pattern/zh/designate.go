@@ -72,6 +72,42 @@ func (x *run) designate() {
 		}
 	}
 	x.spreadKnown()
+	x.ownRulerDeaths(path)
+}
+
+// ownRulerDeaths marks the bare 帝 (or 王) before 崩 in a sovereign's
+// annals (武帝纪: 丁卯，帝崩于五柞宫) as the sovereign the title names:
+// annals name the deaths of other rulers (景帝崩) and leave their own
+// ruler's bare. The mark is not an alias: 帝 names him only there.
+func (x *run) ownRulerDeaths(path string) {
+	sov, ok := histories.Annals(x.doc.Title, path)
+	if !ok {
+		return
+	}
+	ruler := sov.Person
+	added := false
+	for i := 2; i < len(x.rs); i++ {
+		j := i - 1
+		if x.rs[i] != '崩' || (x.rs[j] != '帝' && x.rs[j] != '王') {
+			continue
+		}
+		if k := x.endsAt(j); !x.boundary(j-1) && (k < 0 || x.ents[k].typ != tTime) {
+			continue // 灵帝崩, 而帝崩: another ruler, or not the annals' own telling
+		}
+		if k := x.entAt(j); k >= 0 {
+			// The model may read the bare 帝 as a name of its own.
+			if en := &x.ents[k]; en.s == j && en.e == i && en.typ == tPer && en.name == "" {
+				en.name = ruler
+			}
+			continue
+		}
+		if x.add(j, i, tPer, ruler) >= 0 {
+			added = true
+		}
+	}
+	if added {
+		x.sortOrder()
+	}
 }
 
 // spreadKnown marks the other places a chapter's known designations, the

@@ -197,3 +197,35 @@ func TestTitledOpeningWithoutTheBook(t *testing.T) {
 	res := run1(t, "后主讳禅，字公嗣，先主子也。", inChapter("后主传"))
 	wantTriple(t, res, "刘禅", "别称", "后主")
 }
+
+// In a sovereign's annals the bare 帝 (王) of 帝崩 is the sovereign the
+// title names, in whatever chunk it stands; other rulers' deaths there are
+// named, and annals of several rulers are left alone.
+func TestAnnalsRulerDies(t *testing.T) {
+	doc := inChapter("汉书/纪/武帝纪")
+	doc.Chunks = 3 // far from the opening
+	res := run1(t, "二月，行幸盩厔五柞宫。二年二月，帝崩于五柞宫，入殡于未央宫前殿。", doc)
+	wantTriple(t, res, "刘彻", "死亡时间", "二年二月")
+	res = run1(t, "建元二年，景帝崩。", inChapter("汉书/纪/武帝纪"))
+	wantTriple(t, res, "刘启", "死亡时间", "建元二年")
+	noTriple(t, res, "刘彻", "死亡时间", "建元二年")
+	res = run1(t, "二月戊戌，帝崩于南宫前殿，年六十二。", inChapter("后汉书/本纪/光武帝纪下"))
+	wantTriple(t, res, "刘秀", "死亡时间", "二月戊戌")
+	res = run1(t, "二十五年春正月，王崩于洛阳，年六十六。", inChapter("三国志/魏书/武帝纪"))
+	wantTriple(t, res, "曹操", "死亡时间", "二十五年春正月")
+	res = run1(t, "八月辛亥，帝崩。", inChapter("后汉书/本纪/孝和孝殇帝纪"))
+	if got := named(res, "帝"); len(got) != 0 {
+		t.Errorf("annals of two rulers: 帝 stands for %v", got)
+	}
+	res = run1(t, "秋七月，未及定而帝崩。", inChapter("后汉书/本纪/光武帝纪下"))
+	if got := named(res, "帝"); len(got) != 0 {
+		t.Errorf("而帝崩 is not the annals' own telling: 帝 stands for %v", got)
+	}
+}
+
+// A sovereign's death is 崩: the 卒 of a sentence whose last-named person
+// is an emperor by title belongs to someone else.
+func TestSovereignDoesNotDieWith卒(t *testing.T) {
+	res := run1(t, "世祖使将颍川兵，常从征伐。世祖即位，以俊为侍中。建武二年，封昆阳侯。三年，拜俊积弩将军，与征南大将军岑彭击破秦丰，因将兵徇江东，扬州悉定。七年，卒，谥曰威侯。", inChapter("后汉书/列传/朱景王杜马刘傅坚马列"))
+	noTriple(t, res, "刘秀", "死亡时间", "七年")
+}

@@ -82,6 +82,9 @@ func (x *run) classify(rl Relater, ss []sentence) {
 				continue
 			}
 			k := key{ks[l.Head], ks[l.Tail], l.Type}
+			if x.ents[k.t].typ == tTime && x.datesByReign(k.h) {
+				continue // 孝文元年薨: the ruler dates it
+			}
 			if !have[k] && !have[key{k.h, k.t, ""}] {
 				have[k] = true
 				x.rels = append(x.rels, rel{h: k.h, t: k.t, r: k.r})

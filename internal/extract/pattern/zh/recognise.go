@@ -510,7 +510,7 @@ func (x *run) timeAt(i int, ms []match) int {
 			switch {
 			case three == "其明年" || three == "明年春" && false:
 				j = i + 3
-			case two == "是岁" || two == "是年" || two == "其年" || two == "明年" || two == "明岁" || two == "翌年" || two == "来年" || two == "是月" || two == "其月" || two == "是日":
+			case two == "是岁" || two == "是年" || two == "其年" || two == "明年" || two == "明岁" || two == "翌年" || two == "来年" || two == "是月" || two == "其月" || two == "是日" || two == "即日" && !x.plain:
 				j = i + 2
 			case two == "时年" || (two == "年" && false):
 				if k := x.numeralsFrom(i + 2); k > i+2 {

@@ -1,6 +1,10 @@
 package zh
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/annals-project/annals/internal/chrono/eras"
+)
 
 // sentence is the span relations are read in.
 type sentence struct{ s, e int }
@@ -64,6 +68,9 @@ func (x *run) subject(t int, sen sentence, groups bool) int {
 		if en.typ != tPer && !(groups && en.typ == tGrp) {
 			continue
 		}
+		if x.datesByReign(k) {
+			continue // 孝文元年薨: 孝文 dates the death, someone else dies
+		}
 		if x.isAliasTail(k) {
 			return x.aliasHead(k)
 		}
@@ -87,13 +94,29 @@ func (x *run) subject(t int, sen sentence, groups bool) int {
 		return -1
 	}
 	k := x.cls[ci].subj
-	if k < 0 || x.ents[k].s < 0 || x.ents[k].s >= t {
+	if k < 0 || x.ents[k].s < 0 || x.ents[k].s >= t || x.datesByReign(k) {
 		return -1
 	}
 	if x.ents[k].typ == tPer || groups && x.ents[k].typ == tGrp {
 		return k
 	}
 	return -1
+}
+
+// datesByReign reports whether a person mention is the ruler of a date by
+// his reign's years (孝文元年, 孝文后七年, 景帝中五年): a ruler whose years
+// texts count, with a year right after him. (韩午四年见杀: 韩午 is no
+// ruler, and does die in his fourth year.)
+func (x *run) datesByReign(k int) bool {
+	e := x.ents[k].e
+	if len(eras.LookupRuler(string(x.rs[x.ents[k].s:e]))) == 0 {
+		return false
+	}
+	t := x.startsAt(e)
+	if t < 0 && strings.ContainsRune("前中后後", x.at(e)) {
+		t = x.startsAt(e + 1)
+	}
+	return t >= 0 && x.ents[t].typ == tTime && strings.ContainsRune(string(x.rs[x.ents[t].s:x.ents[t].e]), '年')
 }
 
 func (x *run) isAliasTail(k int) bool {
@@ -633,6 +656,11 @@ func (x *run) deaths(ss []sentence) {
 					if head >= 0 && (x.ents[head].typ != tPer || x.ents[head].e > i) {
 						head = -1
 					}
+				}
+				if head >= 0 && w == "卒" && strings.ContainsRune("帝祖宗", x.rs[x.ents[head].e-1]) {
+					// 世祖即位，以俊为侍中……七年，卒: a sovereign's death is
+					// 崩; the 卒 is someone else's.
+					head = -1
 				}
 				if head < 0 && !x.namesPerson(sen) {
 					// 年六十二，永和四年卒: in a person's own chapter, a
