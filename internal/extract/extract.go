@@ -47,6 +47,10 @@ type DocContext struct {
 	// Designations maps a title or form of address to the person it
 	// stands for in this document (太祖 → 曹操 in 三国志·魏书), with why.
 	Designations map[string]*Designation
+	// Subjects are the persons the chapter is about: the one its opening
+	// names, and each whose life it joins opens with his name and 字
+	// (班超字仲升 in 班梁列传). Extractors add to it.
+	Subjects map[string]bool
 	// Chunks counts the chunks extracted so far; the first holds the
 	// chapter's opening, which names its subject.
 	Chunks int
@@ -63,7 +67,7 @@ type Designation struct {
 
 // NewDocContext returns an empty context for a document.
 func NewDocContext(key, title string, section []string) *DocContext {
-	return &DocContext{Key: key, Title: title, Section: section, Names: map[string]string{}, Types: map[string]string{}, Designations: map[string]*Designation{}}
+	return &DocContext{Key: key, Title: title, Section: section, Names: map[string]string{}, Types: map[string]string{}, Designations: map[string]*Designation{}, Subjects: map[string]bool{}}
 }
 
 // Entity is one mention of an entity.

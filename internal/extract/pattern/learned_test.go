@@ -85,3 +85,31 @@ func TestReignDatesAndTheAnnalsRuler(t *testing.T) {
 		t.Errorf("明帝纪's 即日，帝崩 is 曹叡's death: %v", res.Triples)
 	}
 }
+
+// The kin a chapter's opening names by given name alone share the
+// subject's surname: 去病 in 霍光传 is 霍去病, 彪 in 班超's is 班彪.
+func TestOpeningKinTakeTheSubjectsSurname(t *testing.T) {
+	has := func(res extract.Result, head, rel, tail string) bool {
+		for _, tr := range res.Triples {
+			if tr.Head.Canonical() == head && tr.Relation == rel && tr.Tail.Canonical() == tail {
+				return true
+			}
+		}
+		return false
+	}
+	res := extractIn(t, "汉书/传/霍光金日磾传", "霍光字子孟，票骑将军去病弟也。父中孺，河东平阳人也。")
+	if !has(res, "霍去病", "同胞", "霍光") || !has(res, "霍中孺", "籍贯", "河东") {
+		t.Errorf("霍去病 is 霍光's brother, 霍中孺 their father: %v", res.Triples)
+	}
+	res = extractIn(t, "后汉书/列传/班梁列传", "班超字仲升，扶风平陵人，徐令彪之少子也。为人有大志。")
+	if !has(res, "班彪", "子女", "班超") {
+		t.Errorf("班彪 is 班超's father: %v", res.Triples)
+	}
+	// Past the opening, a bare given name is left to the chapter.
+	res = extractIn(t, "后汉书/列传/班梁列传", "班超字仲升，扶风平陵人。为人有大志。久之，彪之子也。")
+	for _, tr := range res.Triples {
+		if tr.Head.Canonical() == "班彪" {
+			t.Errorf("a 彪 outside the opening: %v", tr)
+		}
+	}
+}

@@ -23,7 +23,9 @@ type calledAt struct {
 func (x *run) designate() {
 	if x.doc.Chunks == 0 {
 		x.opening()
+		x.openingKin()
 	}
+	x.livesJoined()
 	path := x.docPath()
 	x.trimGlued(path)
 	x.enfeoffments()
@@ -73,6 +75,81 @@ func (x *run) designate() {
 	}
 	x.spreadKnown()
 	x.ownRulerDeaths(path)
+}
+
+// livesJoined marks as the chapter's subjects those whose lives it joins:
+// a paragraph that opens with a full name and its 字 (班超字仲升 in
+// 班梁列传) begins his.
+func (x *run) livesJoined() {
+	for _, k := range x.order {
+		en := x.ents[k]
+		if en.typ != tPer || !(en.s == 0 || x.at(en.s-1) == '\n') || x.at(en.e) != '字' {
+			continue
+		}
+		if full := []rune(en.canonical(x.rs)); len(full) >= 2 && len(full) <= 4 && x.surnameLen(full) > 0 {
+			x.subjects[string(full)] = true
+		}
+	}
+}
+
+// openingKin gives the surname of the chapter's subject to the kin its
+// opening names by given name alone (霍光字子孟，票骑将军去病弟也。父中孺:
+// 霍去病, 霍中孺): a brother or a father named so shares his surname. The
+// chapter then knows them by it.
+func (x *run) openingKin() {
+	end := 0
+	for n := 0; end < len(x.rs) && end < 160 && n < 2; end++ {
+		if x.rs[end] == '。' {
+			n++
+		}
+	}
+	subject, surname := -1, ""
+	for _, k := range x.order {
+		en := &x.ents[k]
+		if en.s >= end {
+			break
+		}
+		if en.typ != tPer {
+			continue
+		}
+		if subject < 0 {
+			if en.s != 0 {
+				return
+			}
+			subject = k
+			full := []rune(en.canonical(x.rs))
+			if n := x.surnameLen(full); n > 0 {
+				surname = string(full[:n])
+			}
+			if surname == "" {
+				return
+			}
+			continue
+		}
+		g := x.rs[en.s:en.e]
+		if en.name != "" || len(g) > 2 || x.surnameLen(g) > 0 && len(g) > 1 {
+			continue
+		}
+		if !(x.at(en.s-1) == '父' && x.boundary(en.s-2)) && !kinOfOpening(x.rs, en.e) {
+			continue
+		}
+		full := surname + string(g)
+		en.name = full
+		x.doc.Names[string(g)] = full
+		x.doc.Types[full] = tPer
+	}
+}
+
+// kinOfOpening reports whether the runes from i say whose son or brother
+// the subject is: 弟也, 从弟也, 之少子也, 长子也.
+func kinOfOpening(rs []rune, i int) bool {
+	if i < len(rs) && rs[i] == '之' {
+		i++
+	}
+	if i < len(rs) && strings.ContainsRune("从长中少次幼季庶嫡", rs[i]) {
+		i++
+	}
+	return hasAt(rs, i, "子也") || hasAt(rs, i, "弟也") || hasAt(rs, i, "兄也")
 }
 
 // ownRulerDeaths marks the bare 帝 (or 王) before 崩 in a sovereign's

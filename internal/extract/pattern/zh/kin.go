@@ -41,7 +41,7 @@ const kinPrev = "之其生有为曰与及以遣封立杀诛并"
 
 // kinFollow are the adverbs of time that follow a kin's name as it is
 // introduced (以父冏昔为郡功曹, 父某早卒).
-var kinFollow = set("昔早先本故")
+var kinFollow = set("昔早先本故被")
 
 // chapterSubject is a mention of the person the chapter is about: in the
 // sentence, else the last before it; -1 when there is none.
@@ -246,6 +246,7 @@ func (x *run) kinship(ss []sentence) {
 		}
 		anchor = x.aliasHead(anchor)
 		name := kn.name
+		x.familyName(anchor, name, kn.word)
 		switch kinKind(kn.word) {
 		case "parent":
 			x.rels = append(x.rels, rel{h: name, t: anchor, r: "子女"})
@@ -282,6 +283,37 @@ func (x *run) kinship(ss []sentence) {
 				}
 			}
 		}
+	}
+}
+
+// sharesSurname are the kin words whose kin bear the person's surname.
+var sharesSurname = map[string]bool{"父": true, "子": true, "长子": true, "次子": true, "少子": true, "中子": true, "幼子": true, "嫡子": true, "庶子": true,
+	"弟": true, "兄": true, "母弟": true, "同母弟": true, "少弟": true, "季弟": true, "长兄": true, "孙": true}
+
+// togetherWords are adverbs that follow a kin word (与父俱亡) where a name
+// may: a one-character "name" among them is not given a surname.
+const togetherWords = "俱皆并共同亦各自"
+
+// familyName names a kin the chapter's subject's text gives by given name
+// alone (兄固 in 班超's life) with the subject's surname: 班固. The
+// chapter then knows him by it.
+func (x *run) familyName(anchor, k int, word string) {
+	en := &x.ents[k]
+	g := x.rs[en.s:en.e]
+	if x.plain || en.name != "" || !sharesSurname[word] || len(g) > 2 || len(g) == 2 && x.surnameLen(g) > 0 {
+		return
+	}
+	if len(g) == 1 && strings.ContainsRune(togetherWords, g[0]) {
+		return // 与父俱亡命: "together", read as a name
+	}
+	full := []rune(x.ents[anchor].canonical(x.rs))
+	n := x.surnameLen(full)
+	if n == 0 || !x.isChapterSubject(string(full)) {
+		return
+	}
+	en.name = string(full[:n]) + string(g)
+	if _, known := x.doc.Names[string(g)]; !known {
+		x.doc.Names[string(g)] = en.name
 	}
 }
 

@@ -51,7 +51,7 @@ type run struct {
 	// called are the mentions whose title this document records as an
 	// alias of the person it stands for, with the alias kind.
 	called   []calledAt
-	subjects map[string]bool // persons the document's title names
+	subjects map[string]bool // persons the chapter is about (doc.Subjects)
 	// taught are the given names this text taught the document (learn),
 	// which the recogniser may unteach; earlier chunks' stay.
 	taught map[string]bool
@@ -212,7 +212,7 @@ var titleSubjects = map[string]string{
 }
 
 func newRun(text string, doc *extract.DocContext) *run {
-	x := &run{rs: []rune(text), lex: lexicon(), first: map[rune]bool{}, subjects: map[string]bool{}}
+	x := &run{rs: []rune(text), lex: lexicon(), first: map[rune]bool{}}
 	x.cov = make([]int32, len(x.rs))
 	if doc == nil {
 		doc = extract.NewDocContext("", "", nil)
@@ -226,7 +226,11 @@ func newRun(text string, doc *extract.DocContext) *run {
 	if doc.Designations == nil {
 		doc.Designations = map[string]*extract.Designation{}
 	}
+	if doc.Subjects == nil {
+		doc.Subjects = map[string]bool{}
+	}
 	x.doc = doc
+	x.subjects = doc.Subjects
 	for g, full := range doc.Names {
 		if g != full {
 			if r := []rune(g); len(r) > 0 {

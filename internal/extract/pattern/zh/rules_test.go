@@ -115,10 +115,11 @@ func TestKinshipFamilies(t *testing.T) {
 
 	// X父Y: Y is the father.
 	res = run1(t, "关羽，字云长。父道，为功曹。子平，从羽征伐。", nil)
-	wantTriple(t, res, "道", "子女", "关羽")
+	// The father an opening names by given name bears the surname.
+	wantTriple(t, res, "关道", "子女", "关羽")
 	wantTriple(t, res, "关羽", "子女", "平")
-	noTriple(t, res, "道", "子女", "平")
-	wantTriple(t, res, "道", "任官", "功曹")
+	noTriple(t, res, "关道", "子女", "平")
+	wantTriple(t, res, "关道", "任官", "功曹")
 
 	res = run1(t, "孙权兄策。", nil)
 	wantTriple(t, res, "孙权", "同胞", "策")
