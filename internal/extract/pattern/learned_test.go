@@ -113,3 +113,16 @@ func TestOpeningKinTakeTheSubjectsSurname(t *testing.T) {
 		}
 	}
 }
+
+// A ruler's time (武帝时, 武帝立二十二岁) dates the clause; the offices in it
+// are someone else's.
+func TestReignTimeIsNotTheSubject(t *testing.T) {
+	for _, text := range []string{"八世祖建，武帝时为右将军。", "武帝立二十二岁，以主爵为右将军，从大将军出定襄。", "武帝立十七岁，为前将军，与单于战，败，降匈奴。"} {
+		res := extractIn(t, "汉书/传/卫青霍去病传", text)
+		for _, tr := range res.Triples {
+			if tr.Head.Canonical() == "刘彻" && tr.Relation == "任官" {
+				t.Errorf("%s: 武帝 holds no office here: %v", text, tr)
+			}
+		}
+	}
+}

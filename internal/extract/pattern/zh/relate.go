@@ -104,13 +104,25 @@ func (x *run) subject(t int, sen sentence, groups bool) int {
 }
 
 // datesByReign reports whether a person mention is the ruler of a date by
-// his reign's years (孝文元年, 孝文后七年, 景帝中五年): a ruler whose years
-// texts count, with a year right after him. (韩午四年见杀: 韩午 is no
+// his reign (孝文元年, 孝文后七年, 武帝立二十二岁, 武帝时): a ruler whose years
+// texts count, with a year or 时 right after him. (韩午四年见杀: 韩午 is no
 // ruler, and does die in his fourth year.)
 func (x *run) datesByReign(k int) bool {
 	e := x.ents[k].e
 	if len(eras.LookupRuler(string(x.rs[x.ents[k].s:e]))) == 0 {
 		return false
+	}
+	if x.at(e) == '时' {
+		return true
+	}
+	if x.at(e) == '立' || hasAt(x.rs, e, "即位") {
+		j := e + 1
+		if x.at(e) != '立' {
+			j = e + 2
+		}
+		if n := x.numeralsFrom(j); n > j && (x.at(n) == '岁' || x.at(n) == '年') {
+			return true
+		}
 	}
 	t := x.startsAt(e)
 	if t < 0 && strings.ContainsRune("前中后後", x.at(e)) {
