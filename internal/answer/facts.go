@@ -577,21 +577,31 @@ func tellsKilling(s, head, tail string, far bool) bool {
 		return false
 	}
 	if t := strings.Index(s[h+len(head):], tail); t >= 0 {
-		between := s[h+len(head) : h+len(head)+t]
-		n := utf8.RuneCountInString(between)
-		if strings.ContainsAny(between, "。；") || n > killReach {
-			return false
-		}
-		for _, w := range killWords {
-			i := strings.LastIndex(between, w)
-			if i < 0 || intended(between[:i]) || w == "刺" && strings.HasPrefix(between[i+len(w):], "史") {
-				continue // 刺史 is an office
+		// Each time the one killed is named after the doer, within reach:
+		// 大破渊军，斩渊 names 渊 twice, and the second is the killing.
+		from := h + len(head)
+		for t >= 0 {
+			between := s[from : from+t]
+			n := utf8.RuneCountInString(between)
+			if strings.ContainsAny(between, "。；") || n > killReach {
+				return false
 			}
-			// The verb near the doer (布遂杀卓), or right before the one
-			// killed, the doer further back (忠推锋必进…一战斩渊).
-			if n <= 8 || far && utf8.RuneCountInString(between[i+len(w):]) <= 1 {
-				return true
+			for _, w := range killWords {
+				i := strings.LastIndex(between, w)
+				if i < 0 || intended(between[:i]) || w == "刺" && strings.HasPrefix(between[i+len(w):], "史") {
+					continue // 刺史 is an office
+				}
+				// The verb near the doer (布遂杀卓), or right before the
+				// one killed, the doer further back (忠推锋必进…一战斩渊).
+				if n <= 8 || far && utf8.RuneCountInString(between[i+len(w):]) <= 1 {
+					return true
+				}
 			}
+			next := strings.Index(s[from+t+len(tail):], tail)
+			if next < 0 {
+				break
+			}
+			t += len(tail) + next
 		}
 		return false
 	}

@@ -24,6 +24,9 @@ func TestTellsKilling(t *testing.T) {
 		{"渊众甚精，忠推锋必进，劝率士卒，金鼓振天，欢声动谷，一战斩渊，渊军大败。", "忠", "渊", true},
 		{"既至王前，专诸擘鱼，因以匕首刺王僚，王僚立死。", "专诸", "王僚", true},
 		{"璋以庞羲为巴西刺史羲。", "庞羲", "羲", false}, // 刺史 is an office
+		// The one killed named twice: the second is the killing.
+		{"先主命黄忠乘高鼓噪攻之，大破渊军，斩渊及曹公所署益州刺史赵颙等。", "黄忠", "渊", true},
+		{"先主命黄忠乘高鼓噪攻之，大破渊军，渊等授首。", "黄忠", "渊", false},
 	} {
 		if got := tellsKilling(tt.s, tt.head, tt.tail, true); got != tt.want {
 			t.Errorf("%s (%s → %s): %v, want %v", tt.s, tt.head, tt.tail, got, tt.want)
