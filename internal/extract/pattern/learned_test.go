@@ -126,3 +126,22 @@ func TestReignTimeIsNotTheSubject(t *testing.T) {
 		}
 	}
 }
+
+// 立武帝曾孙，是为孝宣帝: the great-grandson acceded, and 孝宣帝 is his name,
+// not 武帝's.
+func TestReignNameOfAnUnnamedDescendant(t *testing.T) {
+	res := extractIn(t, "汉书/传/武五子传", "大将军光更尊立武帝曾孙，是为孝宣帝。")
+	for _, tr := range res.Triples {
+		if tr.Relation == "别称" && tr.Head.Canonical() == "刘彻" && tr.Tail.Text == "孝宣帝" {
+			t.Errorf("孝宣帝 is not 武帝: %v", tr)
+		}
+	}
+	res = extractIn(t, "史记/十二本纪/孝景本纪", "太子即位，是为孝武皇帝。")
+	found := false
+	for _, tr := range res.Triples {
+		found = found || tr.Relation == "别称" && tr.Tail.Text == "孝武皇帝"
+	}
+	if !found {
+		t.Errorf("太子即位，是为孝武皇帝 still names him: %v", res.Triples)
+	}
+}

@@ -1088,10 +1088,25 @@ func (x *run) reignNames(ss []sentence) {
 				h = x.cls[ci].prev
 			}
 		}
-		if h >= 0 && h != k && x.ents[h].typ == tPer {
+		if h >= 0 && h != k && x.ents[h].typ == tPer && !x.kinFollows(h) {
 			x.rels = append(x.rels, rel{h: x.aliasHead(h), t: k, r: "别称", alias: "号"})
 		}
 	}
+}
+
+// descentWords name a descendant or younger kin after a person: the one
+// so named, not the person, is the one who acceded (立武帝曾孙，是为孝宣帝).
+var descentWords = []string{"曾孙", "玄孙", "孙", "子", "女", "弟", "从子", "兄子"}
+
+// kinFollows says whether a kinship word follows mention k.
+func (x *run) kinFollows(k int) bool {
+	e := x.ents[k].e
+	for _, w := range descentWords {
+		if hasAt(x.rs, e, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // namedCaller says whether the clause of 谓之 at i names who calls, with
