@@ -3,6 +3,7 @@ package chrono
 import (
 	"strings"
 
+	"github.com/annals-project/annals/internal/chrono/eras"
 	"github.com/annals-project/annals/internal/kg"
 )
 
@@ -125,12 +126,19 @@ func (p *Parser) ownRestart(rs []rune, i int, ctx *Context) bool {
 	if n, _, ok := yearOrdinal(rs, i+1); !ok || n > 7 {
 		return false
 	}
-	for _, ru := range p.t.Rulers(ctx.Own.Name) {
-		if _, has := ru.Reckonings[r]; has && ru.Dynasty == ctx.Own.Dynasty {
-			return true
+	_, ok = p.restartOf(ctx.Own.Name, ctx.Own.Dynasty, r)
+	return ok
+}
+
+// restartOf is the ruler of that name and dynasty whose count restarts
+// under reckoning r (孝文's 后元), if the table has him.
+func (p *Parser) restartOf(name, dynasty, r string) (eras.Ruler, bool) {
+	for _, ru := range p.t.Rulers(name) {
+		if _, has := ru.Reckonings[r]; has && ru.Dynasty == dynasty {
+			return ru, true
 		}
 	}
-	return false
+	return eras.Ruler{}, false
 }
 
 // eraChange notes "改元X" so that following bare years count from X.
@@ -443,17 +451,13 @@ func (p *Parser) eraRestart(rs []rune, i int, ctx *Context) (Time, int, bool) {
 		p.resolveEra(&t, c.Name+r, n, c.Dynasty, ctx)
 		return t, end, t.Resolved
 	}
-	if c.Emperor == "" {
+	ru, ok := p.restartOf(c.Emperor, c.Dynasty, r)
+	if c.Emperor == "" || !ok {
 		return Time{}, i, false
 	}
-	for _, ru := range p.t.Rulers(c.Emperor) {
-		if _, has := ru.Reckonings[r]; has && ru.Dynasty == c.Dynasty {
-			t := Time{Calendar: CalRuler, Precision: Year, Ordinal: n, Ruler: ru.Name, Reckoning: r}
-			p.resolveRuler(&t, ru.Name, n, r, c.Dynasty, ctx)
-			return t, end, t.Resolved
-		}
-	}
-	return Time{}, i, false
+	t := Time{Calendar: CalRuler, Precision: Year, Ordinal: n, Ruler: ru.Name, Reckoning: r}
+	p.resolveRuler(&t, ru.Name, n, r, c.Dynasty, ctx)
+	return t, end, t.Resolved
 }
 
 // monthAt reads 正月, 闰月, 闰三月, 腊月, 十一月.

@@ -109,26 +109,24 @@ func (x *run) subject(t int, sen sentence, groups bool) int {
 // ruler, and does die in his fourth year.)
 func (x *run) datesByReign(k int) bool {
 	e := x.ents[k].e
-	if len(eras.LookupRuler(string(x.rs[x.ents[k].s:e]))) == 0 {
-		return false
-	}
-	if x.at(e) == '时' {
-		return true
-	}
-	if x.at(e) == '立' || hasAt(x.rs, e, "即位") {
+	dated := x.at(e) == '时'
+	if !dated && (x.at(e) == '立' || hasAt(x.rs, e, "即位")) {
 		j := e + 1
 		if x.at(e) != '立' {
 			j = e + 2
 		}
-		if n := x.numeralsFrom(j); n > j && (x.at(n) == '岁' || x.at(n) == '年') {
-			return true
+		n := x.numeralsFrom(j)
+		dated = n > j && (x.at(n) == '岁' || x.at(n) == '年')
+	}
+	if !dated {
+		t := x.startsAt(e)
+		if t < 0 && strings.ContainsRune("前中后後", x.at(e)) {
+			t = x.startsAt(e + 1)
 		}
+		dated = t >= 0 && x.ents[t].typ == tTime && strings.ContainsRune(string(x.rs[x.ents[t].s:x.ents[t].e]), '年')
 	}
-	t := x.startsAt(e)
-	if t < 0 && strings.ContainsRune("前中后後", x.at(e)) {
-		t = x.startsAt(e + 1)
-	}
-	return t >= 0 && x.ents[t].typ == tTime && strings.ContainsRune(string(x.rs[x.ents[t].s:x.ents[t].e]), '年')
+	// The ruler table last: subject() asks this of every person it passes.
+	return dated && len(eras.LookupRuler(string(x.rs[x.ents[k].s:e]))) > 0
 }
 
 func (x *run) isAliasTail(k int) bool {
