@@ -51,6 +51,10 @@ type DocContext struct {
 	// names, and each whose life it joins opens with his name and 字
 	// (班超字仲升 in 班梁列传). Extractors add to it.
 	Subjects map[string]bool
+	// Life is the person whose life the text has reached, in a chapter
+	// that joins several: the last paragraph opened with a full name and
+	// 字 so far ("" before any).
+	Life string
 	// Chunks counts the chunks extracted so far; the first holds the
 	// chapter's opening, which names its subject.
 	Chunks int

@@ -145,3 +145,36 @@ func TestReignNameOfAnUnnamedDescendant(t *testing.T) {
 		t.Errorf("太子即位，是为孝武皇帝 still names him: %v", res.Triples)
 	}
 }
+
+// In a chapter that joins several lives, an unnamed death belongs to the
+// life the text has reached, chunks later: 黄忠's, not 关羽's named in it.
+func TestUnnamedDeathInAJoinedLife(t *testing.T) {
+	path := "三国志/蜀书/关张马黄赵传"
+	parts := strings.Split(path, "/")
+	doc := extract.NewDocContext(path+"/text.txt", parts[len(parts)-1], parts)
+	var last extract.Result
+	for _, chunk := range []string{
+		"关羽字云长，本字长生，河东解人也。亡命奔涿郡。",
+		"黄忠字汉升，南阳人也。荆州牧刘表以为中郎将。",
+		"是岁，先主为汉中王，欲用忠为后将军，诸葛亮说先主曰： 忠之名望，素非关、马之伦也。而今便令同列。马、张在近，亲见其功，尚可喻指；关遥闻之，恐必不悦，得无不可乎！ 先主曰： 吾自当解之。 遂与羽等齐位，赐爵关内侯。明年卒，追谥刚侯。",
+	} {
+		res, err := New().Extract(context.Background(), extract.Input{Text: chunk, Lang: "lzh", Doc: doc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = res
+	}
+	found := false
+	for _, tr := range last.Triples {
+		if tr.Relation != "死亡时间" {
+			continue
+		}
+		if tr.Head.Canonical() == "关羽" {
+			t.Errorf("关羽 dies in 黄忠's life: %v", tr)
+		}
+		found = found || tr.Head.Canonical() == "黄忠"
+	}
+	if !found {
+		t.Errorf("黄忠's death: %v", last.Triples)
+	}
+}

@@ -79,17 +79,38 @@ func (x *run) designate() {
 
 // livesJoined marks as the chapter's subjects those whose lives it joins:
 // a paragraph that opens with a full name and its 字 (班超字仲升 in
-// 班梁列传) begins his.
+// 班梁列传), or with a ruler's title and his name (孝冲皇帝讳炳 in annals of
+// three), begins his, and the text after it is his life (x.lives).
 func (x *run) livesJoined() {
+	x.lives = x.lives[:0]
 	for _, k := range x.order {
 		en := x.ents[k]
-		if en.typ != tPer || !(en.s == 0 || x.at(en.s-1) == '\n') || x.at(en.e) != '字' {
+		if en.typ != tPer || !(en.s == 0 || x.at(en.s-1) == '\n') || x.at(en.e) != '字' && x.at(en.e) != '讳' {
 			continue
 		}
 		if full := []rune(en.canonical(x.rs)); len(full) >= 2 && len(full) <= 4 && x.surnameLen(full) > 0 {
 			x.subjects[string(full)] = true
+			x.lives = append(x.lives, life{en.s, string(full)})
 		}
 	}
+}
+
+// life is where the text begins to tell one person's life.
+type life struct {
+	at     int
+	person string
+}
+
+// lifeAt is the person whose life the text at rune i tells, in a chapter
+// that joins several; "" when no life has begun.
+func (x *run) lifeAt(i int) string {
+	who := x.doc.Life
+	for _, l := range x.lives {
+		if l.at <= i {
+			who = l.person
+		}
+	}
+	return who
 }
 
 // openingKin gives the surname of the chapter's subject to the kin its
@@ -133,11 +154,21 @@ func (x *run) openingKin() {
 		if !(x.at(en.s-1) == '父' && x.boundary(en.s-2)) && !kinOfOpening(x.rs, en.e) {
 			continue
 		}
-		full := surname + string(g)
-		en.name = full
-		x.doc.Names[string(g)] = full
-		x.doc.Types[full] = tPer
+		x.nameInFamily(k, surname)
 	}
+}
+
+// nameInFamily names kin mention k, written by given name alone, with the
+// family's surname, and lets the chapter know him by it unless it already
+// knows another by that given name.
+func (x *run) nameInFamily(k int, surname string) {
+	en := &x.ents[k]
+	g := string(x.rs[en.s:en.e])
+	en.name = surname + g
+	if _, known := x.doc.Names[g]; !known {
+		x.doc.Names[g] = en.name
+	}
+	x.doc.Types[en.name] = tPer
 }
 
 // kinOfOpening reports whether the runes from i say whose son or brother

@@ -47,13 +47,14 @@ var kinFollow = set("昔早先本故被")
 // sentence, else the last before it; -1 when there is none.
 func (x *run) chapterSubject(sen sentence) int {
 	best := -1
+	life := x.lifeAt(sen.s)
 	for _, k := range x.order {
 		en := x.ents[k]
 		if en.s >= sen.e {
 			break
 		}
-		if en.typ != tPer || !x.isChapterSubject(en.canonical(x.rs)) {
-			continue
+		if en.typ != tPer || !x.ownsUnnamed(en.canonical(x.rs), life) {
+			continue // in 黄忠's life, 羽 is 关羽, whose life is told before
 		}
 		best = k
 		if en.s >= sen.s {
@@ -61,6 +62,21 @@ func (x *run) chapterSubject(sen sentence) int {
 		}
 	}
 	return best
+}
+
+// ownsUnnamed says whether name is the one an unnamed deed in the text
+// belongs to: the person whose life the text has reached, if it knows;
+// else a subject of the chapter, but past its first chunk only one its
+// title names, since annals of several rulers (孝顺孝冲孝质帝纪) open each
+// life in a way no rule reads.
+func (x *run) ownsUnnamed(name, life string) bool {
+	switch {
+	case life != "":
+		return name == life
+	case x.doc.Chunks == 0:
+		return x.isChapterSubject(name)
+	}
+	return utf8.RuneCountInString(name) >= 2 && strings.Contains(x.doc.Title, name)
 }
 
 // isChapterSubject reports whether a person is one the chapter is about:
@@ -311,10 +327,7 @@ func (x *run) familyName(anchor, k int, word string) {
 	if n == 0 || !x.isChapterSubject(string(full)) {
 		return
 	}
-	en.name = string(full[:n]) + string(g)
-	if _, known := x.doc.Names[string(g)]; !known {
-		x.doc.Names[string(g)] = en.name
-	}
+	x.nameInFamily(k, string(full[:n]))
 }
 
 // near reports whether two mentions lie in the same or adjacent sentences.

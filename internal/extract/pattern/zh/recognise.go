@@ -52,6 +52,7 @@ type run struct {
 	// alias of the person it stands for, with the alias kind.
 	called   []calledAt
 	subjects map[string]bool // persons the chapter is about (doc.Subjects)
+	lives    []life          // where this text begins a life (livesJoined)
 	// taught are the given names this text taught the document (learn),
 	// which the recogniser may unteach; earlier chunks' stay.
 	taught map[string]bool

@@ -85,6 +85,7 @@ func (e *Extractor) Extract(ctx context.Context, in extract.Input) (extract.Resu
 		x.readEvents(ss)
 	}
 	res := x.result(in, ss)
+	x.doc.Life = x.lifeAt(len(x.rs))
 	x.doc.Chunks++
 	return res, nil
 }
