@@ -59,6 +59,7 @@ type Workspace struct {
 	chunkVectors lazyVectors
 	relateGraph  lazyEKG
 	lexical      lazyLexical
+	reader       lazyReader
 }
 
 // Open opens the workspace in dir, creating it (with a commented
@@ -75,7 +76,9 @@ func Open(ctx context.Context, dir string) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Workspace{Dir: dir, Config: cfg, db: db}, nil
+	w := &Workspace{Dir: dir, Config: cfg, db: db}
+	w.reader.model = cfg.Extract.Model
+	return w, nil
 }
 
 // Close releases the workspace.

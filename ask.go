@@ -101,7 +101,7 @@ func (w *Workspace) answerer(ctx context.Context, opts AskOptions) (*answer.Answ
 	if err != nil {
 		return nil, nil, fmt.Errorf("ask with an LLM: %w", err)
 	}
-	a := &answer.Answerer{R: w.retriever(run), T2S: w.Config.Normalize.T2S, PromptDir: filepath.Join(w.Dir, "prompts")}
+	a := &answer.Answerer{R: w.retriever(run), T2S: w.Config.Normalize.T2S, PromptDir: filepath.Join(w.Dir, "prompts"), Reader: &w.reader}
 	if run != nil {
 		a.LLM = run.client
 	}

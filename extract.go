@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/annals-project/annals/internal/config"
+	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/pipeline"
 )
 
@@ -13,6 +14,9 @@ type ExtractOptions struct {
 	// NoT2S keeps traditional characters as they are.
 	NoT2S bool
 	Title string // a chapter title helps resolve short names
+	// Names are read as persons wherever they occur: names the
+	// recogniser misses.
+	Names []string
 	// Extractor is pattern, llm, ekg or regex; "" chooses from the
 	// settings (Config, else the environment).
 	Extractor string
@@ -43,7 +47,7 @@ func Extract(ctx context.Context, s string, opts ExtractOptions) (ExtractResult,
 	if err != nil {
 		return ExtractResult{}, "", err
 	}
-	po := pipeline.ExtractOptions{Schema: opts.Schema, T2S: !opts.NoT2S, Title: opts.Title, Extractor: ex, Chunk: chunkOptions(conf)}
+	po := pipeline.ExtractOptions{Schema: opts.Schema, T2S: !opts.NoT2S, Title: opts.Title, Extractor: extract.WithNames(ex, opts.Names), Chunk: chunkOptions(conf)}
 	if run != nil {
 		po.Parallel = run.cfg.Concurrency
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/extract/ekg"
@@ -87,6 +88,27 @@ func offlineExtractor(model string) (*pattern.Extractor, error) {
 		return nil, fmt.Errorf("extract.model: %w", err)
 	}
 	return pattern.WithChinese(zh.NewWith(r, pattern.Relations())), nil
+}
+
+// lazyReader is the workspace's offline extractor for reading a sentence
+// again at question time, built on first use so that questions which need
+// none do not load the name model.
+type lazyReader struct {
+	once  sync.Once
+	model string
+	ex    extract.Extractor
+	err   error
+}
+
+func (l *lazyReader) Name() string    { return "pattern" }
+func (l *lazyReader) Version() string { return "" }
+
+func (l *lazyReader) Extract(ctx context.Context, in extract.Input) (extract.Result, error) {
+	l.once.Do(func() { l.ex, l.err = OfflineExtractor(l.model) })
+	if l.err != nil {
+		return extract.Result{}, l.err
+	}
+	return l.ex.Extract(ctx, in)
 }
 
 // buildExtractor builds the named extractor (or the one the settings choose

@@ -142,6 +142,16 @@ func TestExtractJSONLines(t *testing.T) {
 	}
 }
 
+// --name reads a name the recogniser misses as a person.
+func TestExtractGivenNames(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "in.txt")
+	os.WriteFile(f, []byte("助挞懒击辽都统马哥。"), 0o644)
+	out := mustRun(t, "--json", "extract", "--name", "马哥", f)
+	if !strings.Contains(out, `"text":"马哥","type":"人物"`) {
+		t.Errorf("马哥 given by --name is not a person:\n%s", out)
+	}
+}
+
 func TestIndexSkipsBadFilesAndSaysWhy(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "good.txt"), []byte("诸葛亮，字孔明，琅邪阳都人也。"), 0o644)

@@ -19,6 +19,7 @@ const maxExtractBytes = 64 << 20
 func (a *app) extractCmd() *cobra.Command {
 	var title, extractor string
 	var noT2S bool
+	var names []string
 	cmd := &cobra.Command{
 		Use:   "extract [FILE]",
 		Short: "Print the entities and relations found in a text (no workspace needed)",
@@ -26,7 +27,8 @@ func (a *app) extractCmd() *cobra.Command {
 With --json it prints one JSON object per line: {"kind":"entity",…} and
 {"kind":"triple",…}, offsets in code points into the input.`,
 		Example: `  echo '诸葛亮，字孔明，琅邪阳都人也。' | annals extract --json
-  annals extract --title 诸葛亮传 chapter.txt`,
+  annals extract --title 诸葛亮传 chapter.txt
+  annals extract --name 马哥 passage.txt`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var r io.Reader = os.Stdin
@@ -50,11 +52,12 @@ With --json it prints one JSON object per line: {"kind":"entity",…} and
 			if err != nil {
 				return fmt.Errorf("read %s: %w", name, err)
 			}
-			return a.extract(cmd.Context(), s, annals.ExtractOptions{Schema: a.schema, NoT2S: noT2S, Title: title, Extractor: extractor,
+			return a.extract(cmd.Context(), s, annals.ExtractOptions{Schema: a.schema, NoT2S: noT2S, Title: title, Names: names, Extractor: extractor,
 				Waiting: a.waiting})
 		},
 	}
 	cmd.Flags().StringVar(&title, "title", "", "chapter title, to resolve short names (诸葛亮传: 亮 → 诸葛亮)")
+	cmd.Flags().StringArrayVar(&names, "name", nil, "read NAME as a person wherever it occurs, for a name the recogniser misses (repeatable)")
 	cmd.Flags().StringVar(&extractor, "extractor", "", "pattern, llm, ekg or regex (default: llm when ANNALS_LLM_BASE_URL is set, else pattern)")
 	cmd.Flags().BoolVar(&noT2S, "no-t2s", false, "keep traditional characters (no conversion to simplified)")
 	return cmd

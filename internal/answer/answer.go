@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/llm"
 	"github.com/annals-project/annals/internal/retrieve"
@@ -108,6 +109,10 @@ type Answerer struct {
 	// offline.
 	LLM       llm.Client
 	PromptDir string // overrides of the built-in prompts
+	// Reader, when set, is the offline extractor that reads a sentence
+	// again with the question's subject given as a name, where the index
+	// did not recognise it.
+	Reader extract.Extractor
 }
 
 // Ask answers a question.
@@ -156,7 +161,7 @@ func (a *Answerer) answerFrom(ctx context.Context, res *retrieve.Result, opts Op
 		}
 		return ans, nil
 	}
-	if err := offline(ctx, a.R.Src, ans); err != nil {
+	if err := offline(ctx, a.R.Src, a.Reader, ans); err != nil {
 		return nil, err
 	}
 	return ans, nil

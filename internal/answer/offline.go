@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/annals-project/annals/internal/chrono"
+	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/retrieve"
 	"github.com/annals-project/annals/internal/text"
@@ -28,7 +29,7 @@ const (
 // how, what happened) with the sentence that best answers it. A typed
 // question the statements do not answer is not answered with a sentence
 // that merely names its subject: it is unable.
-func offline(ctx context.Context, src retrieve.Source, ans *Answer) error {
+func offline(ctx context.Context, src retrieve.Source, reader extract.Extractor, ans *Answer) error {
 	a := ans.Analysis
 	if a.Asks != nil {
 		text, evs, conf, err := factAnswer(ctx, src, a)
@@ -40,7 +41,7 @@ func offline(ctx context.Context, src retrieve.Source, ans *Answer) error {
 			ans.Citations = citeAll(evs)
 			return nil
 		}
-		text, evs, conf, err = read(ctx, src, a, ans.Items)
+		text, evs, conf, err = read(ctx, src, reader, a, ans.Items)
 		if err != nil {
 			return err
 		}

@@ -1,10 +1,13 @@
 package answer
 
 import (
+	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/retrieve"
 	"github.com/annals-project/annals/internal/store"
@@ -45,7 +48,12 @@ const (
 
 // read answers a typed Chinese question from the passages behind the
 // retrieved items; it returns no text when no sentence reads so.
-func read(ctx context.Context, src retrieve.Source, a *retrieve.Analysis, items []retrieve.Item) (string, []kg.Evidence, float64, error) {
+//
+// Where the index did not read the subject as a person in a sentence (a
+// name its recogniser missed: 马哥, 专诸), reader, when set, reads that
+// sentence again with the subject's name given, and the relations it
+// finds answer first.
+func read(ctx context.Context, src retrieve.Source, reader extract.Extractor, a *retrieve.Analysis, items []retrieve.Item) (string, []kg.Evidence, float64, error) {
 	if a.Asks == nil || !chineseQuestion(a) {
 		return "", nil, 0, nil
 	}
@@ -55,7 +63,7 @@ func read(ctx context.Context, src retrieve.Source, a *retrieve.Analysis, items 
 		kin = kinOfLabel[a.Asks.Label]
 		ok = kin != ""
 	}
-	if !ok {
+	if !ok && reader == nil {
 		return "", nil, 0, nil
 	}
 	f := &factual{src: src, a: a}
@@ -96,6 +104,24 @@ func read(ctx context.Context, src retrieve.Source, a *retrieve.Analysis, items 
 					return "", nil, 0, err
 				}
 			}
+			sms := ms
+			if reader != nil && !personAt(ms, p.Start+sp.Start+at, p.Start+sp.Start+at+n) {
+				surface := string(rs[sp.Start+at : sp.Start+at+n])
+				var triples []extract.Triple
+				if sms, triples, err = reRead(ctx, reader, p, sp, surface); err != nil {
+					return "", nil, 0, err
+				}
+				if vs := relatedIn(a, triples, surface); len(vs) > 0 {
+					for _, v := range vs {
+						add(by, &order, v, relationWeight, *retrieve.Cite(p, sp))
+					}
+					continue
+				}
+			}
+			if !ok {
+				continue
+			}
+			ms := sms
 			from := sp.Start + at + n
 			if kin != "" {
 				if !strings.ContainsRune(kin, runeAt(rs, from)) {
@@ -161,6 +187,62 @@ func read(ctx context.Context, src retrieve.Source, a *retrieve.Analysis, items 
 		conf -= 0.5 * cands[1].score / cands[0].score
 	}
 	return f.phrase(values, cands[0]), evs, round2(readingWeight * conf), nil
+}
+
+// relationWeight is what a relation read again with the subject's name
+// given counts for, against 1 for a reading by position alone.
+const relationWeight = 1.5
+
+// personAt says a person's mention holds the document span [s, e).
+func personAt(ms []store.TypedMention, s, e int) bool {
+	for _, m := range ms {
+		if m.Type == "人物" && m.Start <= s && m.End >= e {
+			return true
+		}
+	}
+	return false
+}
+
+// reRead extracts one sentence of a passage again with surface read as a
+// person: its mentions at document offsets, in order, and its relations
+// (offsets into the sentence).
+func reRead(ctx context.Context, reader extract.Extractor, p *store.Passage, sp kg.Span, surface string) ([]store.TypedMention, []extract.Triple, error) {
+	sen := string([]rune(p.Norm)[sp.Start:sp.End])
+	res, err := reader.Extract(ctx, extract.Input{Text: sen, Lang: p.Lang, Names: []string{surface}})
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s again with %s as a name: %w", p.Cite, surface, err)
+	}
+	ms := make([]store.TypedMention, 0, len(res.Entities))
+	for _, en := range res.Entities {
+		at := p.Start + sp.Start
+		ms = append(ms, store.TypedMention{Span: kg.Span{Start: at + en.Span.Start, End: at + en.Span.End}, Surface: en.Text, Type: en.Type, Name: cmp.Or(en.Name, en.Text)})
+	}
+	slices.SortFunc(ms, func(x, y store.TypedMention) int { return cmp.Compare(x.Start, y.Start) })
+	return ms, res.Triples, nil
+}
+
+// relatedIn are the values that triples give the subject, written as
+// surface, for what the question asks.
+func relatedIn(a *retrieve.Analysis, triples []extract.Triple, surface string) []string {
+	var out []string
+	for _, t := range triples {
+		if !slices.Contains(a.Asks.Relations, t.Relation) {
+			continue
+		}
+		v := ""
+		switch {
+		case !a.Asks.FromTail && t.Head.Text == surface:
+			v = t.Tail.Text
+		case a.Asks.FromTail && t.Tail.Text == surface:
+			v = t.Head.Text
+		case symmetric(t.Relation) && t.Tail.Text == surface:
+			v = t.Head.Text
+		}
+		if v != "" && v != surface && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // kinOfLabel are the kin words that, after the subject and before 也,

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/retrieve"
 	"github.com/annals-project/annals/internal/store"
@@ -81,7 +82,7 @@ func TestReadKinFormulas(t *testing.T) {
 			Asks:     &retrieve.Ask{Label: "弟", Relations: []string{"同胞"}, Subject: "霍去病"},
 			Entities: []retrieve.Mention{{Text: "霍去病", Entity: kg.Entity{ID: 7, Name: "霍去病", Type: "人物"}}}}
 		items := []retrieve.Item{{Kind: "chunk", Citation: &kg.Evidence{ChunkID: 1}}}
-		got, _, conf, err := read(context.Background(), src, a, items)
+		got, _, conf, err := read(context.Background(), src, nil, a, items)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,5 +104,66 @@ func TestEndingAt(t *testing.T) {
 	}
 	if k := endingAt(ms, 10, 2, []string{"职官"}); k != -1 {
 		t.Errorf("a place is no office: %d, want -1", k)
+	}
+}
+
+// fakeReader plays the offline extractor: it notes the names it was given
+// and returns the result it holds.
+type fakeReader struct {
+	names [][]string
+	res   extract.Result
+}
+
+func (f *fakeReader) Name() string    { return "fake" }
+func (f *fakeReader) Version() string { return "1" }
+func (f *fakeReader) Extract(_ context.Context, in extract.Input) (extract.Result, error) {
+	f.names = append(f.names, in.Names)
+	return f.res, nil
+}
+
+// A subject the index did not read as a person in a sentence is read
+// again with its name given, and the relation found answers; where the
+// index did read him, the stored mentions serve.
+func TestReadAgainWithTheSubjectsName(t *testing.T) {
+	const text = "助挞懒击辽都统马哥。"
+	ent := func(s, e int, typ string) extract.Entity {
+		return extract.Entity{Text: string([]rune(text)[s:e]), Type: typ, Span: kg.Span{Start: s, End: e}}
+	}
+	reader := &fakeReader{res: extract.Result{
+		Entities: []extract.Entity{ent(1, 3, "人物"), ent(5, 7, "职官"), ent(7, 9, "人物")},
+		Triples:  []extract.Triple{{Head: ent(7, 9, "人物"), Relation: "任官", Tail: ent(5, 7, "职官")}},
+	}}
+	stored := []store.TypedMention{
+		{Span: kg.Span{Start: 101, End: 103}, Type: "人物", Name: "挞懒"},
+		{Span: kg.Span{Start: 104, End: 107}, Type: "人物", Name: "辽都统"}, // misread
+	}
+	a := &retrieve.Analysis{Norm: "马哥担任过什么官职？", Lang: "lzh", Type: retrieve.QOffice,
+		Asks: &retrieve.Ask{Label: "官职", Relations: []string{"任官", "封爵"}, Subject: "马哥", List: true}}
+	items := []retrieve.Item{{Kind: "chunk", Citation: &kg.Evidence{ChunkID: 1}}}
+	src := fakeSource{p: store.Passage{ChunkID: 1, DocID: 1, Start: 100, End: 110, Text: text, Norm: text, Lang: "lzh"}, ms: stored}
+
+	got, evs, conf, err := read(context.Background(), src, reader, a, items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "都统") || conf <= 0 || conf >= 0.5 || len(evs) != 1 {
+		t.Errorf("answer %q (confidence %.2f, %d citations), want 都统 read with low confidence and cited", got, conf, len(evs))
+	}
+	if len(reader.names) != 1 || len(reader.names[0]) != 1 || reader.names[0][0] != "马哥" {
+		t.Errorf("the reader was given %v, want [[马哥]]", reader.names)
+	}
+	if got, _, _, _ := read(context.Background(), src, nil, a, items); got != "" {
+		t.Errorf("without a reader the misread sentence answered %q", got)
+	}
+
+	// The index read 马哥: no second reading.
+	reader.names = nil
+	src.ms = append(stored[:1:1], store.TypedMention{Span: kg.Span{Start: 105, End: 107}, Type: "职官", Name: "都统"}, store.TypedMention{Span: kg.Span{Start: 107, End: 109}, Type: "人物", Name: "马哥"})
+	got, _, _, err = read(context.Background(), src, reader, a, items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reader.names) != 0 || !strings.Contains(got, "都统") {
+		t.Errorf("with 马哥 in the index: answer %q, reader called %v; want 都统 from the stored mentions alone", got, reader.names)
 	}
 }

@@ -32,6 +32,29 @@ type Input struct {
 	// stand-alone text; chunks of one document share one DocContext and are
 	// extracted in order.
 	Doc *DocContext
+	// Names are persons the caller knows the text names, such as the
+	// subject of a question, which a recogniser may miss (马哥, a Jurchen
+	// name); an extractor that can reads each occurrence as a person.
+	Names []string
+}
+
+// WithNames returns ex reading the given names as persons in every text
+// it extracts from (Input.Names); ex itself when there are none.
+func WithNames(ex Extractor, names []string) Extractor {
+	if len(names) == 0 {
+		return ex
+	}
+	return withNames{ex, names}
+}
+
+type withNames struct {
+	Extractor
+	names []string
+}
+
+func (w withNames) Extract(ctx context.Context, in Input) (Result, error) {
+	in.Names = append(in.Names[:len(in.Names):len(in.Names)], w.names...)
+	return w.Extractor.Extract(ctx, in)
 }
 
 // DocContext is per-document state shared across the chunks of a document.

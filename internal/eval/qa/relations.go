@@ -2,6 +2,7 @@ package qa
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/annals-project/annals/internal/eval"
@@ -47,16 +48,17 @@ func relationAsk(ex eval.Example, t eval.GoldTriple) (subject, ask, answer, kind
 }
 
 // RelationQuestions turns annotated relation sentences (CHisIEC) into
-// questions with the sentence as their context: for every head and kind
-// of question, one question whose answers are the relation's tails. A
+// questions over the pooled passages: for every subject and kind of
+// question, one question whose answers are the relation's tails in every
+// passage that states them, with those passages as its context. A
 // question whose answer is already in it, or whose subject is one
 // character, is left out: the first answers itself, the second is too
 // ambiguous to ask of a pooled corpus.
 func RelationQuestions(exs []eval.Example) []Question {
-	var out []Question
+	byQ := map[string]*Question{}
+	var order []string
 	for i, ex := range exs {
-		byQ := map[string]*Question{}
-		var order []string
+		passage := Passage{Title: fmt.Sprintf("chisiec-%04d", i), Text: ex.Text}
 		for _, t := range ex.Triples {
 			subject, ask, answer, kind := relationAsk(ex, t)
 			if ask == "" {
@@ -66,24 +68,23 @@ func RelationQuestions(exs []eval.Example) []Question {
 			if len([]rune(subject)) < 2 || strings.Contains(subject, answer) || strings.Contains(answer, subject) {
 				continue
 			}
-			if have := byQ[q]; have != nil {
-				if have.Answer != answer && !contains(have.Aliases, answer) {
-					have.Aliases = append(have.Aliases, answer)
-				}
+			have := byQ[q]
+			if have == nil {
+				byQ[q] = &Question{ID: fmt.Sprintf("%s#%d", ex.ID, len(order)), Question: q, Answer: answer, Type: kind, Context: []Passage{passage}}
+				order = append(order, q)
 				continue
 			}
-			byQ[q] = &Question{
-				ID:       fmt.Sprintf("%s#%d", ex.ID, len(order)),
-				Question: q,
-				Answer:   answer,
-				Type:     kind,
-				Context:  []Passage{{Title: fmt.Sprintf("chisiec-%04d", i), Text: ex.Text}},
+			if have.Answer != answer && !contains(have.Aliases, answer) {
+				have.Aliases = append(have.Aliases, answer)
 			}
-			order = append(order, q)
+			if !slices.ContainsFunc(have.Context, func(p Passage) bool { return p.Title == passage.Title }) {
+				have.Context = append(have.Context, passage)
+			}
 		}
-		for _, q := range order {
-			out = append(out, *byQ[q])
-		}
+	}
+	out := make([]Question, len(order))
+	for i, q := range order {
+		out[i] = *byQ[q]
 	}
 	return out
 }

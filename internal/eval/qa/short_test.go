@@ -75,4 +75,19 @@ func TestRelationQuestions(t *testing.T) {
 			t.Errorf("question %d: context %+v, want the sentence", i, g.Context)
 		}
 	}
+
+	// Asked of the pooled passages, one question has every passage's
+	// answers, and those passages as its context.
+	other := "蔡珍攻宿州。"
+	ex2 := eval.Example{ID: "x[1]", Text: other, Triples: []eval.GoldTriple{
+		{Head: eval.GoldEntity{Text: "蔡珍", Type: "PER", Start: 0, End: 2}, Relation: "敌对攻伐", Tail: eval.GoldEntity{Text: "宿州", Type: "LOC", Start: 3, End: 5}},
+	}}
+	got = RelationQuestions([]eval.Example{ex, ex2})
+	if len(got) != len(want) {
+		t.Fatalf("pooled: got %d questions, want %d: %+v", len(got), len(want), got)
+	}
+	attack := got[2]
+	if attack.Answer != "襄阳" || strings.Join(attack.Aliases, "|") != "宿州" || len(attack.Context) != 2 || attack.Context[1].Text != other {
+		t.Errorf("pooled 蔡珍攻打过哪里: %q %v, %d passages; want 襄阳 or 宿州 from both", attack.Answer, attack.Aliases, len(attack.Context))
+	}
 }

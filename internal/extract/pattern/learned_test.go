@@ -178,3 +178,40 @@ func TestUnnamedDeathInAJoinedLife(t *testing.T) {
 		t.Errorf("黄忠's death: %v", last.Triples)
 	}
 }
+
+// A name the caller gives (a question's subject the recogniser misses) is
+// read as a person wherever it occurs, and the office the model had read
+// into a "person" before it becomes his: 辽都统 马哥 is 马哥, 都统.
+func TestGivenNamesAreReadAsPersons(t *testing.T) {
+	sentence := "都统杲使蒲家奴以兵一千助挞懒击辽都统马哥，与挞懒不相及。"
+	read := func(names ...string) (persons map[string]bool, offices map[string]string) {
+		res, err := New().Extract(context.Background(), extract.Input{Text: sentence, Lang: "lzh", Names: names})
+		if err != nil {
+			t.Fatal(err)
+		}
+		persons, offices = map[string]bool{}, map[string]string{}
+		for _, en := range res.Entities {
+			if en.Type == "人物" {
+				persons[en.Text] = true
+			}
+		}
+		for _, tr := range res.Triples {
+			if tr.Relation == "任官" {
+				offices[tr.Head.Text] = tr.Tail.Text
+			}
+		}
+		return persons, offices
+	}
+	persons, offices := read("马哥", "蒲家奴")
+	for _, want := range []string{"马哥", "蒲家奴"} {
+		if !persons[want] {
+			t.Errorf("%s given as a name is not read as a person: %v", want, persons)
+		}
+	}
+	if persons["辽都统"] {
+		t.Errorf("辽都统 before the given name is still a person: %v", persons)
+	}
+	if offices["马哥"] != "都统" {
+		t.Errorf("马哥's office = %q, want 都统 (%v)", offices["马哥"], offices)
+	}
+}

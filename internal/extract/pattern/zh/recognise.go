@@ -1,6 +1,7 @@
 package zh
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -801,6 +802,62 @@ func (x *run) drop(k int) {
 		x.cov[i] = 0
 	}
 	x.ents[k] = ent{s: -1, e: -1}
+}
+
+// readAs makes every occurrence of the given names a person, for a caller
+// that knows them: a mention overlapping one gives way, unless it is a
+// person's name that holds it whole (张德裕 for 德裕).
+func (x *run) readAs(names []string) {
+	if len(names) == 0 {
+		return
+	}
+	for _, n := range names {
+		w := []rune(n)
+		if len(w) == 0 {
+			continue
+		}
+		for s := 0; s+len(w) <= len(x.rs); s++ {
+			e := s + len(w)
+			if !slices.Equal(x.rs[s:e], w) {
+				continue
+			}
+			if k := x.entAt(s); k >= 0 && x.ents[k].typ == tPer && x.ents[k].s <= s && x.ents[k].e >= e {
+				continue
+			}
+			for i := s; i < e; i++ {
+				if k := x.entAt(i); k >= 0 {
+					x.drop(k)
+				}
+			}
+			x.add(s, e, tPer, "")
+			x.officeBefore(s)
+			s = e - 1
+		}
+	}
+	x.sortOrder()
+}
+
+// officeBefore re-reads a "person" that ends right before a known name at
+// s in an office (辽都统 before 马哥): the office and what precedes it.
+func (x *run) officeBefore(s int) {
+	k := x.endsAt(s)
+	if k < 0 || x.ents[k].typ != tPer {
+		return
+	}
+	ks := x.ents[k].s
+	for j := ks; j < s-1; j++ {
+		if kindOf(x.lex.lookup(x.rs[j:s])) != tOff {
+			continue
+		}
+		x.drop(k)
+		x.add(j, s, tOff, "")
+		if j > ks {
+			if typ := kindOf(x.lex.lookup(x.rs[ks:j])); typ != "" && typ != "stop" {
+				x.add(ks, j, typ, "")
+			}
+		}
+		return
+	}
 }
 
 // placeEnd ends place names (羊肠坂, 东渭桥), not given names.

@@ -58,6 +58,7 @@ func (e *Extractor) Extract(ctx context.Context, in extract.Input) (extract.Resu
 	x := newRun(in.Text, in.Doc)
 	x.plain = e.plain
 	x.recognise()
+	x.readAs(in.Names)
 	lang := in.Lang
 	if lang == "" {
 		lang = text.Classical
@@ -72,6 +73,7 @@ func (e *Extractor) Extract(ctx context.Context, in extract.Input) (extract.Resu
 	sort.Slice(ss, func(a, b int) bool { return ss[a].s < ss[b].s })
 	if e.rec != nil {
 		x.learned(e.rec, ss)
+		x.readAs(in.Names)
 	}
 	if !e.plain {
 		x.designate()
