@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,7 +21,7 @@ import (
 
 func (a *app) indexCmd() *cobra.Command {
 	var workers int
-	var t2s string
+	var t2s, cpuProfile string
 	var opts annals.IndexOptions
 	cmd := &cobra.Command{
 		Use:   "index PATH…",
@@ -58,6 +59,13 @@ run is kept), 1 for any other error.`,
 				default:
 					return fmt.Errorf("--t2s %q: want on or off", t2s)
 				}
+				if cpuProfile != "" {
+					stop, err := startCPUProfile(cpuProfile)
+					if err != nil {
+						return err
+					}
+					defer stop()
+				}
 				rep, err := a.runIndex(cmd, ws, paths, opts)
 				if err != nil {
 					return err
@@ -73,8 +81,26 @@ run is kept), 1 for any other error.`,
 	cmd.Flags().StringVar(&opts.Extractor, "extractor", "", "pattern, llm, ekg or regex (default: extract.extractor in annals.yaml; llm when an endpoint is set, else pattern)")
 	cmd.Flags().StringVar(&opts.Model, "model", "", `the offline extractor's name model: a file from annals train ner, or "rules" for the rules alone (default: extract.model in annals.yaml, the one annals ships)`)
 	cmd.Flags().IntVar(&opts.MaxTokens, "max-tokens", 0, "LLM token budget for this run; stops cleanly, keeping finished documents (0: none)")
+	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the run to FILE (read it with go tool pprof)")
 	cmd.Flags().StringVar(&t2s, "t2s", "", "traditional→simplified for Chinese: on or off (default: normalize.t2s in annals.yaml, on)")
 	return cmd
+}
+
+// startCPUProfile profiles the process's CPU into path until the returned
+// stop is called.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 // runIndex indexes with a progress bar on a terminal and warnings on stderr.

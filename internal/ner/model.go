@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/annals-project/annals/internal/featurehash"
 	"io"
 	"math"
 	"os"
@@ -40,14 +41,14 @@ func (t *Tagger) Save(w io.Writer, trained string) error {
 		r int32
 	}
 	var rows []row
-	for h, r := range t.feats {
+	t.feats.Each(func(h uint64, r int32) {
 		for _, x := range t.weights[int(r)*n : int(r)*n+n] {
 			if x != 0 {
 				rows = append(rows, row{h, r})
 				break
 			}
 		}
-	}
+	})
 	// Sorted, so that the same weights always give the same bytes.
 	sort.Slice(rows, func(i, j int) bool { return rows[i].h < rows[j].h })
 	mw, err := modelfile.Create(w, modelMagic, ModelInfo{Types: t.Types, Rules: t.Rules, Features: len(rows), Clusters: len(t.Clusters), Trained: trained})
@@ -104,7 +105,7 @@ func Load(r io.Reader) (*Tagger, ModelInfo, error) {
 	if len(info.Types) == 0 || len(info.Types) > 64 || info.Features < 0 || info.Features > 1<<26 || info.Clusters < 0 || info.Clusters > unicode.MaxRune {
 		return nil, info, errors.New("model header: implausible types, feature or class count")
 	}
-	t := &Tagger{Types: info.Types, feats: make(map[uint64]int32, info.Features)}
+	t := &Tagger{Types: info.Types, feats: featurehash.NewTable(info.Features)}
 	n := t.tags()
 	t.lat = newLattice(n)
 	t.weights = make([]float32, info.Features*n)
@@ -118,7 +119,7 @@ func Load(r io.Reader) (*Tagger, ModelInfo, error) {
 		if err != nil || nz > uint64(n) {
 			return nil, info, fmt.Errorf("model feature %d: bad weight count", i)
 		}
-		t.feats[h] = int32(i)
+		t.feats.Put(h, int32(i))
 		for range nz {
 			k, err := br.Uvarint()
 			if err != nil || k >= uint64(n) {

@@ -1,6 +1,7 @@
 package ner
 
 import (
+	"github.com/annals-project/annals/internal/featurehash"
 	"math/rand/v2"
 )
 
@@ -19,7 +20,7 @@ const (
 type Tagger struct {
 	Types []string // entity types; tag 0 is O, then B, I, E, S of each type
 	// feats maps a feature's hash to its row in weights.
-	feats   map[uint64]int32
+	feats   *featurehash.Table
 	weights []float32 // rows of len(tags) weights
 	trans   []float32 // (previous tag + 1) × tags; previous −1 is the start
 	// Rules says the offline rules' names are features: a sentence's
@@ -68,7 +69,7 @@ func (t *Tagger) scores(fs [][]uint64) [][]float32 {
 	for i, hs := range fs {
 		row := make([]float32, n)
 		for _, h := range hs {
-			if r, ok := t.feats[h]; ok {
+			if r, ok := t.feats.Get(h); ok {
 				w := t.weights[int(r)*n : int(r)*n+n]
 				for k := range row {
 					row[k] += w[k]
@@ -231,7 +232,7 @@ func Train(sentences []Sentence, types []string, opts TrainOptions) *Tagger {
 		// after 20.
 		opts.Epochs = 20
 	}
-	t := &Tagger{Types: append([]string(nil), types...), feats: map[uint64]int32{}, Rules: opts.Rules, Clusters: opts.Clusters}
+	t := &Tagger{Types: append([]string(nil), types...), feats: featurehash.NewTable(0), Rules: opts.Rules, Clusters: opts.Clusters}
 	n := t.tags()
 	t.lat = newLattice(n)
 	t.trans = make([]float32, (n+1)*n)
@@ -246,21 +247,22 @@ func Train(sentences []Sentence, types []string, opts TrainOptions) *Tagger {
 		fs := t.features([]rune(s.Text), s.Hints, s.Doc)
 		for _, hs := range fs {
 			for _, h := range hs {
-				if _, ok := t.feats[h]; !ok {
-					t.feats[h] = int32(len(t.feats))
+				if _, ok := t.feats.Get(h); !ok {
+					t.feats.Put(h, int32(t.feats.Len()))
 				}
 			}
 		}
 		items = append(items, item{fs, t.gold(s)})
 	}
-	t.weights = make([]float32, len(t.feats)*n)
+	t.weights = make([]float32, t.feats.Len()*n)
 	// Averaging: acc holds Σ step × update; the average is w − acc/steps.
 	accW := make([]float32, len(t.weights))
 	accT := make([]float32, len(t.trans))
 	step := float32(1)
 	update := func(fs []uint64, tag int, by float32) {
 		for _, h := range fs {
-			k := int(t.feats[h])*n + tag
+			r, _ := t.feats.Get(h)
+			k := int(r)*n + tag
 			t.weights[k] += by
 			accW[k] += step * by
 		}
@@ -308,4 +310,4 @@ func Train(sentences []Sentence, types []string, opts TrainOptions) *Tagger {
 }
 
 // Features is how many features the tagger has weights for.
-func (t *Tagger) Features() int { return len(t.feats) }
+func (t *Tagger) Features() int { return t.feats.Len() }

@@ -7,6 +7,7 @@
 package relclass
 
 import (
+	"github.com/annals-project/annals/internal/featurehash"
 	"math/rand/v2"
 	"slices"
 
@@ -31,7 +32,7 @@ type Classifier struct {
 	Relations []string // label 1+2i: Relations[i] from the first name to the second; 2+2i the other way
 	// feats maps a feature's hash to its row of (label, weight) pairs,
 	// entries[off[r]:off[r+1]].
-	feats   map[uint64]int32
+	feats   *featurehash.Table
 	off     []int32
 	entries []entry
 	allow   map[[2]int][]int // labels the schema allows between two type codes, in order
@@ -122,7 +123,7 @@ func (c *Classifier) pairs(rs []rune, ns []Name) []pair {
 func (c *Classifier) scores(fs []uint64, sc []float32) {
 	clear(sc)
 	for _, h := range fs {
-		r, ok := c.feats[h]
+		r, ok := c.feats.Get(h)
 		if !ok {
 			continue
 		}
@@ -184,7 +185,7 @@ func Train(examples []Example, types []string, sch *schema.Schema, opts TrainOpt
 	if opts.Epochs <= 0 {
 		opts.Epochs = 10
 	}
-	c := &Classifier{Types: slices.Clone(types), feats: map[uint64]int32{}}
+	c := &Classifier{Types: slices.Clone(types), feats: featurehash.NewTable(0)}
 	seen := map[string]bool{}
 	for _, ex := range examples {
 		for _, l := range ex.Links {
@@ -220,19 +221,20 @@ func Train(examples []Example, types []string, sch *schema.Schema, opts TrainOpt
 				continue // the annotation's types do not allow it: left out
 			}
 			for _, h := range p.feats {
-				if _, ok := c.feats[h]; !ok {
-					c.feats[h] = int32(len(c.feats))
+				if _, ok := c.feats.Get(h); !ok {
+					c.feats.Put(h, int32(c.feats.Len()))
 				}
 			}
 			items = append(items, item{p, g})
 		}
 	}
-	w := make([]float32, len(c.feats)*n)
+	w := make([]float32, c.feats.Len()*n)
 	acc := make([]float32, len(w))
 	step := float32(1)
 	update := func(fs []uint64, l int, by float32) {
 		for _, h := range fs {
-			k := int(c.feats[h])*n + l
+			r, _ := c.feats.Get(h)
+			k := int(r)*n + l
 			w[k] += by
 			acc[k] += step * by
 		}
@@ -244,7 +246,8 @@ func Train(examples []Example, types []string, sch *schema.Schema, opts TrainOpt
 		for _, it := range items {
 			clear(sc)
 			for _, h := range it.p.feats {
-				row := w[int(c.feats[h])*n : int(c.feats[h])*n+n]
+				r, _ := c.feats.Get(h)
+				row := w[int(r)*n : int(r)*n+n]
 				for k := range sc {
 					sc[k] += row[k]
 				}
@@ -267,16 +270,15 @@ func Train(examples []Example, types []string, sch *schema.Schema, opts TrainOpt
 // and only the features that have one.
 func (c *Classifier) freeze(w []float32) {
 	n := c.labels()
-	hashes := make([]uint64, 0, len(c.feats))
-	for h := range c.feats {
-		hashes = append(hashes, h)
-	}
+	hashes := make([]uint64, 0, c.feats.Len())
+	c.feats.Each(func(h uint64, _ int32) { hashes = append(hashes, h) })
 	slices.Sort(hashes)
-	feats := map[uint64]int32{}
+	feats := featurehash.NewTable(0)
 	c.off = []int32{0}
 	c.entries = nil
 	for _, h := range hashes {
-		row := w[int(c.feats[h])*n : int(c.feats[h])*n+n]
+		r, _ := c.feats.Get(h)
+		row := w[int(r)*n : int(r)*n+n]
 		start := len(c.entries)
 		for l, x := range row {
 			if x != 0 {
@@ -284,7 +286,7 @@ func (c *Classifier) freeze(w []float32) {
 			}
 		}
 		if len(c.entries) > start {
-			feats[h] = int32(len(c.off) - 1)
+			feats.Put(h, int32(len(c.off)-1))
 			c.off = append(c.off, int32(len(c.entries)))
 		}
 	}
@@ -292,4 +294,4 @@ func (c *Classifier) freeze(w []float32) {
 }
 
 // Features is how many features the classifier has weights for.
-func (c *Classifier) Features() int { return len(c.feats) }
+func (c *Classifier) Features() int { return c.feats.Len() }

@@ -3,6 +3,7 @@ package relclass
 import (
 	"errors"
 	"fmt"
+	"github.com/annals-project/annals/internal/featurehash"
 	"io"
 	"os"
 
@@ -26,15 +27,13 @@ type ModelInfo struct {
 
 // Save writes the classifier; trained says what it was trained on.
 func (c *Classifier) Save(w io.Writer, trained string) error {
-	mw, err := modelfile.Create(w, modelMagic, ModelInfo{Types: c.Types, Relations: c.Relations, Features: len(c.feats), Trained: trained})
+	mw, err := modelfile.Create(w, modelMagic, ModelInfo{Types: c.Types, Relations: c.Relations, Features: c.feats.Len(), Trained: trained})
 	if err != nil {
 		return err
 	}
 	// Rows were frozen in the order of their hashes.
-	hashes := make([]uint64, len(c.feats))
-	for h, r := range c.feats {
-		hashes[r] = h
-	}
+	hashes := make([]uint64, c.feats.Len())
+	c.feats.Each(func(h uint64, r int32) { hashes[r] = h })
 	for r, h := range hashes {
 		mw.Uint64(h)
 		es := c.entries[c.off[r]:c.off[r+1]]
@@ -67,7 +66,7 @@ func Load(r io.Reader, sch *schema.Schema) (*Classifier, ModelInfo, error) {
 			return nil, info, fmt.Errorf("model relation %q is not in schema %s", rel, sch.Name)
 		}
 	}
-	c := &Classifier{Types: info.Types, Relations: info.Relations, feats: make(map[uint64]int32, info.Features), off: make([]int32, 1, info.Features+1)}
+	c := &Classifier{Types: info.Types, Relations: info.Relations, feats: featurehash.NewTable(info.Features), off: make([]int32, 1, info.Features+1)}
 	n := c.labels()
 	for r := range info.Features {
 		h, err := br.Uint64()
@@ -89,7 +88,7 @@ func Load(r io.Reader, sch *schema.Schema) (*Classifier, ModelInfo, error) {
 			}
 			c.entries = append(c.entries, entry{uint16(l), x})
 		}
-		c.feats[h] = int32(r)
+		c.feats.Put(h, int32(r))
 		c.off = append(c.off, int32(len(c.entries)))
 	}
 	if err := br.End(); err != nil {

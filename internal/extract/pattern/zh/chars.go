@@ -32,4 +32,3 @@ var (
 	seasons = set("春夏秋冬")
 )
 
-func (s runeSet) has(r rune) bool { return s[r] }

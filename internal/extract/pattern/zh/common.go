@@ -11,7 +11,7 @@ import (
 // 觊, 璠) is far more likely a name than one of a common character (安,
 // 德), which is usually a word.
 var commonChars = sync.OnceValue(func() runeSet {
-	m := make(runeSet, 3800)
+	var m runeSet
 	dec := simplifiedchinese.GBK.NewDecoder()
 	buf := make([]byte, 2)
 	for hi := 0xB0; hi <= 0xD7; hi++ {
@@ -23,7 +23,7 @@ var commonChars = sync.OnceValue(func() runeSet {
 			}
 			for _, r := range string(out) {
 				if isHan(r) {
-					m[r] = true
+					m.add(r)
 				}
 			}
 		}
@@ -32,4 +32,4 @@ var commonChars = sync.OnceValue(func() runeSet {
 })
 
 // rare reports whether r is a Han character outside everyday use.
-func rare(r rune) bool { return isHan(r) && !commonChars()[r] }
+func rare(r rune) bool { return isHan(r) && !commonChars().has(r) }

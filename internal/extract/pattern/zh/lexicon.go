@@ -200,15 +200,44 @@ func lexicon() *trie {
 	return lex
 }
 
-// runeSet is a set of runes written as a string.
-type runeSet map[rune]bool
+// runeSet is a set of runes: a bitset over the runes of the Basic
+// Multilingual Plane, where the rules test characters millions of times
+// per corpus, and a map for the rest.
+type runeSet struct {
+	bits  []uint64
+	other map[rune]bool
+}
 
+// set is the set of the runes of s.
 func set(s string) runeSet {
-	m := runeSet{}
+	var m runeSet
 	for _, r := range s {
-		m[r] = true
+		m.add(r)
 	}
 	return m
+}
+
+func (s *runeSet) add(r rune) {
+	if r < 0 || r > 0xFFFF {
+		if s.other == nil {
+			s.other = map[rune]bool{}
+		}
+		s.other[r] = true
+		return
+	}
+	w := int(r >> 6)
+	if w >= len(s.bits) {
+		s.bits = append(s.bits, make([]uint64, w+1-len(s.bits))...)
+	}
+	s.bits[w] |= 1 << (uint(r) & 63)
+}
+
+func (s runeSet) has(r rune) bool {
+	if r >= 0 && r <= 0xFFFF {
+		w := int(r >> 6)
+		return w < len(s.bits) && s.bits[w]&(1<<(uint(r)&63)) != 0
+	}
+	return s.other[r]
 }
 
 // LexMatch is a lexicon entry found in a text: runes [Start, End) and what
