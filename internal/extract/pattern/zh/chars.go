@@ -31,4 +31,3 @@ var (
 	branch  = set("子丑寅卯辰巳午未申酉戌亥")
 	seasons = set("春夏秋冬")
 )
-
