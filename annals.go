@@ -22,6 +22,7 @@ import (
 	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/pipeline"
+	"github.com/annals-project/annals/internal/relate"
 	"github.com/annals-project/annals/internal/store"
 	"github.com/annals-project/annals/internal/store/sqlite"
 	"github.com/annals-project/annals/internal/workspace"
@@ -56,10 +57,12 @@ type Workspace struct {
 	db     *sqlite.DB
 	// chunkVectors is read on the first question that needs it, not at
 	// Open, so that commands which never ask stay quick to start.
-	chunkVectors lazyVectors
-	relateGraph  lazyEKG
-	lexical      lazyLexical
-	reader       lazyReader
+	chunkVectors cached[string, *chunkVectors]
+	// relateGraph is keyed by the chunks' changes, the highest chunk id
+	// and the highest relation id: another process indexed or aligned.
+	relateGraph cached[[3]int64, *relate.EKG]
+	lexical     lazyLexical
+	reader      lazyReader
 }
 
 // Open opens the workspace in dir, creating it (with a commented

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sync"
 
 	"github.com/annals-project/annals/internal/answer"
 	"github.com/annals-project/annals/internal/embed"
@@ -129,14 +128,6 @@ func (w *Workspace) retriever(run *llmRun) *retrieve.Retriever {
 	return r
 }
 
-// lazyVectors holds the chunk vectors and the model that embeds questions
-// like them: read on the first question that needs them, and again when
-// the chunks or their vectors change.
-type lazyVectors struct {
-	mu  sync.Mutex
-	cur *chunkVectors
-}
-
 // chunkVectors are the chunk vectors of one generation.
 type chunkVectors struct {
 	gen   string
@@ -153,18 +144,7 @@ func (w *Workspace) vectors(ctx context.Context) (*chunkVectors, error) {
 	if err != nil {
 		return nil, err
 	}
-	lv := &w.chunkVectors
-	lv.mu.Lock()
-	defer lv.mu.Unlock()
-	if lv.cur != nil && lv.cur.gen == gen {
-		return lv.cur, nil
-	}
-	cv, err := w.loadChunkVectors(ctx, gen)
-	if err != nil {
-		return nil, err
-	}
-	lv.cur = cv
-	return cv, nil
+	return w.chunkVectors.get(gen, func() (*chunkVectors, error) { return w.loadChunkVectors(ctx, gen) })
 }
 
 // nearestChunks embeds the text with the model that embedded the chunks

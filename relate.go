@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/relate"
@@ -48,16 +47,6 @@ type Related struct {
 	Document string     `json:"document,omitempty"` // the key of the verdict's document, with AddDocument
 }
 
-// lazyEKG is the graph's structure for relation reasoning, read on the
-// first Relate, kept up to date with the facts fed back, and read again
-// when the chunks or the relations changed underneath (another process
-// indexed or aligned).
-type lazyEKG struct {
-	mu  sync.Mutex
-	ekg *relate.EKG
-	gen [3]int64 // chunk changes, highest chunk id, highest relation id
-}
-
 func (w *Workspace) ekgGeneration(ctx context.Context) ([3]int64, error) {
 	changes, maxChunk, err := w.db.ChunkGeneration(ctx)
 	if err != nil {
@@ -72,26 +61,19 @@ func (w *Workspace) ekg(ctx context.Context) (*relate.EKG, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &w.relateGraph
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.ekg == nil || l.gen != gen {
+	return w.relateGraph.get(gen, func() (*relate.EKG, error) {
 		g, err := relate.LoadEKG(ctx, w.db)
 		if err != nil {
 			return nil, fmt.Errorf("read the graph for relation reasoning: %w", err)
 		}
-		l.ekg, l.gen = g, gen
-	}
-	return l.ekg, nil
+		return g, nil
+	})
 }
 
 // fedBack records that the structure in memory already holds a relation
 // just written back, so that it is not read again for it.
 func (w *Workspace) fedBack(relID int64) {
-	l := &w.relateGraph
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.gen[2] = max(l.gen[2], relID)
+	w.relateGraph.update(func(gen *[3]int64, _ *relate.EKG) { gen[2] = max(gen[2], relID) })
 }
 
 // Relate finds every relation annals can establish between the entities
@@ -205,15 +187,13 @@ func (w *Workspace) RevertFeedback(ctx context.Context, id int64) error {
 	if err := w.db.RevertFeedback(ctx, id); err != nil {
 		return err
 	}
-	w.relateGraph.mu.Lock()
-	defer w.relateGraph.mu.Unlock()
-	if w.relateGraph.ekg != nil {
+	w.relateGraph.update(func(_ *[3]int64, g *relate.EKG) {
 		for _, f := range list {
 			if f.ID == id {
-				w.relateGraph.ekg.Remove(f.RelationID)
+				g.Remove(f.RelationID)
 			}
 		}
-	}
+	})
 	return nil
 }
 

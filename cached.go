@@ -1,0 +1,43 @@
+package annals
+
+import "sync"
+
+// cached holds a value read from the workspace together with the
+// generation of the data it was read from (the chunks' and relations'
+// counters), and reads it again when the generation has moved. It never
+// keeps an error, and each read runs under the context of the call that
+// needs it, so a cancelled question does not spoil later ones.
+type cached[G comparable, T any] struct {
+	mu  sync.Mutex
+	gen G
+	val T
+	ok  bool
+}
+
+// get returns the value for generation gen, calling load when the value
+// held is of another generation or there is none.
+func (c *cached[G, T]) get(gen G, load func() (T, error)) (T, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ok && c.gen == gen {
+		return c.val, nil
+	}
+	v, err := load()
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	c.val, c.gen, c.ok = v, gen, true
+	return v, nil
+}
+
+// update lets f change the value held and its generation together, for
+// a change made to both (a fact fed back into the graph in memory and
+// into the store); it does nothing when no value is held.
+func (c *cached[G, T]) update(f func(gen *G, val T)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ok {
+		f(&c.gen, c.val)
+	}
+}
