@@ -40,8 +40,10 @@ type (
 	Span        = kg.Span
 	Stats       = store.Stats
 	IndexReport = pipeline.Report
-	Progress    = pipeline.Progress
-	Config      = config.Config
+	// StepTime is what one step of an index run cost.
+	StepTime = pipeline.StepTime
+	Progress = pipeline.Progress
+	Config   = config.Config
 	// ExtractResult is what an extractor found, offsets into its input.
 	ExtractResult = extract.Result
 )
@@ -186,23 +188,29 @@ func (w *Workspace) Index(ctx context.Context, paths []string, opts IndexOptions
 		if run != nil && run.cfg.EmbedModel != "" && w.Config.LLM.EmbedModel != "" {
 			em = embed.NewOpenAI(run.client, 0)
 		}
-		phase := func(string) {}
-		if opts.Phase != nil {
-			phase = opts.Phase
+		// The corpus-wide steps, in order, each announced by its phase.
+		steps := []struct {
+			name, phase string
+			run         func() error
+		}{
+			{"embed", "embedding", func() (err error) {
+				if rep.Embed, err = pipeline.Embed(ctx, w.db, em); err != nil {
+					return err
+				}
+				// Packed now, so the next question reads them in one piece.
+				_, err = w.vectors(ctx)
+				return err
+			}},
+			{"date", "dating", func() (err error) { rep.Date, err = pipeline.Date(ctx, w.db); return err }},
+			{"lexical", "search index", func() (err error) { rep.Lexical, err = pipeline.Lexical(ctx, w.db); return err }},
 		}
-		phase("embedding")
-		rep.Embed, err = pipeline.Embed(ctx, w.db, em)
-		if err == nil {
-			// Packed now, so the next question reads them in one piece.
-			_, err = w.vectors(ctx)
-		}
-		if err == nil {
-			phase("dating")
-			rep.Date, err = pipeline.Date(ctx, w.db)
-		}
-		if err == nil {
-			phase("search index")
-			rep.Lexical, err = pipeline.Lexical(ctx, w.db)
+		for _, s := range steps {
+			if opts.Phase != nil {
+				opts.Phase(s.phase)
+			}
+			if err = pipeline.Timed(&rep.Steps, s.name, s.run); err != nil {
+				break
+			}
 		}
 	}
 	usage, ferr := w.finish(ctx, run, "index")

@@ -489,3 +489,19 @@ func TestLexicalMemoryFollowsTheChunks(t *testing.T) {
 		t.Fatal("not found after warming again")
 	}
 }
+
+// An index run reports its steps in order, each with its wall and CPU
+// time, for `annals bench` and profiling.
+func TestIndexReportsItsSteps(t *testing.T) {
+	_, rep := indexDemo(t)
+	var names []string
+	for _, s := range rep.Steps {
+		names = append(names, s.Name)
+		if s.Wall <= 0 || s.CPU < 0 {
+			t.Errorf("step %s: wall %v, CPU %v", s.Name, s.Wall, s.CPU)
+		}
+	}
+	if got, want := strings.Join(names, " | "), "read, extract, write | align | embed | date | lexical"; got != want {
+		t.Errorf("steps %q, want %q", got, want)
+	}
+}

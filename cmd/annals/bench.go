@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -37,30 +39,32 @@ type childRun struct {
 	Wall    time.Duration `json:"wall_ns"`
 	CPU     time.Duration `json:"cpu_ns"` // user and system
 	PeakRSS int64         `json:"peak_rss_bytes"`
+	out     []byte        // what it printed
 }
 
 type benchReport struct {
-	Corpus     string          `json:"corpus"`
-	Index      childRun        `json:"index"`
-	Reindex    childRun        `json:"reindex"`
-	Lookups    int             `json:"lookups"`
-	LookupMean time.Duration   `json:"lookup_mean_ns"`
-	LookupP95  time.Duration   `json:"lookup_p95_ns"`
-	LookupMax  time.Duration   `json:"lookup_max_ns"`
-	CLIEntity  childRun        `json:"cli_entity"`
-	Searches   int             `json:"searches"`
-	SearchMean time.Duration   `json:"search_mean_ns"`
-	SearchP95  time.Duration   `json:"search_p95_ns"`
-	SearchMax  time.Duration   `json:"search_max_ns"`
-	BM25       int             `json:"bm25_queries"`
-	BM25P50    time.Duration   `json:"bm25_p50_ns"`
-	BM25P95    time.Duration   `json:"bm25_p95_ns"`
-	BM25Max    time.Duration   `json:"bm25_max_ns"`
-	Ask        *askBench       `json:"ask"`
-	Relate     *relateBench    `json:"relate"`
-	Serve      *serveBench     `json:"serve"`
-	Stats      *annals.Stats   `json:"stats"`
-	TargetsMet map[string]bool `json:"targets_met"`
+	Corpus     string            `json:"corpus"`
+	Index      childRun          `json:"index"`
+	IndexSteps []annals.StepTime `json:"index_steps"`
+	Reindex    childRun          `json:"reindex"`
+	Lookups    int               `json:"lookups"`
+	LookupMean time.Duration     `json:"lookup_mean_ns"`
+	LookupP95  time.Duration     `json:"lookup_p95_ns"`
+	LookupMax  time.Duration     `json:"lookup_max_ns"`
+	CLIEntity  childRun          `json:"cli_entity"`
+	Searches   int               `json:"searches"`
+	SearchMean time.Duration     `json:"search_mean_ns"`
+	SearchP95  time.Duration     `json:"search_p95_ns"`
+	SearchMax  time.Duration     `json:"search_max_ns"`
+	BM25       int               `json:"bm25_queries"`
+	BM25P50    time.Duration     `json:"bm25_p50_ns"`
+	BM25P95    time.Duration     `json:"bm25_p95_ns"`
+	BM25Max    time.Duration     `json:"bm25_max_ns"`
+	Ask        *askBench         `json:"ask"`
+	Relate     *relateBench      `json:"relate"`
+	Serve      *serveBench       `json:"serve"`
+	Stats      *annals.Stats     `json:"stats"`
+	TargetsMet map[string]bool   `json:"targets_met"`
 }
 
 func (a *app) benchCmd() *cobra.Command {
@@ -110,6 +114,11 @@ With --api it measures only the HTTP API, on the current workspace.`,
 			}
 			a.printf("corpus %s: %d documents, %s characters\n", rep.Corpus, rep.Stats.Documents, thousands(int64(rep.Stats.Characters)))
 			a.printf("index      %8.2f s   (target ≤ %v)  %s\n", rep.Index.Wall.Seconds(), targetIndex, mark(rep.TargetsMet["index_time"]))
+			a.printf("  %.2f s CPU; by step:", rep.Index.CPU.Seconds())
+			for _, s := range rep.IndexSteps {
+				a.printf("  %s %.2f s wall, %.2f s CPU;", s.Name, s.Wall.Seconds(), s.CPU.Seconds())
+			}
+			a.printf("\n")
 			a.printf("peak RSS   %8.0f MB  (target ≤ 1 GB)  %s\n", float64(rep.Index.PeakRSS)/(1<<20), mark(rep.TargetsMet["index_rss"]))
 			a.printf("re-index   %8.2f s   (target ≤ %v)  %s\n", rep.Reindex.Wall.Seconds(), targetReindex, mark(rep.TargetsMet["reindex_time"]))
 			a.printf("entity     %8.2f ms mean, %.2f ms p95, %.2f ms max over %d lookups (target ≤ 10 ms)  %s\n",
@@ -159,6 +168,13 @@ func (a *app) bench(ctx context.Context, path, ws string) (*benchReport, error) 
 	if rep.Index, err = runChild(ctx, exe, "--workspace", ws, "--quiet", "--json", "index", path); err != nil {
 		return nil, fmt.Errorf("index: %w", err)
 	}
+	var printed struct {
+		Index annals.IndexReport `json:"index"`
+	}
+	if err := json.Unmarshal(rep.Index.out, &printed); err != nil {
+		return nil, fmt.Errorf("index: read its report: %w", err)
+	}
+	rep.IndexSteps = printed.Index.Steps
 	if rep.Reindex, err = runChild(ctx, exe, "--workspace", ws, "--quiet", "--json", "index", path); err != nil {
 		return nil, fmt.Errorf("re-index: %w", err)
 	}
@@ -272,12 +288,13 @@ func (a *app) bench(ctx context.Context, path, ws string) (*benchReport, error) 
 // size (from the kernel's rusage for the child).
 func runChild(ctx context.Context, exe string, args ...string) (childRun, error) {
 	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Stdout = nil
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
 	var stderr limitedBuffer
 	cmd.Stderr = &stderr
 	t0 := time.Now()
 	err := cmd.Run()
-	r := childRun{Wall: time.Since(t0)}
+	r := childRun{Wall: time.Since(t0), out: stdout.Bytes()}
 	if cmd.ProcessState != nil {
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			r.PeakRSS = ru.Maxrss * 1024 // Linux reports kilobytes

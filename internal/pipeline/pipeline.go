@@ -115,6 +115,8 @@ type Report struct {
 	Date *DateReport `json:"date,omitempty"`
 	// Lexical is what indexing chunks for search did.
 	Lexical *LexicalReport `json:"lexical,omitempty"`
+	// Steps are the run's steps in order, with what each cost.
+	Steps []StepTime `json:"steps,omitempty"`
 }
 
 type job struct {
@@ -135,7 +137,7 @@ type result struct {
 
 // Index reads every path into the store.
 func Index(ctx context.Context, st store.Store, paths []string, opts Options) (*Report, error) {
-	start := time.Now()
+	start, cpu0 := time.Now(), processCPU()
 	if opts.Extractor == nil {
 		return nil, errors.New("pipeline: no extractor")
 	}
@@ -371,11 +373,14 @@ func Index(ctx context.Context, st store.Store, paths []string, opts Options) (*
 	if err := st.ClearFailures(ctx, stale); err != nil {
 		return rep, err
 	}
-	aligned, err := Align(ctx, st, false)
+	rep.Steps = append(rep.Steps, StepTime{Name: "read, extract, write", Wall: time.Since(start), CPU: processCPU() - cpu0})
+	err = Timed(&rep.Steps, "align", func() (err error) {
+		rep.Aligned, err = Align(ctx, st, false)
+		return err
+	})
 	if err != nil {
 		return rep, err
 	}
-	rep.Aligned = aligned
 	rep.Elapsed = time.Since(start)
 	return rep, nil
 }
