@@ -2,8 +2,10 @@ package pipeline
 
 import (
 	"context"
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/annals-project/annals/internal/chrono"
 	"github.com/annals-project/annals/internal/histories"
@@ -63,16 +65,44 @@ func Date(ctx context.Context, db DateStore) (*DateReport, error) {
 		return rep, err
 	}
 	homes := personHomes(counts)
-	for _, id := range ids {
-		if err := ctx.Err(); err != nil {
-			return rep, err
+	// The store reads and writes one document at a time; working out the
+	// dates runs on every core between the two.
+	run, cancel := context.WithCancel(ctx)
+	defer cancel()
+	read := make(chan *store.DatedDoc, 8)
+	dated := make(chan *store.DatedDoc, 8)
+	var readErr error
+	go func() {
+		defer close(read)
+		for _, id := range ids {
+			d, err := db.DocumentByID(run, id)
+			if err != nil {
+				readErr = err
+				return
+			}
+			select {
+			case read <- d:
+			case <-run.Done():
+				return
+			}
 		}
-		d, err := db.DocumentByID(ctx, id)
-		if err != nil {
-			return rep, err
-		}
-		dateDocument(d, homes)
-		if err := db.SetDates(ctx, d, StepChrono, chronoVersion); err != nil {
+	}()
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() {
+		wg.Go(func() {
+			for d := range read {
+				dateDocument(d, homes)
+				select {
+				case dated <- d:
+				case <-run.Done():
+					return
+				}
+			}
+		})
+	}
+	go func() { wg.Wait(); close(dated) }()
+	for d := range dated {
+		if err := db.SetDates(run, d, StepChrono, chronoVersion); err != nil {
 			return rep, err
 		}
 		rep.Documents++
@@ -83,7 +113,10 @@ func Date(ctx context.Context, db DateStore) (*DateReport, error) {
 			}
 		}
 	}
-	return rep, nil
+	if readErr != nil {
+		return rep, readErr
+	}
+	return rep, ctx.Err()
 }
 
 // sentenceTime is the time of one sentence.
