@@ -3,8 +3,6 @@ package annals
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -35,19 +33,8 @@ func TestCachedReloadsOnANewGenerationAndKeepsNoError(t *testing.T) {
 // A Warm cancelled before it read anything leaves nothing behind: the
 // next question finds the passages by their vectors.
 func TestCancelledWarmDoesNotSpoilLaterQuestions(t *testing.T) {
-	dir := t.TempDir()
-	corpus := filepath.Join(dir, "corpus")
-	os.MkdirAll(corpus, 0o755)
-	os.WriteFile(filepath.Join(corpus, "a.txt"), []byte("诸葛亮字孔明，琅邪阳都人也。躬耕陇亩，好为梁父吟。"), 0o644)
 	ctx := context.Background()
-	ws, err := Open(ctx, filepath.Join(dir, ".annals"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	if _, err := ws.Index(ctx, []string{corpus}, IndexOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	ws, _ := indexTexts(t, map[string]string{"a.txt": "诸葛亮字孔明，琅邪阳都人也。躬耕陇亩，好为梁父吟。"})
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	if err := ws.Warm(cancelled); err == nil {

@@ -2,8 +2,6 @@ package annals
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -26,27 +24,11 @@ func TestGivenNamesYieldToStatedKinds(t *testing.T) {
 // mentions in other chapters seem to give him.
 func TestOwnChapterDatesALife(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	corpus := filepath.Join(dir, "corpus")
-	write := func(name, text string) {
-		if err := os.MkdirAll(corpus, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(corpus, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("曹操传.txt", "曹操，字孟德，沛国谯人也。操少机警。操以议郎征。操遂东。操与袁绍战。建安二十五年春正月，操薨于洛阳。")
-	write("甲传.txt", "建安十年，曹操卒。")
-	write("乙传.txt", "建安十年，曹操卒。")
-	ws, err := Open(ctx, filepath.Join(dir, ".annals"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	if _, err := ws.Index(ctx, []string{corpus}, IndexOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	ws, _ := indexTexts(t, map[string]string{
+		"曹操传.txt": "曹操，字孟德，沛国谯人也。操少机警。操以议郎征。操遂东。操与袁绍战。建安二十五年春正月，操薨于洛阳。",
+		"甲传.txt":  "建安十年，曹操卒。",
+		"乙传.txt":  "建安十年，曹操卒。",
+	})
 	v, err := ws.Entity(ctx, "曹操", EntityOptions{})
 	if err != nil {
 		t.Fatal(err)
