@@ -50,7 +50,7 @@ const (
 // retrieved items; it returns no text when no sentence reads so.
 //
 // Where the index did not read the subject as a person in a sentence (a
-// name its recogniser missed: 马哥, 专诸), reader, when set, reads that
+// name its recogniser missed: 马哥), reader, when set, reads that
 // sentence again with the subject's name given, and the relations it
 // finds answer first.
 func read(ctx context.Context, src retrieve.Source, reader extract.Extractor, a *retrieve.Analysis, items []retrieve.Item) (string, []kg.Evidence, float64, error) {
@@ -92,23 +92,23 @@ func read(ctx context.Context, src retrieve.Source, reader extract.Extractor, a 
 			continue // offsets into the text are not the document's
 		}
 		rs := []rune(p.Norm)
-		var ms []store.TypedMention
+		var stored []store.TypedMention // the index's mentions, read once needed
 		for _, sp := range sentencesOf(p) {
 			sen := string(rs[sp.Start:sp.End])
 			at, n := firstOf(sen, surfaces)
 			if at < 0 {
 				continue
 			}
-			if ms == nil {
-				if ms, err = src.MentionsIn(ctx, p.DocID, p.Start, p.End); err != nil {
+			if stored == nil {
+				if stored, err = src.MentionsIn(ctx, p.DocID, p.Start, p.End); err != nil {
 					return "", nil, 0, err
 				}
 			}
-			sms := ms
+			ms := stored
 			if reader != nil && !personAt(ms, p.Start+sp.Start+at, p.Start+sp.Start+at+n) {
 				surface := string(rs[sp.Start+at : sp.Start+at+n])
 				var triples []extract.Triple
-				if sms, triples, err = reRead(ctx, reader, p, sp, surface); err != nil {
+				if ms, triples, err = reRead(ctx, reader, p, sp, surface); err != nil {
 					return "", nil, 0, err
 				}
 				if vs := relatedIn(a, triples, surface); len(vs) > 0 {
@@ -121,7 +121,6 @@ func read(ctx context.Context, src retrieve.Source, reader extract.Extractor, a 
 			if !ok {
 				continue
 			}
-			ms := sms
 			from := sp.Start + at + n
 			if kin != "" {
 				if !strings.ContainsRune(kin, runeAt(rs, from)) {
