@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/annals-project/annals/internal/docstats"
 	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/ner"
 	"github.com/annals-project/annals/internal/schema"
@@ -129,7 +130,9 @@ func extractInChapters(ctx context.Context, ex extract.Extractor, sch *schema.Sc
 		}
 		doc := string(b)
 		pieces := ner.Split(doc)
-		in := extract.Input{Text: doc, Lang: "lzh", Schema: sch, Doc: extract.NewDocContext(ch, path.Base(ch), nil)}
+		dc := extract.NewDocContext(ch, path.Base(ch), nil)
+		dc.Use = docstats.Of([]rune(doc))
+		in := extract.Input{Text: doc, Lang: "lzh", Schema: sch, Doc: dc}
 		r, err := ex.Extract(ctx, in)
 		if err != nil {
 			return nil, fmt.Errorf("extract %s: %w", ch, err)

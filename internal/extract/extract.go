@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/annals-project/annals/internal/docstats"
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/schema"
 )
@@ -81,6 +82,10 @@ type DocContext struct {
 	// Chunks counts the chunks extracted so far; the first holds the
 	// chapter's opening, which names its subject.
 	Chunks int
+	// Use is how the whole document uses its characters, for a name
+	// model that reads a sentence at a time; nil: an extractor counts the
+	// text it is given.
+	Use *docstats.Stats
 }
 
 // Designation is the person a title stands for in a document.

@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/annals-project/annals/internal/docstats"
 	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/text"
 )
@@ -103,8 +104,9 @@ func Within(spans []Span, start, end int) []Span {
 }
 
 // AddHints gives each sentence the rules' names read in its whole chapter
-// of the corpus at root (BOOK/…/CHAPTER/text.txt, titled by CHAPTER), as
-// the tagger sees them when annals indexes that chapter. A sentence whose
+// of the corpus at root (BOOK/…/CHAPTER/text.txt, titled by CHAPTER), and
+// how that chapter uses its characters, as the tagger sees them when
+// annals indexes that chapter. A sentence whose
 // chapter is not there, or reads otherwise, keeps no hints; found says
 // how many got them.
 func AddHints(sentences []Sentence, root string) (found int, err error) {
@@ -112,6 +114,7 @@ func AddHints(sentences []Sentence, root string) (found int, err error) {
 		pieces []Piece
 		hints  []Span
 		names  Names
+		use    *docstats.Stats
 	}
 	chapters := map[string]*chapter{}
 	for i := range sentences {
@@ -133,7 +136,7 @@ func AddHints(sentences []Sentence, root string) (found int, err error) {
 			if err == nil {
 				doc := string(b)
 				hints, names := DocumentHints(doc, filepath.Base(path))
-				ch = &chapter{Split(doc), hints, names}
+				ch = &chapter{Split(doc), hints, names, docstats.Of([]rune(doc))}
 			}
 			chapters[path] = ch
 		}
@@ -142,6 +145,7 @@ func AddHints(sentences []Sentence, root string) (found int, err error) {
 		}
 		s.Hints = Within(ch.hints, ch.pieces[k].Start, ch.pieces[k].End)
 		s.Doc = ch.names
+		s.Use = ch.use
 		found++
 	}
 	return found, nil

@@ -79,7 +79,7 @@ func (s *Score) TypeNames() []string {
 func (t *Tagger) Evaluate(sentences []Sentence) *Score {
 	s := &Score{}
 	for _, x := range sentences {
-		s.Add(x.Names, t.TagHinted(x.Runes(), x.Hints, x.Doc))
+		s.Add(x.Names, t.TagIn(x.Runes(), x.Context()))
 	}
 	return s
 }

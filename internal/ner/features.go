@@ -1,6 +1,7 @@
 package ner
 
 import (
+	"github.com/annals-project/annals/internal/docstats"
 	"github.com/annals-project/annals/internal/extract/pattern/zh"
 	"github.com/annals-project/annals/internal/featurehash"
 )
@@ -44,6 +45,12 @@ const (
 	fK0K1  // … of this one and the one after
 	fKm2   // the class two before
 	fK2    // … two after
+	fKnown // a name the annotations know covering the character: types and place
+	fUse   // how the chapter uses the character (docstats.Stats.Use)
+	fUseAt // … with whether a clause opens here
+	fUseR0 // … with the rules' tag
+	fGram2 // how often the bigrams before and after the character recur in the chapter
+	fGram3 // … the three trigrams through it
 )
 
 // Runes outside the sentence.
@@ -92,12 +99,24 @@ func init() {
 	}
 }
 
-// features are the hashed features of each position of text; hints are
-// the rules' names in it (nil: read them here, when the tagger uses them),
-// doc the names its chapter knows.
-func (t *Tagger) features(text []rune, hints []Span, doc Names) [][]uint64 {
+// Context is what the tagger knows of a sentence beyond its runes.
+type Context struct {
+	// Hints are the rules' names in it; nil: read them here, when the
+	// tagger uses them.
+	Hints []Span
+	// Names are the given names its chapter taught the rules.
+	Names Names
+	// Use is how its whole chapter uses its characters; nil: unknown.
+	Use *docstats.Stats
+}
+
+// features are the hashed features of each position of text, read in
+// context c; known are the names the annotations know (Tagger.Known,
+// or in training those of the other sentences).
+func (t *Tagger) features(text []rune, c Context, known Known) [][]uint64 {
+	hints, doc := c.Hints, c.Names
 	n := len(text)
-	c := func(i int) uint64 {
+	ch := func(i int) uint64 {
 		if i < 0 {
 			return runeStart
 		}
@@ -159,11 +178,39 @@ func (t *Tagger) features(text []rune, hints []Span, doc Names) [][]uint64 {
 		}
 		return uint64(t.Clusters[text[i]])
 	}
+	var knownAt [][]uint64
+	if known != nil {
+		knownAt = known.marks(text)
+	}
+	use := c.Use
+	if !t.DocUse {
+		use = nil
+	}
+	// How often the bigram and the trigram starting at each rune recur.
+	var bigrams, trigrams []uint64
+	if use != nil {
+		per += 5
+		bigrams, trigrams = make([]uint64, n), make([]uint64, n)
+		for i := range n {
+			if i+1 < n {
+				bigrams[i] = use.Bigram(text[i], text[i+1])
+			}
+			if i+2 < n {
+				trigrams[i] = use.Trigram(text[i], text[i+1], text[i+2])
+			}
+		}
+	}
+	gram := func(counts []uint64, i int) uint64 {
+		if i < 0 {
+			return 0
+		}
+		return counts[i]
+	}
 	all := make([]uint64, 0, n*per)
 	out := make([][]uint64, n)
 	for i := range text {
 		start := len(all)
-		cm2, cm1, c0, c1, c2 := c(i-2), c(i-1), c(i), c(i+1), c(i+2)
+		cm2, cm1, c0, c1, c2 := ch(i-2), ch(i-1), ch(i), ch(i+1), ch(i+2)
 		all = append(all,
 			featurehash.Of1(fBias, 0),
 			featurehash.Of1(fC0, c0), featurehash.Of1(fCm1, cm1), featurehash.Of1(fC1, c1), featurehash.Of1(fCm2, cm2), featurehash.Of1(fC2, c2),
@@ -176,6 +223,24 @@ func (t *Tagger) features(text []rune, hints []Span, doc Names) [][]uint64 {
 				featurehash.Of1(fK0, k0), featurehash.Of1(fKm1, km1), featurehash.Of1(fK1, k1),
 				featurehash.Of2(fKm1K0, km1, k0), featurehash.Of2(fK0K1, k0, k1),
 				featurehash.Of1(fKm2, k(i-2)), featurehash.Of1(fK2, k(i+2)))
+		}
+		if knownAt != nil {
+			for _, m := range knownAt[i] {
+				all = append(all, featurehash.Of1(fKnown, m))
+			}
+		}
+		if use != nil {
+			u := use.Use(text[i])
+			at := uint64(0)
+			if i == 0 || docstats.ClauseStart(text[i-1]) {
+				at = 1
+			}
+			all = append(all, featurehash.Of1(fUse, u), featurehash.Of2(fUseAt, u, at),
+				featurehash.Of2(fGram2, gram(bigrams, i-1), gram(bigrams, i)),
+				featurehash.Of3(fGram3, gram(trigrams, i-2), gram(trigrams, i-1), gram(trigrams, i)))
+			if t.Rules {
+				all = append(all, featurehash.Of2(fUseR0, u, rTag(i)))
+			}
 		}
 		if t.Rules {
 			all = append(all,

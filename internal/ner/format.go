@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/annals-project/annals/internal/docstats"
 	"github.com/annals-project/annals/internal/schema"
 )
 
@@ -50,7 +51,13 @@ type Sentence struct {
 	// Doc are the persons the rules read in the whole document; nil
 	// when not read.
 	Doc Names
+	// Use is how the whole document uses its characters; nil when not
+	// read.
+	Use *docstats.Stats
 }
+
+// Context is what the tagger may know of the sentence beyond its runes.
+func (s Sentence) Context() Context { return Context{Hints: s.Hints, Names: s.Doc, Use: s.Use} }
 
 // Relation is a relation the sentence states between two of its names.
 type Relation struct {

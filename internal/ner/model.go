@@ -4,13 +4,14 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"github.com/annals-project/annals/internal/featurehash"
 	"io"
 	"math"
 	"os"
 	"slices"
 	"sort"
 	"unicode"
+
+	"github.com/annals-project/annals/internal/featurehash"
 
 	"github.com/annals-project/annals/internal/modelfile"
 )
@@ -19,7 +20,8 @@ import (
 // weight as its hash, the number of its non-zero weights and each as
 // (tag, weight), then the transitions, then the character classes if the
 // model has them: each rune (as the gap from the one before, in order)
-// with its class.
+// with its class; then the known names if it has them: each name's hash
+// (as the gap from the one before, in order) with its type bits.
 // Features whose weights are all zero are left out.
 const modelMagic = "annals-ner 2\n"
 
@@ -29,6 +31,8 @@ type ModelInfo struct {
 	Rules    bool     `json:"rules"` // the rules' names are features
 	Features int      `json:"features"`
 	Clusters int      `json:"clusters,omitempty"` // characters with a class
+	Known    int      `json:"known,omitempty"`    // names the annotations know
+	DocUse   bool     `json:"doc_use,omitempty"`  // how a chapter uses its characters is a feature
 	// Trained says on what, for whoever reads the model later.
 	Trained string `json:"trained,omitempty"`
 }
@@ -51,7 +55,7 @@ func (t *Tagger) Save(w io.Writer, trained string) error {
 	})
 	// Sorted, so that the same weights always give the same bytes.
 	sort.Slice(rows, func(i, j int) bool { return rows[i].h < rows[j].h })
-	mw, err := modelfile.Create(w, modelMagic, ModelInfo{Types: t.Types, Rules: t.Rules, Features: len(rows), Clusters: len(t.Clusters), Trained: trained})
+	mw, err := modelfile.Create(w, modelMagic, ModelInfo{Types: t.Types, Rules: t.Rules, Features: len(rows), Clusters: len(t.Clusters), Known: len(t.Known), DocUse: t.DocUse, Trained: trained})
 	if err != nil {
 		return err
 	}
@@ -86,6 +90,17 @@ func (t *Tagger) Save(w io.Writer, trained string) error {
 		mw.Uvarint(uint64(t.Clusters[r]))
 		prev = r
 	}
+	hashes := make([]uint64, 0, len(t.Known))
+	for h := range t.Known {
+		hashes = append(hashes, h)
+	}
+	slices.Sort(hashes)
+	prevHash := uint64(0)
+	for _, h := range hashes {
+		mw.Uvarint(h - prevHash)
+		mw.Uvarint(uint64(t.Known[h]))
+		prevHash = h
+	}
 	return mw.Close()
 }
 
@@ -102,7 +117,7 @@ func Load(r io.Reader) (*Tagger, ModelInfo, error) {
 	if err != nil {
 		return nil, info, err
 	}
-	if len(info.Types) == 0 || len(info.Types) > 64 || info.Features < 0 || info.Features > 1<<26 || info.Clusters < 0 || info.Clusters > unicode.MaxRune {
+	if len(info.Types) == 0 || len(info.Types) > 64 || info.Features < 0 || info.Features > 1<<26 || info.Clusters < 0 || info.Clusters > unicode.MaxRune || info.Known < 0 || info.Known > 1<<24 {
 		return nil, info, errors.New("model header: implausible types, feature or class count")
 	}
 	t := &Tagger{Types: info.Types, feats: featurehash.NewTable(info.Features)}
@@ -155,10 +170,26 @@ func Load(r io.Reader) (*Tagger, ModelInfo, error) {
 			t.Clusters[rune(r)] = uint16(class)
 		}
 	}
+	if info.Known > 0 {
+		t.Known = make(Known, info.Known)
+		h := uint64(0)
+		for i := range info.Known {
+			gap, err := br.Uvarint()
+			if err != nil {
+				return nil, info, fmt.Errorf("model known name %d: %w", i, err)
+			}
+			bits, err := br.Uvarint()
+			if err != nil || bits > math.MaxUint32 {
+				return nil, info, fmt.Errorf("model known name %d: bad types", i)
+			}
+			h += gap
+			t.Known[h] = uint32(bits)
+		}
+	}
 	if err := br.End(); err != nil {
 		return nil, info, err
 	}
-	t.Rules = info.Rules
+	t.Rules, t.DocUse = info.Rules, info.DocUse
 	return t, info, nil
 }
 

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/annals-project/annals/internal/docstats"
 )
 
 func TestParseLineAndFormat(t *testing.T) {
@@ -217,7 +219,18 @@ func TestModelRoundTrip(t *testing.T) {
 		{Text: "曹操击袁绍。", Names: []Span{{0, 2, "人物"}, {3, 5, "人物"}}},
 		{Text: "刘备屯新野。", Names: []Span{{0, 2, "人物"}, {3, 5, "地点"}}},
 		{Text: "孙权还建业。", Names: []Span{{0, 2, "人物"}, {3, 5, "地点"}}},
+		{Text: "曹操击刘备。", Names: []Span{{0, 2, "人物"}, {3, 5, "人物"}}},
 	}
+	for i := range train {
+		train[i].Use = docstats.Of([]rune("曹操击袁绍。刘备屯新野。孙权还建业。曹操击刘备。"))
+	}
+	t.Run("known names and chapter use", func(t *testing.T) {
+		tg := Train(train, []string{"人物", "地点"}, TrainOptions{Seed: 1, Known: true, DocUse: true})
+		if len(tg.Known) != 2 || !tg.DocUse {
+			t.Fatalf("known %d names (want 曹操 and 刘备, each marked twice), doc use %v", len(tg.Known), tg.DocUse)
+		}
+		roundTrip(t, tg)
+	})
 	for _, withClasses := range []bool{false, true} {
 		var classes Clusters
 		if withClasses {
@@ -231,7 +244,7 @@ func TestModelRoundTrip(t *testing.T) {
 
 func roundTrip(t *testing.T, tg *Tagger) {
 	var buf bytes.Buffer
-	if err := tg.Save(&buf, "three sentences"); err != nil {
+	if err := tg.Save(&buf, "four sentences"); err != nil {
 		t.Fatal(err)
 	}
 	saved := buf.Bytes()
@@ -239,8 +252,11 @@ func roundTrip(t *testing.T, tg *Tagger) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Trained != "three sentences" || info.Rules || fmt.Sprint(info.Types) != "[人物 地点]" || info.Clusters != len(tg.Clusters) {
+	if info.Trained != "four sentences" || info.Rules || fmt.Sprint(info.Types) != "[人物 地点]" || info.Clusters != len(tg.Clusters) {
 		t.Fatalf("info %+v", info)
+	}
+	if !maps.Equal(back.Known, tg.Known) || back.DocUse != tg.DocUse || info.Known != len(tg.Known) {
+		t.Fatalf("known names %v and doc use %v saved, %v and %v loaded", tg.Known, tg.DocUse, back.Known, back.DocUse)
 	}
 	if !maps.Equal(back.Clusters, tg.Clusters) {
 		t.Fatalf("classes %v saved, %v loaded", tg.Clusters, back.Clusters)
@@ -251,7 +267,7 @@ func roundTrip(t *testing.T, tg *Tagger) {
 		}
 	}
 	var again bytes.Buffer
-	back.Save(&again, "three sentences")
+	back.Save(&again, "four sentences")
 	if !bytes.Equal(again.Bytes(), saved) {
 		t.Error("a model loaded and saved again is not the same bytes")
 	}
@@ -372,5 +388,27 @@ func TestLearnClusters(t *testing.T) {
 	}
 	if again := LearnClusters(texts, ClusterOptions{K: 8, MinCount: 2}); !maps.Equal(c, again) {
 		t.Error("two runs learned different classes")
+	}
+}
+
+// Known names need two marks, and in training a sentence sees only those
+// marked in the other folds.
+func TestKnownNames(t *testing.T) {
+	var ss []Sentence
+	for _, text := range []string{"曹操至。", "曹操去。", "刘备至。", "袁绍至。", "袁绍去。"} {
+		ss = append(ss, Sentence{Text: text, Names: []Span{{0, 2, "人物"}}})
+	}
+	k := NewKnown(ss)
+	marked := func(k Known, text string) bool {
+		m := k.marks([]rune(text))
+		return len(m[0]) == 1 && len(m[1]) == 1 && m[0][0]>>32 == posB && m[1][0]>>32 == posE
+	}
+	if len(k) != 2 || !marked(k, "曹操") || !marked(k, "袁绍") || marked(k, "刘备") {
+		t.Fatalf("known %v: want 曹操 and 袁绍 (twice each), not 刘备 (once)", k)
+	}
+	folds := knownFolds(ss, 5)
+	// Sentence 0 (曹操至) is fold 0: the others mark 曹操 once, 袁绍 twice.
+	if marked(folds[0], "曹操") || !marked(folds[0], "袁绍") {
+		t.Errorf("fold 0 knows %v", folds[0])
 	}
 }

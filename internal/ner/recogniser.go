@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/annals-project/annals/internal/docstats"
 	"github.com/annals-project/annals/internal/extract/pattern/zh"
 	"github.com/annals-project/annals/internal/modelfile"
 )
@@ -40,12 +41,12 @@ func LoadRecogniser(path string) (Recogniser, error) {
 func (r Recogniser) Version() string { return "ner-" + r.Digest }
 
 // Recognise implements zh.Recogniser.
-func (r Recogniser) Recognise(sentence []rune, hints []zh.Mention, known map[string]string) []zh.Mention {
+func (r Recogniser) Recognise(sentence []rune, hints []zh.Mention, known map[string]string, use *docstats.Stats) []zh.Mention {
 	hs := make([]Span, len(hints))
 	for i, h := range hints {
 		hs[i] = Span{h.Start, h.End, h.Type}
 	}
-	found := r.Tagger.TagHinted(sentence, hs, Names(known))
+	found := r.Tagger.TagIn(sentence, Context{Hints: hs, Names: Names(known), Use: use})
 	out := make([]zh.Mention, len(found))
 	for i, f := range found {
 		out[i] = zh.Mention{Start: f.Start, End: f.End, Type: f.Type}

@@ -21,7 +21,8 @@ func HeldOut(id string) bool {
 
 // Recipe is how the shipped model is trained: on the project's own
 // annotations (dir/batch-*.txt) but their held-out tenth, with the rules'
-// names read in each sentence's chapter of the corpus as features.
+// names and the use of characters read in each sentence's chapter of the
+// corpus, and the names annotated elsewhere, as features.
 type Recipe struct {
 	Annotations string // the folder of batch-*.txt
 	Corpus      string // the First Four Histories, BOOK/…/CHAPTER/text.txt
@@ -76,8 +77,8 @@ func (r Recipe) Train() (*Tagger, string, error) {
 		return nil, "", err
 	}
 	clusters := LearnClusters(texts, ClusterOptions{})
-	t := Train(train, Types, TrainOptions{Seed: 1, Rules: true, Clusters: clusters})
-	what := fmt.Sprintf("the project's annotations of 汉书, 后汉书 and 三国志: %d sentences (%d held out), rules read in their chapters; character classes from the %d chapters of the corpus", len(train), len(held), len(texts))
+	t := Train(train, Types, TrainOptions{Seed: 1, Rules: true, Clusters: clusters, Known: true, DocUse: true})
+	what := fmt.Sprintf("the project's annotations of 汉书, 后汉书 and 三国志: %d sentences (%d held out), rules and character use read in their chapters, the names they mark known; character classes from the %d chapters of the corpus", len(train), len(held), len(texts))
 	return t, what, nil
 }
 

@@ -1,8 +1,9 @@
 package ner
 
 import (
-	"github.com/annals-project/annals/internal/featurehash"
 	"math/rand/v2"
+
+	"github.com/annals-project/annals/internal/featurehash"
 )
 
 // Positions of a name's characters, BIOES.
@@ -29,6 +30,12 @@ type Tagger struct {
 	// Clusters, when set, add each character's class and its
 	// neighbours' as features.
 	Clusters Clusters
+	// Known are names the training annotations mark, as features; nil:
+	// none.
+	Known Known
+	// DocUse says how a sentence's chapter uses its characters is a
+	// feature (Context.Use).
+	DocUse bool
 
 	lat *lattice // built with the tagger, read by every Tag at once
 }
@@ -154,13 +161,13 @@ func (t *Tagger) viterbi(sc [][]float32) []int {
 // Tag finds the names in a sentence, with the rules read over the
 // sentence alone.
 func (t *Tagger) Tag(text string) []Span {
-	return t.TagHinted([]rune(text), nil, nil)
+	return t.TagIn([]rune(text), Context{})
 }
 
-// TagHinted finds the names in a sentence given the names the rules read
-// in it in the context of its document (nil: over the sentence alone).
-func (t *Tagger) TagHinted(text []rune, hints []Span, doc Names) []Span {
-	return t.spans(t.viterbi(t.scores(t.features(text, hints, doc))))
+// TagIn finds the names in a sentence read in the context c of its
+// document.
+func (t *Tagger) TagIn(text []rune, c Context) []Span {
+	return t.spans(t.viterbi(t.scores(t.features(text, c, t.Known))))
 }
 
 func (t *Tagger) spans(tags []int) []Span {
@@ -218,7 +225,17 @@ type TrainOptions struct {
 	// Clusters are character classes to use as features (see
 	// LearnClusters); nil leaves them out.
 	Clusters Clusters
+	// Known makes the names the sentences mark features (Tagger.Known).
+	// In training each sentence sees only the names of the other
+	// folds, so that the model learns how far to trust a name met before.
+	Known bool
+	// DocUse makes the sentences' Use features (Tagger.DocUse).
+	DocUse bool
 }
+
+// knownFoldCount is how many folds Train splits the sentences into for
+// the names they know.
+const knownFoldCount = 5
 
 // Train learns a tagger for types from sentences: in each pass every
 // sentence is decoded and, where the decoding differs from the names,
@@ -232,7 +249,11 @@ func Train(sentences []Sentence, types []string, opts TrainOptions) *Tagger {
 		// after 20.
 		opts.Epochs = 20
 	}
-	t := &Tagger{Types: append([]string(nil), types...), feats: featurehash.NewTable(0), Rules: opts.Rules, Clusters: opts.Clusters}
+	t := &Tagger{Types: append([]string(nil), types...), feats: featurehash.NewTable(0), Rules: opts.Rules, Clusters: opts.Clusters, DocUse: opts.DocUse}
+	var folds []Known
+	if opts.Known {
+		folds = knownFolds(sentences, knownFoldCount)
+	}
 	n := t.tags()
 	t.lat = newLattice(n)
 	t.trans = make([]float32, (n+1)*n)
@@ -243,8 +264,12 @@ func Train(sentences []Sentence, types []string, opts TrainOptions) *Tagger {
 		gold []int
 	}
 	items := make([]item, 0, len(sentences))
-	for _, s := range sentences {
-		fs := t.features([]rune(s.Text), s.Hints, s.Doc)
+	for i, s := range sentences {
+		var known Known
+		if folds != nil {
+			known = folds[i%len(folds)]
+		}
+		fs := t.features([]rune(s.Text), s.Context(), known)
 		for _, hs := range fs {
 			for _, h := range hs {
 				if _, ok := t.feats.Get(h); !ok {
@@ -305,6 +330,9 @@ func Train(sentences []Sentence, types []string, opts TrainOptions) *Tagger {
 	}
 	for k := range t.trans {
 		t.trans[k] -= accT[k] / step
+	}
+	if opts.Known {
+		t.Known = NewKnown(sentences)
 	}
 	return t
 }

@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/annals-project/annals/internal/corpus"
+	"github.com/annals-project/annals/internal/docstats"
 	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/llm"
@@ -520,7 +521,11 @@ func analyse(ctx context.Context, d corpus.Doc, t2s bool, co corpus.ChunkOptions
 	toOrig := func(off int) int { return text.OrigOffset(offmap, off) }
 	a.chunks = corpus.Chunk(norm, d.Format, lang, co)
 	sch := sc.forLang(lang)
-	results, err := extractChunks(ctx, a.chunks, lang, sch, ex, extract.NewDocContext(d.Key, d.Title, d.Section), parallel)
+	dc := extract.NewDocContext(d.Key, d.Title, d.Section)
+	if text.IsChinese(lang) {
+		dc.Use = docstats.Of([]rune(norm))
+	}
+	results, err := extractChunks(ctx, a.chunks, lang, sch, ex, dc, parallel)
 	if err != nil {
 		return nil, err
 	}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/annals-project/annals/internal/docstats"
 	"github.com/annals-project/annals/internal/ner"
 )
 
@@ -43,7 +45,7 @@ func TestModelLoads(t *testing.T) {
 	}
 	// A sentence the rules alone read wrong: the given name 策 standing
 	// alone, known from the chapter's 孙策.
-	got := r.Tagger.TagHinted([]rune("策自领会稽太守，复以吴景为丹杨太守。"), nil, ner.Names{"策": "孙策"})
+	got := r.Tagger.TagIn([]rune("策自领会稽太守，复以吴景为丹杨太守。"), ner.Context{Names: ner.Names{"策": "孙策"}})
 	want := map[string]string{"策": "人物", "会稽太守": "职官", "吴景": "人物", "丹杨太守": "职官"}
 	rs := []rune("策自领会稽太守，复以吴景为丹杨太守。")
 	for _, s := range got {
@@ -53,6 +55,32 @@ func TestModelLoads(t *testing.T) {
 	}
 	if len(want) > 0 {
 		t.Errorf("missed %v in %v", want, got)
+	}
+}
+
+// A one-character given name the rules never learned is read as a
+// person where its chapter uses it as one, opening clauses and speaking,
+// and not where nothing says so.
+func TestChapterUseReadsGivenNames(t *testing.T) {
+	r, err := Recogniser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sentence := []rune("策自领会稽太守，复以吴景为丹杨太守。")
+	chapter := []rune(strings.Repeat("策曰：善。", 6) + "策乃渡江，策遂引兵还。策闻之。" + string(sentence))
+	isPerson := func(c ner.Context) bool {
+		for _, s := range r.Tagger.TagIn(sentence, c) {
+			if s.Start == 0 && s.End == 1 && s.Type == "人物" {
+				return true
+			}
+		}
+		return false
+	}
+	if !isPerson(ner.Context{Use: docstats.Of(chapter)}) {
+		t.Errorf("策 is not read as a person in a chapter where 策 speaks: %v", r.Tagger.TagIn(sentence, ner.Context{Use: docstats.Of(chapter)}))
+	}
+	if isPerson(ner.Context{Use: docstats.Of(sentence)}) {
+		t.Errorf("策 is read as a person with nothing in the text to say so")
 	}
 }
 
@@ -80,10 +108,11 @@ func BenchmarkTagChapter(b *testing.B) {
 	hints, names := ner.DocumentHints(doc, "诸葛亮传")
 	pieces := ner.Split(doc)
 	rs := []rune(doc)
+	use := docstats.Of(rs)
 	b.SetBytes(int64(len(rs)))
 	for b.Loop() {
 		for _, p := range pieces {
-			r.Tagger.TagHinted(rs[p.Start:p.End], ner.Within(hints, p.Start, p.End), names)
+			r.Tagger.TagIn(rs[p.Start:p.End], ner.Context{Hints: ner.Within(hints, p.Start, p.End), Names: names, Use: use})
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/annals-project/annals/internal/docstats"
 	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/schema"
 )
@@ -15,7 +16,7 @@ type listed map[string]string
 
 func (listed) Version() string { return "listed" }
 
-func (l listed) Recognise(s []rune, _ []Mention, _ map[string]string) []Mention {
+func (l listed) Recognise(s []rune, _ []Mention, _ map[string]string, _ *docstats.Stats) []Mention {
 	var out []Mention
 	for i := 0; i < len(s); {
 		n := 0

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"testing"
 
+	"github.com/annals-project/annals/internal/docstats"
 	"github.com/annals-project/annals/internal/extract"
 )
 
@@ -27,7 +28,7 @@ type randomNames struct{}
 
 func (randomNames) Version() string { return "random" }
 
-func (randomNames) Recognise(s []rune, hints []Mention, known map[string]string) []Mention {
+func (randomNames) Recognise(s []rune, hints []Mention, known map[string]string, _ *docstats.Stats) []Mention {
 	types := []string{tPer, tLoc, tOff, tTitle, tBook, tGrp, tTime}
 	r := rand.New(rand.NewSource(int64(len(s)*7919 + len(hints))))
 	var out []Mention

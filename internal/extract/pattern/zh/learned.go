@@ -1,6 +1,10 @@
 package zh
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/annals-project/annals/internal/docstats"
+)
 
 // Mention is a name in a sentence: runes [Start, End) and its type.
 type Mention struct {
@@ -14,9 +18,10 @@ type Recogniser interface {
 	// Version changes with the recogniser's output (a new model).
 	Version() string
 	// Recognise reads the names in a sentence, given the names the rules
-	// read in it (hints, in the sentence's runes) and the given names the
-	// document has taught the rules so far (given name → full name).
-	Recognise(sentence []rune, hints []Mention, known map[string]string) []Mention
+	// read in it (hints, in the sentence's runes), the given names the
+	// document has taught the rules so far (given name → full name) and
+	// how the whole document uses its characters.
+	Recognise(sentence []rune, hints []Mention, known map[string]string, use *docstats.Stats) []Mention
 }
 
 // Relater is a learned relation classifier whose relations join the
@@ -142,6 +147,7 @@ func (x *run) learned(r Recogniser, ss []sentence) {
 		w := string(x.rs[s:e])
 		confirmed[w] = confirmed[w] || ok
 	}
+	use := x.doc.Use
 	for _, sn := range ss {
 		live = live[:0]
 		var hints []Mention
@@ -152,7 +158,7 @@ func (x *run) learned(r Recogniser, ss []sentence) {
 				hints = append(hints, Mention{en.s - sn.s, en.e - sn.s, en.typ})
 			}
 		}
-		got := r.Recognise(x.rs[sn.s:sn.e], hints, x.doc.Names)
+		got := r.Recognise(x.rs[sn.s:sn.e], hints, x.doc.Names, use)
 		kept := map[[2]int]bool{}
 		for _, k := range live {
 			en := &x.ents[k]
