@@ -26,6 +26,20 @@ func TestCounts(t *testing.T) {
 	}
 }
 
+func TestShortDocumentsHaveNoCounts(t *testing.T) {
+	short := []rune("策曰：善。")
+	if OfDocument(short) != nil {
+		t.Error("a five-character passage has counts")
+	}
+	long := make([]rune, MinChars)
+	for i := range long {
+		long[i] = '策'
+	}
+	if OfDocument(long) == nil {
+		t.Errorf("a document of %d characters has no counts", MinChars)
+	}
+}
+
 func BenchmarkOf(b *testing.B) {
 	doc := []rune{}
 	for i := range 20000 {

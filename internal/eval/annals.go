@@ -131,7 +131,7 @@ func extractInChapters(ctx context.Context, ex extract.Extractor, sch *schema.Sc
 		doc := string(b)
 		pieces := ner.Split(doc)
 		dc := extract.NewDocContext(ch, path.Base(ch), nil)
-		dc.Use = docstats.Of([]rune(doc))
+		dc.Use = docstats.OfDocument([]rune(doc))
 		in := extract.Input{Text: doc, Lang: "lzh", Schema: sch, Doc: dc}
 		r, err := ex.Extract(ctx, in)
 		if err != nil {

@@ -136,7 +136,7 @@ func AddHints(sentences []Sentence, root string) (found int, err error) {
 			if err == nil {
 				doc := string(b)
 				hints, names := DocumentHints(doc, filepath.Base(path))
-				ch = &chapter{Split(doc), hints, names, docstats.Of([]rune(doc))}
+				ch = &chapter{Split(doc), hints, names, docstats.OfDocument([]rune(doc))}
 			}
 			chapters[path] = ch
 		}

@@ -523,7 +523,7 @@ func analyse(ctx context.Context, d corpus.Doc, t2s bool, co corpus.ChunkOptions
 	sch := sc.forLang(lang)
 	dc := extract.NewDocContext(d.Key, d.Title, d.Section)
 	if text.IsChinese(lang) {
-		dc.Use = docstats.Of([]rune(norm))
+		dc.Use = docstats.OfDocument([]rune(norm))
 	}
 	results, err := extractChunks(ctx, a.chunks, lang, sch, ex, dc, parallel)
 	if err != nil {
