@@ -79,28 +79,16 @@ func (t *Tagger) Save(w io.Writer, trained string) error {
 	for _, x := range t.trans {
 		mw.Float32(x)
 	}
-	runes := make([]rune, 0, len(t.Clusters))
+	runes := make([]uint64, 0, len(t.Clusters))
 	for r := range t.Clusters {
-		runes = append(runes, r)
+		runes = append(runes, uint64(r))
 	}
-	slices.Sort(runes)
-	prev := rune(0)
-	for _, r := range runes {
-		mw.Uvarint(uint64(r - prev))
-		mw.Uvarint(uint64(t.Clusters[r]))
-		prev = r
-	}
+	writeSorted(mw, runes, func(r uint64) uint64 { return uint64(t.Clusters[rune(r)]) })
 	hashes := make([]uint64, 0, len(t.Known))
 	for h := range t.Known {
 		hashes = append(hashes, h)
 	}
-	slices.Sort(hashes)
-	prevHash := uint64(0)
-	for _, h := range hashes {
-		mw.Uvarint(h - prevHash)
-		mw.Uvarint(uint64(t.Known[h]))
-		prevHash = h
-	}
+	writeSorted(mw, hashes, func(h uint64) uint64 { return uint64(t.Known[h]) })
 	return mw.Close()
 }
 
@@ -156,34 +144,14 @@ func Load(r io.Reader) (*Tagger, ModelInfo, error) {
 	}
 	if info.Clusters > 0 {
 		t.Clusters = make(Clusters, info.Clusters)
-		r := uint64(0)
-		for i := range info.Clusters {
-			gap, err := br.Uvarint()
-			if err != nil {
-				return nil, info, fmt.Errorf("model character class %d: %w", i, err)
-			}
-			class, err := br.Uvarint()
-			if err != nil || class > math.MaxUint16 || r+gap > unicode.MaxRune {
-				return nil, info, fmt.Errorf("model character class %d: out of range", i)
-			}
-			r += gap
-			t.Clusters[rune(r)] = uint16(class)
+		if err := readSorted(br, info.Clusters, "character class", unicode.MaxRune, math.MaxUint16, func(r, class uint64) { t.Clusters[rune(r)] = uint16(class) }); err != nil {
+			return nil, info, err
 		}
 	}
 	if info.Known > 0 {
 		t.Known = make(Known, info.Known)
-		h := uint64(0)
-		for i := range info.Known {
-			gap, err := br.Uvarint()
-			if err != nil {
-				return nil, info, fmt.Errorf("model known name %d: %w", i, err)
-			}
-			bits, err := br.Uvarint()
-			if err != nil || bits > math.MaxUint32 {
-				return nil, info, fmt.Errorf("model known name %d: bad types", i)
-			}
-			h += gap
-			t.Known[h] = uint32(bits)
+		if err := readSorted(br, info.Known, "known name", math.MaxUint64, math.MaxUint32, func(h, bits uint64) { t.Known[h] = uint32(bits) }); err != nil {
+			return nil, info, err
 		}
 	}
 	if err := br.End(); err != nil {
@@ -191,6 +159,37 @@ func Load(r io.Reader) (*Tagger, ModelInfo, error) {
 	}
 	t.Rules, t.DocUse = info.Rules, info.DocUse
 	return t, info, nil
+}
+
+// writeSorted writes keys in order, each as the gap from the one before,
+// with its value: character classes and known names both keep this shape.
+func writeSorted(mw *modelfile.Writer, keys []uint64, value func(uint64) uint64) {
+	slices.Sort(keys)
+	prev := uint64(0)
+	for _, k := range keys {
+		mw.Uvarint(k - prev)
+		mw.Uvarint(value(k))
+		prev = k
+	}
+}
+
+// readSorted reads n pairs writeSorted wrote, refusing a key past maxKey
+// or a value past maxValue.
+func readSorted(br *modelfile.Reader, n int, what string, maxKey, maxValue uint64, put func(k, v uint64)) error {
+	k := uint64(0)
+	for i := range n {
+		gap, err := br.Uvarint()
+		if err != nil {
+			return fmt.Errorf("model %s %d: %w", what, i, err)
+		}
+		v, err := br.Uvarint()
+		if err != nil || v > maxValue || gap > maxKey-k {
+			return fmt.Errorf("model %s %d: out of range", what, i)
+		}
+		k += gap
+		put(k, v)
+	}
+	return nil
 }
 
 // LoadFile reads a model from path.
