@@ -23,6 +23,7 @@ import (
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/pipeline"
 	"github.com/annals-project/annals/internal/relate"
+	"github.com/annals-project/annals/internal/resolve"
 	"github.com/annals-project/annals/internal/store"
 	"github.com/annals-project/annals/internal/store/sqlite"
 	"github.com/annals-project/annals/internal/workspace"
@@ -89,9 +90,6 @@ func Open(ctx context.Context, dir string) (*Workspace, error) {
 // Close releases the workspace.
 func (w *Workspace) Close() error { return w.db.Close() }
 
-// Store gives the workspace's store to packages built on annals.
-func (w *Workspace) Store() store.Store { return w.db }
-
 // lock takes the writer lock, waiting (and saying so) while another process
 // writes.
 func (w *Workspace) lock(ctx context.Context, command string, waiting func(string)) (*workspace.Lock, error) {
@@ -113,9 +111,6 @@ type IndexOptions struct {
 	// while an attempt has long had no reply. It is called from many
 	// goroutines at once.
 	Waiting func(string)
-	// Phase, when set, is told when a step after reading begins:
-	// "embedding", "dating", "search index".
-	Phase func(string)
 	// Within, when set, confines symbolic links met on the way to these
 	// folders (real paths), for indexing on a server's behalf.
 	Within []string
@@ -180,39 +175,21 @@ func (w *Workspace) Index(ctx context.Context, paths []string, opts IndexOptions
 			po.Extend = run.growth.Apply
 		}
 	}
-	rep, err := pipeline.Index(ctx, w.db, paths, po)
-	if err == nil && rep.Stopped == "" {
-		// Vectors for retrieval: the endpoint's embedding model when one is
-		// named, else the offline model learned from the corpus.
-		var em embed.Embedder
-		if run != nil && run.cfg.EmbedModel != "" && w.Config.LLM.EmbedModel != "" {
-			em = embed.NewOpenAI(run.client, 0)
-		}
-		// The corpus-wide steps, in order, each announced by its phase.
-		steps := []struct {
-			name, phase string
-			run         func() error
-		}{
-			{"embed", "embedding", func() (err error) {
-				if rep.Embed, err = pipeline.Embed(ctx, w.db, em); err != nil {
-					return err
-				}
-				// Packed now, so the next question reads them in one piece.
-				_, err = w.vectors(ctx)
-				return err
-			}},
-			{"date", "dating", func() (err error) { rep.Date, err = pipeline.Date(ctx, w.db); return err }},
-			{"lexical", "search index", func() (err error) { rep.Lexical, err = pipeline.Lexical(ctx, w.db); return err }},
-		}
-		for _, s := range steps {
-			if opts.Phase != nil {
-				opts.Phase(s.phase)
-			}
-			if err = pipeline.Timed(&rep.Steps, s.name, s.run); err != nil {
-				break
-			}
-		}
+	// Vectors for retrieval: the endpoint's embedding model when one is
+	// named, else the offline model learned from the corpus.
+	var em embed.Embedder
+	if run != nil && run.cfg.EmbedModel != "" && w.Config.LLM.EmbedModel != "" {
+		em = embed.NewOpenAI(run.client, 0)
 	}
+	steps, err := pipeline.Standard(po, w.db)
+	if err != nil {
+		return nil, err
+	}
+	po.Steps = append(steps,
+		// Packed once embedded, so the next question reads them in one piece.
+		pipeline.Embedding(w.db, em, func(ctx context.Context) error { _, err := w.vectors(ctx); return err }),
+		pipeline.Dating(w.db))
+	rep, err := pipeline.Index(ctx, w.db, paths, po)
 	usage, ferr := w.finish(ctx, run, "index")
 	if rep != nil {
 		rep.Usage = usage
@@ -257,7 +234,7 @@ func (w *Workspace) Remove(ctx context.Context, keyOrPrefix string, waiting func
 	if err := w.db.RemoveDocument(ctx, d.ID); err != nil {
 		return nil, err
 	}
-	if _, err := pipeline.Align(ctx, w.db, false); err != nil {
+	if _, err := resolve.Align(ctx, w.db, false); err != nil {
 		return nil, err
 	}
 	d.Text, d.Norm = "", ""

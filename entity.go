@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/annals-project/annals/internal/kg"
-	"github.com/annals-project/annals/internal/pipeline"
 	"github.com/annals-project/annals/internal/resolve"
 	"github.com/annals-project/annals/internal/text"
 )
@@ -158,7 +157,7 @@ func (w *Workspace) ImportAliases(ctx context.Context, path string, waiting func
 	if rep.Added, err = w.db.AddDictionaryAliases(ctx, source, facts); err != nil {
 		return nil, err
 	}
-	if _, err := pipeline.Align(ctx, w.db, false); err != nil {
+	if _, err := resolve.Align(ctx, w.db, false); err != nil {
 		return nil, err
 	}
 	return rep, nil

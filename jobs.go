@@ -20,8 +20,8 @@ type IndexJob struct {
 	ID    int64  `json:"id"`
 	Path  string `json:"path"`  // the folder or file, as resolved on the server
 	State string `json:"state"` // running, done, failed or cancelled
-	// Phase is "reading" while documents are read, then "embedding",
-	// "dating" and "search index" as the steps after reading run.
+	// Phase is "read" while documents are read and worked on, then the
+	// name of each corpus step as it runs: "align", "embed", "date".
 	Phase   string `json:"phase"`
 	Done    int    `json:"done"`    // documents handled
 	Written int    `json:"written"` // of which new or changed
@@ -163,7 +163,7 @@ func (j *indexJobs) start(path string) (IndexJob, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	st := &jobState{cancel: cancel, changed: make(chan struct{})}
-	st.job = IndexJob{ID: int64(len(j.jobs) + 1), Path: real, State: JobRunning, Phase: "reading", Started: time.Now().UTC()}
+	st.job = IndexJob{ID: int64(len(j.jobs) + 1), Path: real, State: JobRunning, Phase: "read", Started: time.Now().UTC()}
 	j.jobs = append(j.jobs, st)
 	j.running = st
 	go j.run(ctx, st)
@@ -178,15 +178,17 @@ func (j *indexJobs) run(ctx context.Context, st *jobState) {
 		Within: j.roots,
 		Progress: func(p Progress) {
 			j.update(st, func(job *IndexJob) {
-				job.Done, job.Written, job.Failed, job.Chars, job.Key = p.Documents, p.Written, p.Failed, p.Chars, p.Key
+				job.Done, job.Written, job.Failed, job.Chars = p.Documents, p.Written, p.Failed, p.Chars
+				if p.Step != "" {
+					job.Phase = p.Step
+				} else {
+					job.Key = p.Key
+				}
 				job.Waiting = ""
 			})
 		},
 		Waiting: func(msg string) {
 			j.update(st, func(job *IndexJob) { job.Waiting = msg })
-		},
-		Phase: func(name string) {
-			j.update(st, func(job *IndexJob) { job.Phase = name })
 		},
 		Warn: func(s string) {
 			j.update(st, func(job *IndexJob) { job.Skipped = append(job.Skipped, s) })

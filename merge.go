@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/annals-project/annals/internal/pipeline"
+	"github.com/annals-project/annals/internal/resolve"
 	"github.com/annals-project/annals/internal/store"
 )
 
@@ -49,7 +49,7 @@ func (w *Workspace) MergeNames(ctx context.Context, names []string, reason strin
 	if m.ID, err = w.db.AddMerge(ctx, m); err != nil {
 		return nil, err
 	}
-	if _, err := pipeline.Align(ctx, w.db, false); err != nil {
+	if _, err := resolve.Align(ctx, w.db, false); err != nil {
 		return nil, err
 	}
 	return &m, nil
@@ -65,7 +65,7 @@ func (w *Workspace) UndoMerge(ctx context.Context, id int64, waiting func(string
 	if err := w.db.UndoMerge(ctx, id); err != nil {
 		return err
 	}
-	_, err = pipeline.Align(ctx, w.db, false)
+	_, err = resolve.Align(ctx, w.db, false)
 	return err
 }
 

@@ -116,6 +116,10 @@ With --api it measures only the HTTP API, on the current workspace.`,
 			a.printf("index      %8.2f s   (target ≤ %v)  %s\n", rep.Index.Wall.Seconds(), targetIndex, mark(rep.TargetsMet["index_time"]))
 			a.printf("  %.2f s CPU; by step:", rep.Index.CPU.Seconds())
 			for _, s := range rep.IndexSteps {
+				if s.Work > 0 {
+					a.printf("  %s %.2f s work;", s.Name, s.Work.Seconds())
+					continue
+				}
 				a.printf("  %s %.2f s wall, %.2f s CPU;", s.Name, s.Wall.Seconds(), s.CPU.Seconds())
 			}
 			a.printf("\n")

@@ -135,6 +135,10 @@ func (a *app) runIndex(cmd *cobra.Command, ws *annals.Workspace, paths []string,
 	opts.Progress = func(p annals.Progress) {
 		if bar != nil {
 			shown.progress()
+			if p.Step != "" {
+				// A corpus step after the documents: say which.
+				bar.Describe(p.Step)
+			}
 			bar.Set(p.Documents)
 		}
 	}

@@ -18,6 +18,17 @@ const (
 	stateEmbedChars = "embed_chars" // corpus size it was trained on
 )
 
+// EmbedStore keeps the vectors of chunks and entities, by embedding model,
+// and the offline model learned from the corpus.
+type EmbedStore interface {
+	Unembedded(ctx context.Context, kind, model string, after int64, limit int) ([]store.VectorItem, error)
+	PutVectors(ctx context.Context, kind, model string, ids []int64, vecs [][]byte) error
+	ChunkTexts(ctx context.Context) ([]string, error)
+	State(ctx context.Context, name string) ([]byte, error)
+	SetState(ctx context.Context, name string, value []byte) error
+	Stats(ctx context.Context) (*store.Stats, error)
+}
+
 // EmbedReport says what the embedding step did.
 type EmbedReport struct {
 	Model    string `json:"model"`
@@ -30,7 +41,7 @@ type EmbedReport struct {
 // offline model learned from the corpus itself, trained when there is none
 // or the corpus has doubled since. Only what has no vector from the current
 // model is embedded, so an unchanged workspace costs two queries.
-func Embed(ctx context.Context, db store.VectorStore, em embed.Embedder) (*EmbedReport, error) {
+func Embed(ctx context.Context, db EmbedStore, em embed.Embedder) (*EmbedReport, error) {
 	rep := &EmbedReport{}
 	for _, kind := range []string{"chunk", "entity"} {
 		var after int64 // the last id embedded: batches go on from there
@@ -79,7 +90,7 @@ func Embed(ctx context.Context, db store.VectorStore, em embed.Embedder) (*Embed
 
 // offlineEmbedder loads the workspace's learned model, training it first
 // when there is none or the corpus has doubled since it was trained.
-func offlineEmbedder(ctx context.Context, db store.VectorStore) (embed.Embedder, bool, error) {
+func offlineEmbedder(ctx context.Context, db EmbedStore) (embed.Embedder, bool, error) {
 	blob, err := db.State(ctx, stateEmbedModel)
 	if err != nil {
 		return nil, false, err

@@ -44,22 +44,16 @@ func TestLexicalIsIncremental(t *testing.T) {
 	write(t, root, "蜀书/后主传/text.txt", "刘备子刘禅，立为太子。")
 	write(t, root, "蜀书/诸葛亮传/text.txt", "諸葛亮子诸葛瞻。亮躬耕陇亩，好为梁父吟。亮每自比于管仲、乐毅，时人莫之许也。"+
 		"惟博陵崔州平、颍川徐庶元直与亮友善，谓为信然。时先主屯新野。徐庶见先主，先主器之。")
-	if _, err := Index(ctx, db, []string{root}, opts); err != nil {
-		t.Fatal(err)
-	}
-	if pending, err := LexicalPending(ctx, db); err != nil || !pending {
-		t.Fatalf("before the step every document is pending: %v %v", pending, err)
-	}
-	rep, err := Lexical(ctx, db)
+	rep, err := indexWith(ctx, db, []string{root}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rows, chunks := indexedRows(t, db)
-	if rep.Documents != 3 || rep.Chunks != chunks || rows != chunks || chunks < 4 {
-		t.Fatalf("every chunk should be indexed once: %+v, %d rows, %d chunks", rep, rows, chunks)
+	if rep.Ran[StepLexical] != 3 || rows != chunks || chunks < 4 {
+		t.Fatalf("every chunk should be indexed once: %+v, %d rows, %d chunks", rep.Ran, rows, chunks)
 	}
-	if pending, _ := LexicalPending(ctx, db); pending {
-		t.Fatal("nothing should be pending after the step")
+	if pending, err := LexicalPending(ctx, db); err != nil || pending {
+		t.Fatalf("nothing should be pending: %v %v", pending, err)
 	}
 	// Traditional text is indexed in its normalised form.
 	if got := searchDocs(t, ctx, db, "諸葛瞻"); !got["蜀书/诸葛亮传/text.txt"] || len(got) != 1 {
@@ -67,19 +61,13 @@ func TestLexicalIsIncremental(t *testing.T) {
 	}
 
 	// An unchanged corpus costs nothing.
-	if _, err := Index(ctx, db, []string{root}, opts); err != nil {
-		t.Fatal(err)
-	}
-	if rep, err := Lexical(ctx, db); err != nil || rep.Documents != 0 || rep.Chunks != 0 {
+	if rep, err := indexWith(ctx, db, []string{root}, opts); err != nil || rep.Unchanged != 3 || len(rep.Ran) != 0 {
 		t.Fatalf("unchanged corpus: %+v %v", rep, err)
 	}
 
 	// A changed document alone is indexed again, without its old text.
 	write(t, root, "蜀书/后主传/text.txt", "后主讳禅，字公嗣。")
-	if _, err := Index(ctx, db, []string{root}, opts); err != nil {
-		t.Fatal(err)
-	}
-	if rep, err := Lexical(ctx, db); err != nil || rep.Documents != 1 {
+	if rep, err := indexWith(ctx, db, []string{root}, opts); err != nil || rep.Ran[StepLexical] != 1 {
 		t.Fatalf("one changed document: %+v %v", rep, err)
 	}
 	if got := searchDocs(t, ctx, db, "太子"); len(got) != 0 {
@@ -89,14 +77,23 @@ func TestLexicalIsIncremental(t *testing.T) {
 		t.Fatalf("the new text is not found: %v", got)
 	}
 
-	// A new extractor keeps the chunks but clears the steps: indexing them
-	// again leaves one row per chunk.
+	// A new extractor re-extracts and keeps the chunks and their terms.
 	ex.version = "2"
-	if _, err := Index(ctx, db, []string{root}, opts); err != nil {
+	if rep, err := indexWith(ctx, db, []string{root}, opts); err != nil || rep.Ran[StepExtract] != 3 || rep.Ran[StepLexical] != 0 {
+		t.Fatalf("a new extractor re-runs extraction alone: %+v %v", rep, err)
+	}
+	if pending, _ := LexicalPending(ctx, db); pending {
+		t.Fatal("re-extracting must keep the search terms current")
+	}
+
+	// New terms (a workspace indexed before them) re-index the kept chunks
+	// and nothing else, one row per chunk.
+	if _, err := db.SQL().Exec("DELETE FROM steps WHERE step = 'lexical'"); err != nil {
 		t.Fatal(err)
 	}
-	if rep, err := Lexical(ctx, db); err != nil || rep.Documents != 3 {
-		t.Fatalf("re-extracted documents are indexed again: %+v %v", rep, err)
+	rep, err = indexWith(ctx, db, []string{root}, opts)
+	if err != nil || rep.Ran[StepLexical] != 3 || rep.Ran[StepExtract] != 0 || rep.Ran[StepIngest] != 0 || rep.Updated != 3 {
+		t.Fatalf("new terms re-run the lexical step alone: %+v %v", rep, err)
 	}
 	if rows, chunks := indexedRows(t, db); rows != chunks {
 		t.Fatalf("%d rows for %d chunks", rows, chunks)
@@ -115,21 +112,5 @@ func TestLexicalIsIncremental(t *testing.T) {
 	}
 	if rows, chunks := indexedRows(t, db); rows != chunks {
 		t.Fatalf("%d rows for %d chunks after removal", rows, chunks)
-	}
-}
-
-func TestLexicalStopsWhenCancelled(t *testing.T) {
-	ctx, db, root, _, opts := setup(t)
-	write(t, root, "a.txt", "刘备子刘禅。")
-	if _, err := Index(ctx, db, []string{root}, opts); err != nil {
-		t.Fatal(err)
-	}
-	cancelled, cancel := context.WithCancel(ctx)
-	cancel()
-	if _, err := Lexical(cancelled, db); err == nil {
-		t.Fatal("a cancelled run should say so")
-	}
-	if pending, _ := LexicalPending(ctx, db); !pending {
-		t.Fatal("a cancelled run records nothing as done")
 	}
 }

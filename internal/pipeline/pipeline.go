@@ -1,10 +1,11 @@
-// Package pipeline indexes a corpus as named, versioned, resumable steps:
-// ingest (decode, normalise, detect language) → chunk → extract, per
-// document, then alignment over the whole corpus. A workspace records which
-// version of each step ran on each document, so unchanged documents cost a
-// hash and a changed step re-runs only where it must. Documents are written
-// in batches, each in one transaction: a process killed at any point leaves a
-// consistent database and the next run goes on from there.
+// Package pipeline indexes a corpus as a list of named, versioned steps.
+// Document steps (ingest, chunk, extract, lexical) work on one document at
+// a time while it is in memory, and everything they make of it is written
+// in one transaction; the store records which version of each step made it,
+// so unchanged documents cost a hash and a changed step re-runs only where
+// it must. Corpus steps (align, embed, date) then work over the whole
+// corpus. Documents are written in batches: a process killed at any point
+// leaves a consistent database, and the next run goes on from there.
 package pipeline
 
 import (
@@ -15,12 +16,12 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/annals-project/annals/internal/corpus"
-	"github.com/annals-project/annals/internal/docstats"
 	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/llm"
@@ -30,22 +31,22 @@ import (
 	"github.com/annals-project/annals/internal/text"
 )
 
-// Step names.
-const (
-	StepIngest  = "ingest"
-	StepChunk   = "chunk"
-	StepExtract = "extract"
-)
+// IndexStore is what the runner reads and writes; the corpus steps hold
+// the stores they need themselves.
+type IndexStore interface {
+	DocStates(ctx context.Context) (map[string]store.DocState, error)
+	WriteDocs(ctx context.Context, docs []store.DocWrite) error
+	// Failures lists the documents a step failed on; ClearFailures forgets
+	// those whose stored version turned out to be current after all.
+	Failures(ctx context.Context) ([]store.Failure, error)
+	ClearFailures(ctx context.Context, keys []string) error
+}
 
-// ingestVersion and chunkVersion change when decoding/normalisation or
-// chunking would give different results.
-const (
-	ingestVersion = "1"
-	chunkVersion  = "1"
-)
-
-// Options tunes an index run.
+// Options tunes an index run: which steps, and how the runner runs them.
 type Options struct {
+	// Steps are the steps to run, document steps first; Standard makes the
+	// usual list from the fields below.
+	Steps []Step
 	// Schema is a schema name or YAML file; "" chooses by language.
 	Schema    string
 	T2S       bool
@@ -82,6 +83,9 @@ type Progress struct {
 	Failed    int    // documents a step failed on so far
 	Chars     int64  // characters handled so far
 	Key       string // the document just handled
+	// Step is the corpus step that begins, where one does; Documents and
+	// the rest then stay as the document steps left them.
+	Step string
 }
 
 // Failure is a document a step failed on in a run: nothing of it was
@@ -114,8 +118,8 @@ type Report struct {
 	Embed *EmbedReport `json:"embed,omitempty"`
 	// Date is what dating facts did.
 	Date *DateReport `json:"date,omitempty"`
-	// Lexical is what indexing chunks for search did.
-	Lexical *LexicalReport `json:"lexical,omitempty"`
+	// Ran counts the documents each document step ran on and wrote.
+	Ran map[string]int `json:"ran,omitempty"`
 	// Steps are the run's steps in order, with what each cost.
 	Steps []StepTime `json:"steps,omitempty"`
 }
@@ -124,7 +128,6 @@ type job struct {
 	doc   corpus.Doc
 	hash  string
 	state *store.DocState // nil for a new document
-	seq   int
 }
 
 type result struct {
@@ -134,13 +137,29 @@ type result struct {
 	step  string // the step err comes from
 	key   string
 	chars int
+	ran   []string // the document steps that ran again
 }
 
-// Index reads every path into the store.
-func Index(ctx context.Context, st store.Store, paths []string, opts Options) (*Report, error) {
-	start, cpu0 := time.Now(), processCPU()
-	if opts.Extractor == nil {
-		return nil, errors.New("pipeline: no extractor")
+// Standard is the usual list of steps: the document steps, then entity
+// alignment over the whole corpus. Callers append the other corpus steps.
+func Standard(opts Options, db resolve.AlignStore) ([]Step, error) {
+	steps, err := DocSteps(opts)
+	if err != nil {
+		return nil, err
+	}
+	return append(steps, Alignment(db, false)), nil
+}
+
+// Index runs opts.Steps over every document under paths: the document
+// steps on each document that needs them, then the corpus steps in order.
+func Index(ctx context.Context, st IndexStore, paths []string, opts Options) (*Report, error) {
+	start := time.Now()
+	docSteps, corpusSteps, err := split(opts.Steps)
+	if err != nil {
+		return nil, err
+	}
+	if len(docSteps) == 0 && len(corpusSteps) == 0 {
+		return nil, errors.New("pipeline: no steps")
 	}
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.NumCPU()
@@ -151,391 +170,323 @@ func Index(ctx context.Context, st store.Store, paths []string, opts Options) (*
 	if opts.BatchChars <= 0 {
 		opts.BatchChars = 1 << 20
 	}
-	if opts.Chunk.MaxChars == 0 {
-		opts.Chunk = corpus.DefaultChunkOptions()
+	r := &runner{st: st, opts: opts, steps: docSteps, rep: &Report{}, busy: make([]atomic.Int64, len(docSteps)+1)}
+	err = Timed(&r.rep.Steps, "documents", func() error { return r.documents(ctx, paths) })
+	for i, s := range docSteps {
+		r.rep.Steps = append(r.rep.Steps, StepTime{Name: s.Name(), Work: time.Duration(r.busy[i].Load())})
 	}
-	schemas, err := newSchemas(opts.Schema)
+	r.rep.Steps = append(r.rep.Steps, StepTime{Name: "write", Work: time.Duration(r.busy[len(docSteps)].Load())})
 	if err != nil {
-		return nil, err
+		return r.rep, err
 	}
-	schemas.extend = opts.Extend
-	states, err := st.DocStates(ctx)
-	if err != nil {
-		return nil, err
+	for _, s := range corpusSteps {
+		if opts.Progress != nil {
+			opts.Progress(Progress{Documents: r.progress.Documents, Written: r.progress.Written,
+				Failed: r.progress.Failed, Chars: r.progress.Chars, Step: s.Name()})
+		}
+		err := Timed(&r.rep.Steps, s.Name(), func() error { return s.Run(ctx, &Run{Report: r.rep}) })
+		if errors.Is(err, llm.ErrBudget) {
+			// Out of tokens in a corpus step: what is done is kept, the
+			// next run goes on.
+			if r.rep.Stopped == "" {
+				r.rep.Stopped = err.Error()
+			}
+			break
+		}
+		if err != nil {
+			return r.rep, fmt.Errorf("%s: %w", s.Name(), err)
+		}
 	}
-	fails, err := st.Failures(ctx)
+	r.rep.Elapsed = time.Since(start)
+	return r.rep, nil
+}
+
+// runner reads, works on and writes the documents: one goroutine walks the
+// paths and hashes each document, workers run the document steps, and one
+// writer batches the results into transactions.
+type runner struct {
+	st    IndexStore
+	opts  Options
+	steps []DocStep
+
+	mu       sync.Mutex // guards rep and progress between the walker and the writer
+	rep      *Report
+	progress Progress
+	// busy is the time spent in each document step, and then in writing,
+	// summed over documents, in nanoseconds.
+	busy []atomic.Int64
+}
+
+// report tells opts.Progress about one more document, under r.mu.
+func (r *runner) report(key string) {
+	r.progress.Documents++
+	r.progress.Key = key
+	if r.opts.Progress != nil {
+		r.opts.Progress(r.progress)
+	}
+}
+
+func (r *runner) documents(ctx context.Context, paths []string) error {
+	states, err := r.st.DocStates(ctx)
 	if err != nil {
-		return nil, err
+		return err
+	}
+	fails, err := r.st.Failures(ctx)
+	if err != nil {
+		return err
 	}
 	failed := map[string]bool{}
 	for _, f := range fails {
 		failed[f.Key] = true
 	}
 	var stale []string // failed once, current now: the failure is old news
-	p := &pipe{opts: opts, schemas: schemas}
-	rep := &Report{}
 
-	// ctx carries the writes; work, the reading and extracting, which a
+	// ctx carries the writes; work, the reading and the steps, which a
 	// budget stop cuts short while finished documents are still written.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	work, cancelWalk := context.WithCancel(ctx)
-	defer cancelWalk()
-	jobs := make(chan job, opts.Workers*2)
-	results := make(chan result, opts.Workers*2)
+	work, stopWork := context.WithCancel(ctx)
+	defer stopWork()
+	jobs := make(chan job, r.opts.Workers*2)
+	results := make(chan result, r.opts.Workers*2)
 
-	// Read: walk every path, hash, and pass on what needs work.
 	var walkErr error
-	var progress Progress
-	var mu sync.Mutex // guards rep and progress between the reader and the writer
 	go func() {
 		defer close(jobs)
-		seq := 0
-		for _, root := range paths {
-			warnings, err := corpus.WalkWith(work, root, corpus.WalkOptions{Within: opts.Within, MaxBytes: opts.MaxBytes}, func(d corpus.Doc) error {
-				sum := sha256.Sum256([]byte(d.Text))
-				j := job{doc: d, hash: hex.EncodeToString(sum[:]), seq: seq}
-				seq++
-				if s, ok := states[d.Key]; ok {
-					s := s
-					j.state = &s
-				}
-				mu.Lock()
-				rep.Documents++
-				rep.Characters += int64(utf8.RuneCountInString(d.Text))
-				needed := p.needsWork(j)
-				if !needed {
-					if failed[d.Key] {
-						stale = append(stale, d.Key)
-					}
-					rep.Unchanged++
-					progress.Documents++
-					progress.Key = d.Key
-					if opts.Progress != nil {
-						opts.Progress(progress)
-					}
-				}
-				mu.Unlock()
-				if !needed {
-					return nil
-				}
-				select {
-				case jobs <- j:
-					return nil
-				case <-work.Done():
-					return work.Err()
-				}
-			})
-			for _, w := range warnings {
-				mu.Lock()
-				rep.Skipped = append(rep.Skipped, w.Error())
-				mu.Unlock()
-				if opts.Warn != nil {
-					opts.Warn(w.Error())
-				}
+		walkErr = r.walk(ctx, work, paths, states, func(key string) {
+			if failed[key] {
+				stale = append(stale, key)
 			}
-			if err != nil {
-				if work.Err() == nil || ctx.Err() != nil {
-					walkErr = fmt.Errorf("read %s: %w", root, err)
-				}
-				return
-			}
-		}
+		}, jobs)
 	}()
 
-	// Work: normalise, chunk and extract, one document per worker.
 	var wg sync.WaitGroup
-	for i := 0; i < opts.Workers; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+	for range r.opts.Workers {
+		wg.Go(func() {
 			for j := range jobs {
-				r := p.process(work, j)
+				res := r.process(work, j)
 				select {
-				case results <- r:
+				case results <- res:
 				case <-ctx.Done():
 					return
 				}
 			}
-		}()
+		})
 	}
 	go func() { wg.Wait(); close(results) }()
 
-	// Write: batch the results into transactions.
+	if err := r.write(ctx, work, stopWork, cancel, results); err != nil {
+		return err
+	}
+	if walkErr != nil {
+		return walkErr
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return r.st.ClearFailures(ctx, stale)
+}
+
+// walk reads every path and passes on each document some step must run on;
+// current is told about the others.
+func (r *runner) walk(ctx, work context.Context, paths []string, states map[string]store.DocState, current func(key string), jobs chan<- job) error {
+	for _, root := range paths {
+		warnings, err := corpus.WalkWith(work, root, corpus.WalkOptions{Within: r.opts.Within, MaxBytes: r.opts.MaxBytes}, func(d corpus.Doc) error {
+			sum := sha256.Sum256([]byte(d.Text))
+			j := job{doc: d, hash: hex.EncodeToString(sum[:])}
+			if s, ok := states[d.Key]; ok {
+				j.state = &s
+			}
+			needed := r.needsWork(j)
+			r.mu.Lock()
+			r.rep.Documents++
+			r.rep.Characters += int64(utf8.RuneCountInString(d.Text))
+			if !needed {
+				current(d.Key)
+				r.rep.Unchanged++
+				r.report(d.Key)
+			}
+			r.mu.Unlock()
+			if !needed {
+				return nil
+			}
+			select {
+			case jobs <- j:
+				return nil
+			case <-work.Done():
+				return work.Err()
+			}
+		})
+		for _, w := range warnings {
+			r.mu.Lock()
+			r.rep.Skipped = append(r.rep.Skipped, w.Error())
+			r.mu.Unlock()
+			if r.opts.Warn != nil {
+				r.opts.Warn(w.Error())
+			}
+		}
+		if err != nil {
+			if work.Err() == nil || ctx.Err() != nil {
+				return fmt.Errorf("read %s: %w", root, err)
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// needsWork reports whether some step must run on a document: it is new or
+// changed, or a step's version differs from the one that ran.
+func (r *runner) needsWork(j job) bool {
+	if j.state == nil || j.state.Version != j.hash {
+		return true
+	}
+	// Only the extract step's version depends on the language, which is a
+	// property of the unchanged text.
+	return planFor(r.steps, &Work{Hash: j.hash, Lang: Language(j.doc.Text), Stored: j.state}).any()
+}
+
+// process runs the document steps a document needs and makes its write.
+func (r *runner) process(ctx context.Context, j job) (res result) {
+	res.key = j.doc.Key
+	step := ""
+	defer func() {
+		if e := recover(); e != nil {
+			res.err, res.step = fmt.Errorf("internal error while indexing: %v", e), step
+		}
+	}()
+	w := &Work{Source: j.doc, Hash: j.hash, Lang: Language(j.doc.Text), Stored: j.state}
+	p := planFor(r.steps, w)
+	for i, s := range r.steps {
+		if !p.compute[s.Name()] {
+			continue
+		}
+		step = s.Name()
+		t0 := time.Now()
+		err := s.Do(ctx, w)
+		r.busy[i].Add(int64(time.Since(t0)))
+		if err != nil {
+			res.err, res.step = err, step
+			return res
+		}
+	}
+	dw := store.DocWrite{Doc: kg.Document{Key: j.doc.Key}, KeepDoc: true, Steps: p.versions}
+	for _, s := range r.steps {
+		if p.rerun[s.Name()] {
+			s.Write(w, &dw)
+			res.ran = append(res.ran, s.Name())
+		}
+	}
+	switch {
+	case j.state == nil:
+		res.kind = "added"
+	case j.state.Version != j.hash:
+		res.kind = "changed"
+	default:
+		res.kind = "updated"
+	}
+	res.write, res.chars = dw, utf8.RuneCountInString(j.doc.Text)
+	return res
+}
+
+// write batches the results into transactions. A budget stop ends the
+// reading (stopWork) and keeps every finished document.
+func (r *runner) write(ctx, work context.Context, stopWork, cancel func(), results <-chan result) error {
 	var batch []store.DocWrite
 	batchChars, batchNo := 0, 0
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
-		if err := st.WriteDocs(ctx, batch); err != nil {
+		t0 := time.Now()
+		err := r.st.WriteDocs(ctx, batch)
+		r.busy[len(r.steps)].Add(int64(time.Since(t0)))
+		if err != nil {
 			return err
 		}
 		batchNo++
 		batch, batchChars = batch[:0], 0
-		if opts.AfterCommit != nil {
-			opts.AfterCommit(batchNo)
+		if r.opts.AfterCommit != nil {
+			r.opts.AfterCommit(batchNo)
 		}
 		return nil
 	}
 	var writeErr error
-	for r := range results {
+	for res := range results {
 		if writeErr != nil {
 			continue // drain
 		}
-		if r.err != nil && errors.Is(r.err, llm.ErrBudget) {
+		stopped := r.rep.Stopped != ""
+		switch {
+		case res.err != nil && errors.Is(res.err, llm.ErrBudget):
 			// Out of tokens: stop reading, keep every finished document.
-			if rep.Stopped == "" {
-				mu.Lock()
-				rep.Stopped = r.err.Error()
-				mu.Unlock()
-				cancelWalk()
+			if !stopped {
+				r.mu.Lock()
+				r.rep.Stopped = res.err.Error()
+				r.mu.Unlock()
+				stopWork()
 			}
 			continue
-		}
-		if r.err != nil && rep.Stopped != "" && errors.Is(r.err, context.Canceled) {
+		case res.err != nil && stopped && errors.Is(res.err, context.Canceled):
 			continue // cut short by the stop above
-		}
-		if r.err != nil && (ctx.Err() != nil || work.Err() != nil) {
+		case res.err != nil && (ctx.Err() != nil || work.Err() != nil):
 			// The run was cut short (interrupted, or stopped above): not
 			// the document's failure.
-			msg := fmt.Sprintf("%s: skipped: %v", r.key, r.err)
-			mu.Lock()
-			rep.Skipped = append(rep.Skipped, msg)
-			mu.Unlock()
-			if opts.Warn != nil {
-				opts.Warn(msg)
+			msg := fmt.Sprintf("%s: skipped: %v", res.key, res.err)
+			r.mu.Lock()
+			r.rep.Skipped = append(r.rep.Skipped, msg)
+			r.mu.Unlock()
+			if r.opts.Warn != nil {
+				r.opts.Warn(msg)
 			}
 			continue
-		}
-		if r.err != nil {
+		case res.err != nil:
 			// A step failed on the document: record it, in the same write
 			// path as documents, and go on. Nothing else of it is written.
-			f := Failure{Key: r.key, Step: r.step, Reason: r.err.Error()}
+			f := Failure{Key: res.key, Step: res.step, Reason: res.err.Error()}
 			batch = append(batch, store.DocWrite{Doc: kg.Document{Key: f.Key}, Failed: &store.Failure{Key: f.Key, Step: f.Step, Reason: f.Reason}})
-			mu.Lock()
-			rep.Failed = append(rep.Failed, f)
-			progress.Documents++
-			progress.Failed++
-			progress.Key = r.key
-			if opts.Progress != nil {
-				opts.Progress(progress)
+			r.mu.Lock()
+			r.rep.Failed = append(r.rep.Failed, f)
+			r.progress.Failed++
+			r.report(res.key)
+			r.mu.Unlock()
+			if r.opts.Warn != nil {
+				r.opts.Warn(fmt.Sprintf("%s: failed (%s): %s", f.Key, f.Step, f.Reason))
 			}
-			mu.Unlock()
-			if opts.Warn != nil {
-				opts.Warn(fmt.Sprintf("%s: failed (%s): %s", f.Key, f.Step, f.Reason))
-			}
-			if len(batch) >= opts.BatchDocs {
-				if err := flush(); err != nil {
-					writeErr = err
-					cancel()
-				}
-			}
-			continue
-		}
-		batch = append(batch, r.write)
-		batchChars += r.chars
-		mu.Lock()
-		switch r.kind {
-		case "added":
-			rep.Added++
-		case "changed":
-			rep.Changed++
 		default:
-			rep.Updated++
+			batch = append(batch, res.write)
+			batchChars += res.chars
+			r.mu.Lock()
+			switch res.kind {
+			case "added":
+				r.rep.Added++
+			case "changed":
+				r.rep.Changed++
+			default:
+				r.rep.Updated++
+			}
+			if r.rep.Ran == nil {
+				r.rep.Ran = map[string]int{}
+			}
+			for _, name := range res.ran {
+				r.rep.Ran[name]++
+			}
+			r.progress.Written++
+			r.progress.Chars += int64(res.chars)
+			r.report(res.key)
+			r.mu.Unlock()
 		}
-		progress.Documents++
-		progress.Written++
-		progress.Chars += int64(r.chars)
-		progress.Key = r.key
-		if opts.Progress != nil {
-			opts.Progress(progress)
-		}
-		mu.Unlock()
-		if len(batch) >= opts.BatchDocs || batchChars >= opts.BatchChars {
+		if len(batch) >= r.opts.BatchDocs || batchChars >= r.opts.BatchChars {
 			if err := flush(); err != nil {
 				writeErr = err
-				cancel()
+				cancel() // the workers stop; the rest is drained
 			}
 		}
 	}
-	if writeErr == nil {
-		writeErr = flush()
-	}
 	if writeErr != nil {
-		return rep, writeErr
+		return writeErr
 	}
-	if walkErr != nil {
-		return rep, walkErr
-	}
-	if err := ctx.Err(); err != nil {
-		return rep, err
-	}
-	if err := st.ClearFailures(ctx, stale); err != nil {
-		return rep, err
-	}
-	rep.Steps = append(rep.Steps, StepTime{Name: "read, extract, write", Wall: time.Since(start), CPU: processCPU() - cpu0})
-	err = Timed(&rep.Steps, "align", func() (err error) {
-		rep.Aligned, err = Align(ctx, st, false)
-		return err
-	})
-	if err != nil {
-		return rep, err
-	}
-	rep.Elapsed = time.Since(start)
-	return rep, nil
-}
-
-// Align runs entity alignment over the whole corpus when documents or
-// aliases changed since it last ran (or always, with force).
-func Align(ctx context.Context, st store.Store, force bool) (bool, error) {
-	dirty, err := st.Meta(ctx, "resolve_dirty")
-	if err != nil {
-		return false, err
-	}
-	version, err := st.Meta(ctx, "resolve_version")
-	if err != nil {
-		return false, err
-	}
-	if !force && dirty != "1" && version == resolve.Version {
-		return false, nil
-	}
-	names, err := st.Names(ctx)
-	if err != nil {
-		return false, err
-	}
-	aliases, err := st.AliasFacts(ctx)
-	if err != nil {
-		return false, err
-	}
-	merges, err := st.Merges(ctx)
-	if err != nil {
-		return false, err
-	}
-	if err := st.ApplyResolution(ctx, resolve.Resolve(names, aliases, merges...)); err != nil {
-		return false, err
-	}
-	return true, st.SetMeta(ctx, "resolve_version", resolve.Version)
-}
-
-type pipe struct {
-	opts    Options
-	schemas *schemas
-}
-
-func (p *pipe) versions(lang string) map[string]string {
-	ingest := ingestVersion
-	if p.opts.T2S {
-		ingest += "+t2s"
-	}
-	return map[string]string{
-		StepIngest:  ingest,
-		StepChunk:   fmt.Sprintf("%s:%d/%d", chunkVersion, p.opts.Chunk.MaxChars, p.opts.Chunk.Overlap),
-		StepExtract: p.opts.Extractor.Name() + "@" + extractorVersion(p.opts.Extractor, lang) + "/" + p.schemas.name(lang),
-	}
-}
-
-// extractorVersion is the version of what extracts lang: per language when
-// the extractor dispatches by language, so that changing one language's
-// rules re-runs only that language's documents.
-func extractorVersion(ex extract.Extractor, lang string) string {
-	if v, ok := ex.(interface{ VersionFor(string) string }); ok {
-		return v.VersionFor(lang)
-	}
-	return ex.Version()
-}
-
-// needsWork reports whether a document must be (re)processed: new, changed,
-// or some step's version differs from the one that ran.
-func (p *pipe) needsWork(j job) bool {
-	if j.state == nil || j.state.Version != j.hash {
-		return true
-	}
-	// The language is a property of the text, which has not changed; the
-	// extract version depends on it only through the schema name.
-	for step, v := range p.versions(Language(j.doc.Text)) {
-		if j.state.Steps[step] != v {
-			return true
-		}
-	}
-	return false
-}
-
-// process turns a document into what the store keeps.
-func (p *pipe) process(ctx context.Context, j job) (r result) {
-	d := j.doc
-	r.key = d.Key
-	defer func() {
-		if e := recover(); e != nil {
-			r.err, r.step = fmt.Errorf("internal error while indexing: %v", e), StepExtract
-		}
-	}()
-	a, err := analyse(ctx, d, p.opts.T2S, p.opts.Chunk, p.opts.Extractor, p.schemas, p.opts.Parallel)
-	if err != nil {
-		r.err, r.step = err, StepExtract
-		return r
-	}
-	versions := p.versions(a.doc.Lang)
-	a.doc.Version = j.hash
-	w := store.DocWrite{Doc: a.doc, Extractor: p.opts.Extractor.Name(), ReplaceFacts: true, Steps: versions, Facts: a.facts}
-	switch {
-	case j.state == nil:
-		r.kind = "added"
-	case j.state.Version != j.hash:
-		r.kind = "changed"
-	default:
-		r.kind = "updated"
-	}
-	keepChunks := j.state != nil && j.state.Version == j.hash &&
-		j.state.Steps[StepIngest] == versions[StepIngest] && j.state.Steps[StepChunk] == versions[StepChunk]
-	if !keepChunks {
-		w.Chunks = a.chunks
-	}
-	r.write = w
-	r.chars = a.doc.Chars
-	return r
-}
-
-// analysis is a document with its chunks and facts, all offsets mapped back
-// to the original text.
-type analysis struct {
-	doc    kg.Document
-	chunks []kg.Chunk
-	facts  []store.ChunkFacts
-}
-
-// analyse detects the language, normalises, chunks and extracts one
-// document. The extractor works on normalised text; offsets are mapped back
-// to the original before they leave.
-func analyse(ctx context.Context, d corpus.Doc, t2s bool, co corpus.ChunkOptions, ex extract.Extractor, sc *schemas, parallel int) (*analysis, error) {
-	lang := Language(d.Text)
-	norm, offmap := d.Text, []int32(nil)
-	if t2s && text.IsChinese(lang) {
-		norm, offmap = text.ToSimplified(d.Text)
-	}
-	orig := []rune(d.Text)
-	a := &analysis{doc: kg.Document{
-		Key: d.Key, Title: d.Title, Section: d.Section, Lang: lang,
-		Encoding: d.Encoding, Chars: len(orig), Text: d.Text, Norm: norm, OffsetMap: offmap,
-	}}
-	toOrig := func(off int) int { return text.OrigOffset(offmap, off) }
-	a.chunks = corpus.Chunk(norm, d.Format, lang, co)
-	sch := sc.forLang(lang)
-	dc := extract.NewDocContext(d.Key, d.Title, d.Section)
-	if text.IsChinese(lang) {
-		dc.Use = docstats.OfDocument([]rune(norm))
-	}
-	results, err := extractChunks(ctx, a.chunks, lang, sch, ex, dc, parallel)
-	if err != nil {
-		return nil, err
-	}
-	a.facts = make([]store.ChunkFacts, len(a.chunks))
-	for i := range a.chunks {
-		c := &a.chunks[i]
-		a.facts[i] = store.ChunkFacts{Seq: c.Seq, Result: toDocument(results[i], c, orig, toOrig)}
-		c.Start, c.End = toOrig(c.Start), toOrig(c.End)
-	}
-	return a, nil
+	return flush()
 }
 
 // extractChunks runs the extractor over a document's chunks: in order with
@@ -626,27 +577,28 @@ type ExtractOptions struct {
 	Parallel  int    // chunks extracted at once (for LLM extractors)
 }
 
-// ExtractText extracts from a text on its own, as indexing would, with
+// ExtractText extracts from a text on its own, as the document steps would, with
 // offsets into s. It needs no workspace.
 func ExtractText(ctx context.Context, s string, opts ExtractOptions) (extract.Result, string, error) {
-	if opts.Chunk.MaxChars == 0 {
-		opts.Chunk = corpus.DefaultChunkOptions()
-	}
-	sc, err := newSchemas(opts.Schema)
+	steps, err := DocSteps(Options{Schema: opts.Schema, T2S: opts.T2S, Chunk: opts.Chunk, Extractor: opts.Extractor, Parallel: opts.Parallel})
 	if err != nil {
 		return extract.Result{}, "", err
 	}
-	d := corpus.Doc{Key: "-", Title: opts.Title, Format: "txt", Text: s}
-	a, err := analyse(ctx, d, opts.T2S, opts.Chunk, opts.Extractor, sc, opts.Parallel)
-	if err != nil {
-		return extract.Result{}, "", err
+	w := &Work{Source: corpus.Doc{Key: "-", Title: opts.Title, Format: "txt", Text: s}, Lang: Language(s)}
+	for _, st := range steps {
+		if st.Name() == StepLexical {
+			continue // search terms are for the store
+		}
+		if err := st.(DocStep).Do(ctx, w); err != nil {
+			return extract.Result{}, "", err
+		}
 	}
 	var out extract.Result
-	for _, f := range a.facts {
-		out.Entities = append(out.Entities, f.Result.Entities...)
-		out.Triples = append(out.Triples, f.Result.Triples...)
+	for _, f := range w.Found {
+		out.Entities = append(out.Entities, f.Entities...)
+		out.Triples = append(out.Triples, f.Triples...)
 	}
-	return dedupe(out), a.doc.Lang, nil
+	return dedupe(out), w.Lang, nil
 }
 
 // dedupe drops facts found twice (overlapping chunks), keyed by offsets.

@@ -15,6 +15,7 @@ import (
 	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/llm"
+	"github.com/annals-project/annals/internal/resolve"
 	"github.com/annals-project/annals/internal/store"
 	"github.com/annals-project/annals/internal/store/sqlite"
 )
@@ -73,6 +74,16 @@ func setup(t *testing.T) (context.Context, *sqlite.DB, string, *fakeExtractor, O
 	return ctx, db, root, ex, opts
 }
 
+// indexWith runs the standard steps: the document steps, then alignment.
+func indexWith(ctx context.Context, db *sqlite.DB, paths []string, opts Options) (*Report, error) {
+	steps, err := Standard(opts, db)
+	if err != nil {
+		return nil, err
+	}
+	opts.Steps = steps
+	return Index(ctx, db, paths, opts)
+}
+
 func write(t *testing.T, root, rel, content string) {
 	t.Helper()
 	p := filepath.Join(root, rel)
@@ -102,7 +113,7 @@ func TestIndexIsIncrementalAndRemovesExactly(t *testing.T) {
 	write(t, root, "蜀书/诸葛亮传/text.txt", "諸葛亮子诸葛瞻。") // traditional first name
 	write(t, root, "broken.txt", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00")
 
-	rep, err := Index(ctx, db, []string{root}, opts)
+	rep, err := indexWith(ctx, db, []string{root}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +134,7 @@ func TestIndexIsIncrementalAndRemovesExactly(t *testing.T) {
 
 	// Unchanged corpus: nothing is extracted again.
 	calls := ex.calls.Load()
-	rep, err = Index(ctx, db, []string{root}, opts)
+	rep, err = indexWith(ctx, db, []string{root}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +144,7 @@ func TestIndexIsIncrementalAndRemovesExactly(t *testing.T) {
 
 	// A changed file replaces its facts.
 	write(t, root, "蜀书/诸葛亮传/text.txt", "诸葛亮卒。")
-	rep, err = Index(ctx, db, []string{root}, opts)
+	rep, err = indexWith(ctx, db, []string{root}, opts)
 	if err != nil || rep.Changed != 1 {
 		t.Fatalf("changed file: %+v %v", rep, err)
 	}
@@ -152,7 +163,7 @@ func TestIndexIsIncrementalAndRemovesExactly(t *testing.T) {
 	if err := db.RemoveDocument(ctx, d.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Align(ctx, db, false); err != nil {
+	if _, err := resolve.Align(ctx, db, false); err != nil {
 		t.Fatal(err)
 	}
 	rels = relationsOf(t, db, "刘备")
@@ -161,7 +172,7 @@ func TestIndexIsIncrementalAndRemovesExactly(t *testing.T) {
 	}
 	d, _ = db.Document(ctx, "蜀书/后主传")
 	db.RemoveDocument(ctx, d.ID)
-	Align(ctx, db, false)
+	resolve.Align(ctx, db, false)
 	if rels := relationsOf(t, db, "刘备"); len(rels) != 0 {
 		t.Fatalf("relation supported by no document survived: %+v", rels)
 	}
@@ -174,7 +185,7 @@ func TestOverlappingChunksStoreAFactOnce(t *testing.T) {
 		b.WriteString("刘备子刘禅。")
 	}
 	write(t, root, "a.txt", b.String())
-	if _, err := Index(ctx, db, []string{root}, opts); err != nil {
+	if _, err := indexWith(ctx, db, []string{root}, opts); err != nil {
 		t.Fatal(err)
 	}
 	chunks, _ := db.Chunks(ctx, 1)
@@ -190,12 +201,12 @@ func TestOverlappingChunksStoreAFactOnce(t *testing.T) {
 func TestNewExtractorVersionReextractsWithoutRechunking(t *testing.T) {
 	ctx, db, root, ex, opts := setup(t)
 	write(t, root, "a.txt", "刘备子刘禅。")
-	if _, err := Index(ctx, db, []string{root}, opts); err != nil {
+	if _, err := indexWith(ctx, db, []string{root}, opts); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := db.Chunks(ctx, 1)
 	ex.version = "2"
-	rep, err := Index(ctx, db, []string{root}, opts)
+	rep, err := indexWith(ctx, db, []string{root}, opts)
 	if err != nil || rep.Updated != 1 {
 		t.Fatalf("new extractor version should update the document: %+v %v", rep, err)
 	}
@@ -213,7 +224,7 @@ func TestDictionaryAliasesMergeEntities(t *testing.T) {
 	ctx, db, root, ex, opts := setup(t)
 	ex.names = append(ex.names, "玄德")
 	write(t, root, "a.txt", "玄德子刘禅。刘备子刘禅。")
-	if _, err := Index(ctx, db, []string{root}, opts); err != nil {
+	if _, err := indexWith(ctx, db, []string{root}, opts); err != nil {
 		t.Fatal(err)
 	}
 	if ents, _ := db.FindEntities(ctx, "玄德"); len(ents) != 1 || ents[0].Name != "玄德" {
@@ -222,7 +233,7 @@ func TestDictionaryAliasesMergeEntities(t *testing.T) {
 	if _, err := db.AddDictionaryAliases(ctx, "d.txt", []store.AliasFact{{Main: "刘备", Alias: "玄德", Kind: "dictionary", Source: "dictionary:d.txt:1"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Align(ctx, db, false); err != nil {
+	if _, err := resolve.Align(ctx, db, false); err != nil {
 		t.Fatal(err)
 	}
 	ents, _ := db.FindEntities(ctx, "玄德")
@@ -293,7 +304,7 @@ func TestBudgetStopKeepsFinishedDocuments(t *testing.T) {
 	}
 	ex := &budgetExtractor{fakeExtractor: fakeExtractor{names: []string{"刘备", "刘禅"}, version: "1"}, left: 4}
 	opts.Extractor, opts.Workers, opts.BatchDocs = ex, 1, 2
-	rep, err := Index(ctx, db, []string{root}, opts)
+	rep, err := indexWith(ctx, db, []string{root}, opts)
 	if err != nil {
 		t.Fatalf("a budget stop is not a failure: %v", err)
 	}
@@ -305,7 +316,7 @@ func TestBudgetStopKeepsFinishedDocuments(t *testing.T) {
 		t.Fatalf("finished documents must be kept and aligned: %+v", st)
 	}
 	ex.left = 100
-	rep, err = Index(ctx, db, []string{root}, opts)
+	rep, err = indexWith(ctx, db, []string{root}, opts)
 	if err != nil || rep.Added != 6 || rep.Unchanged != 4 {
 		t.Fatalf("the next run goes on where the budget stopped: %+v %v", rep, err)
 	}
@@ -320,7 +331,7 @@ func TestParallelChunksGiveTheSameFacts(t *testing.T) {
 	write(t, root, "a.txt", b.String())
 	ex := &budgetExtractor{fakeExtractor: fakeExtractor{names: []string{"刘备", "刘禅", "诸葛亮", "诸葛瞻"}, version: "1"}, left: 1 << 20}
 	opts.Extractor, opts.Parallel = ex, 8
-	if _, err := Index(ctx, db, []string{root}, opts); err != nil {
+	if _, err := indexWith(ctx, db, []string{root}, opts); err != nil {
 		t.Fatal(err)
 	}
 	st, _ := db.Stats(ctx)
@@ -366,7 +377,7 @@ func TestFailedDocumentIsRecordedAndRetried(t *testing.T) {
 	ex := &failingExtractor{fakeExtractor: fakeExtractor{names: []string{"刘备", "刘禅", "诸葛亮", "诸葛瞻"}, version: "1"}}
 	opts.Extractor = ex
 	write(t, root, "old.txt", "刘备子刘禅。")
-	if _, err := Index(ctx, db, []string{root}, opts); err != nil {
+	if _, err := indexWith(ctx, db, []string{root}, opts); err != nil {
 		t.Fatal(err)
 	}
 	// old.txt changes into text that fails; new.txt is new and fails.
@@ -377,7 +388,7 @@ func TestFailedDocumentIsRecordedAndRetried(t *testing.T) {
 	opts.Warn = func(s string) { warned = append(warned, s) }
 	var last Progress
 	opts.Progress = func(p Progress) { last = p }
-	rep, err := Index(ctx, db, []string{root}, opts)
+	rep, err := indexWith(ctx, db, []string{root}, opts)
 	if err != nil {
 		t.Fatalf("failed documents do not fail the run: %v", err)
 	}
@@ -406,14 +417,14 @@ func TestFailedDocumentIsRecordedAndRetried(t *testing.T) {
 	}
 
 	// Failing again counts the attempt.
-	rep, err = Index(ctx, db, []string{root}, opts)
+	rep, err = indexWith(ctx, db, []string{root}, opts)
 	if err != nil || len(rep.Failed) != 2 || failureOf(t, db, "old.txt").Attempts != 2 {
 		t.Fatalf("second run: %+v, %v, %+v", rep, err, failureOf(t, db, "old.txt"))
 	}
 
 	// Once the extractor works, both are written and the records go.
 	ex.bad = ""
-	rep, err = Index(ctx, db, []string{root}, opts)
+	rep, err = indexWith(ctx, db, []string{root}, opts)
 	if err != nil || len(rep.Failed) != 0 || rep.Added != 1 || rep.Changed != 1 {
 		t.Fatalf("third run: %+v, %v", rep, err)
 	}
@@ -434,16 +445,16 @@ func TestStaleFailuresAreCleared(t *testing.T) {
 	opts.Extractor = ex
 	write(t, root, "a.txt", "刘备子刘禅。")
 	write(t, root, "b.txt", "刘禅。")
-	if _, err := Index(ctx, db, []string{root}, opts); err != nil {
+	if _, err := indexWith(ctx, db, []string{root}, opts); err != nil {
 		t.Fatal(err)
 	}
 	write(t, root, "a.txt", "刘备子刘禅。坏。")
 	write(t, root, "b.txt", "刘禅。坏。")
-	if rep, err := Index(ctx, db, []string{root}, opts); err != nil || len(rep.Failed) != 2 {
+	if rep, err := indexWith(ctx, db, []string{root}, opts); err != nil || len(rep.Failed) != 2 {
 		t.Fatalf("%+v, %v", rep, err)
 	}
 	write(t, root, "a.txt", "刘备子刘禅。")
-	if rep, err := Index(ctx, db, []string{root}, opts); err != nil || rep.Unchanged != 1 || len(rep.Failed) != 1 {
+	if rep, err := indexWith(ctx, db, []string{root}, opts); err != nil || rep.Unchanged != 1 || len(rep.Failed) != 1 {
 		t.Fatalf("%+v, %v", rep, err)
 	}
 	if failureOf(t, db, "a.txt") != nil || failureOf(t, db, "b.txt") == nil {

@@ -9,6 +9,10 @@ type StepTime struct {
 	Name string        `json:"name"`
 	Wall time.Duration `json:"wall_ns"`
 	CPU  time.Duration `json:"cpu_ns"`
+	// Work is, for a document step and for writing, the time spent in it
+	// summed over documents. These run at once on every core within the
+	// "documents" step, so they have no wall or CPU time of their own.
+	Work time.Duration `json:"work_ns,omitempty"`
 }
 
 // Timed runs f as the step name and appends what it cost to steps.

@@ -7,16 +7,10 @@ type ChunkHit struct {
 	Score   float64 `json:"score"` // BM25, positive, higher is better
 }
 
-// ChunkText is a chunk's normalised text, to be indexed.
-type ChunkText struct {
-	ID, DocID int64
-	Text      string
-}
-
-// ChunkTerms is what the lexical index holds for a chunk: its terms,
-// space-separated (index.AppendText).
+// ChunkTerms is what the lexical index holds for a chunk of a document
+// being written: its terms, space-separated (index.AppendText).
 type ChunkTerms struct {
-	ID    int64
+	Seq   int // the chunk's sequence number in the document
 	Terms []byte
 }
 

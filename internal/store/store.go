@@ -1,12 +1,12 @@
-// Package store defines what annals keeps in a workspace and how the rest of
-// the program reads and writes it. store/sqlite is the embedded default.
+// Package store defines what annals keeps in a workspace: the rows the
+// rest of the program reads and writes. store/sqlite keeps them in the
+// embedded default; each package that uses a store declares the few
+// methods it needs, where it uses them.
 package store
 
 import (
-	"context"
 	"errors"
 
-	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/kg"
 )
 
@@ -22,22 +22,53 @@ type DocState struct {
 	Steps   map[string]string // step name → version that ran
 }
 
-// ChunkFacts is what extraction found in one chunk, offsets relative to the
-// chunk's normalised text.
+// ChunkFacts is what extraction found in one chunk, in document offsets of
+// the original text.
 type ChunkFacts struct {
-	Seq    int // the chunk's sequence number in the document
-	Result extract.Result
+	Seq      int // the chunk's sequence number in the document
+	Mentions []NameSpan
+	Evidence []Statement
 }
 
-// DocWrite is one document with everything the document-level steps made of
-// it, written in one transaction.
+// NameSpan is a name as it stands in a document: the canonical name an
+// extractor gave it, its type, its offsets and its characters there.
+type NameSpan struct {
+	Name, Type string
+	Start, End int
+	Surface    string
+}
+
+// Statement is a relation read in one sentence of a document.
+type Statement struct {
+	Relation   string
+	Head, Tail NameSpan
+	Sentence   kg.Span
+	// AliasKind says what kind of name the tail of an alias relation is
+	// (字, 号 …); empty for other relations.
+	AliasKind string
+	Score     *float64 // 0–10 where a judge scored it
+	// Aside marks a statement a judge scored under the threshold: stored,
+	// but kept out of the graph.
+	Aside bool
+}
+
+// DocWrite is one document with everything the document steps made of it,
+// written in one transaction. What a step did not redo is left as stored.
 type DocWrite struct {
-	Doc       kg.Document
-	Chunks    []kg.Chunk   // nil: keep the stored chunks
-	Facts     []ChunkFacts // nil with ReplaceFacts false: keep the stored facts
+	Doc kg.Document
+	// KeepDoc says the stored document row is current (same text, same
+	// ingest version): only its id is looked up, the text is not written.
+	KeepDoc bool
+	Chunks  []kg.Chunk   // nil: keep the stored chunks
+	Facts   []ChunkFacts // nil with ReplaceFacts false: keep the stored facts
+	// Terms are the chunks' lexical terms, by chunk sequence number; nil
+	// keeps the stored ones.
+	Terms     []ChunkTerms
 	Extractor string
 	// ReplaceFacts drops the document's stored mentions and evidence before
-	// writing Facts (a changed document, or a new extractor version).
+	// writing Facts (a changed document, or a new extractor version), and
+	// with them the record of every step run on the document, so that the
+	// corpus steps (dating) run on it again.
 	ReplaceFacts bool
 	Steps        map[string]string // steps to record as done, name → version
 	// Failed, when set, records instead that a step failed on the document
@@ -94,57 +125,6 @@ type Stats struct {
 	Status      map[string]int `json:"status"`
 }
 
-// Store is the workspace's persistent graph.
-type Store interface {
-	Close() error
-
-	// Documents.
-	DocStates(ctx context.Context) (map[string]DocState, error)
-	WriteDocs(ctx context.Context, docs []DocWrite) error
-	Document(ctx context.Context, keyOrPrefix string) (*kg.Document, error)
-	Documents(ctx context.Context) ([]kg.Document, error)
-	Chunks(ctx context.Context, docID int64) ([]kg.Chunk, error)
-	RemoveDocument(ctx context.Context, id int64) error
-	// Failures lists the documents a step failed on, by key and step.
-	Failures(ctx context.Context) ([]Failure, error)
-	// ClearFailures forgets the failures of these documents (whose stored
-	// version turned out to be current after all).
-	ClearFailures(ctx context.Context, keys []string) error
-
-	// Corpus-level state.
-	Meta(ctx context.Context, key string) (string, error)
-	SetMeta(ctx context.Context, key, value string) error
-
-	// Entity alignment.
-	Names(ctx context.Context) ([]NameRef, error)
-	AliasFacts(ctx context.Context) ([]AliasFact, error)
-	AddDictionaryAliases(ctx context.Context, source string, facts []AliasFact) (int, error)
-	ApplyResolution(ctx context.Context, r Resolution) error
-
-	// Merges decided by an LLM or a person; undoable.
-	AddMerge(ctx context.Context, m Merge) (int64, error)
-	Merges(ctx context.Context) ([]Merge, error)
-	UndoMerge(ctx context.Context, id int64) error
-
-	// LLM bookkeeping: usage per run and step, workspace state blobs
-	// (schema growth), learned extraction regexes.
-	RecordUsage(ctx context.Context, rows []UsageRow) error
-	Usage(ctx context.Context) ([]UsageRow, error)
-	ScoreHistogram(ctx context.Context) (map[int]int, int, error)
-	State(ctx context.Context, name string) ([]byte, error)
-	SetState(ctx context.Context, name string, value []byte) error
-	Patterns(ctx context.Context) ([][]byte, error)
-	SavePattern(ctx context.Context, key string, value []byte) error
-
-	// Reading the graph.
-	FindEntities(ctx context.Context, name string) ([]kg.Entity, error)
-	Entity(ctx context.Context, id int64) (*kg.Entity, error)
-	ListEntities(ctx context.Context, q EntityQuery) ([]kg.Entity, error)
-	Relations(ctx context.Context, entityID int64, limit int) ([]kg.Relation, error)
-	Mentions(ctx context.Context, entityID int64, limit int) ([]kg.Mention, error)
-	Stats(ctx context.Context) (*Stats, error)
-}
-
 // EntityQuery filters ListEntities.
 type EntityQuery struct {
 	Type   string
@@ -197,17 +177,6 @@ type Merge struct {
 type VectorItem struct {
 	ID   int64
 	Text string
-}
-
-// VectorStore keeps the vectors of chunks and entities, by embedding model.
-type VectorStore interface {
-	Unembedded(ctx context.Context, kind, model string, after int64, limit int) ([]VectorItem, error)
-	PutVectors(ctx context.Context, kind, model string, ids []int64, vecs [][]byte) error
-	ChunkTexts(ctx context.Context) ([]string, error)
-	VectorCounts(ctx context.Context, model string) (chunks, entities int, err error)
-	State(ctx context.Context, name string) ([]byte, error)
-	SetState(ctx context.Context, name string, value []byte) error
-	Stats(ctx context.Context) (*Stats, error)
 }
 
 // DatedDoc is a document with the evidence and chunks the time step dates.

@@ -17,8 +17,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/llm"
-	"github.com/annals-project/annals/internal/pipeline"
 	"github.com/annals-project/annals/internal/resolve"
 	"github.com/annals-project/annals/internal/store"
 )
@@ -125,6 +125,19 @@ const (
 	SkipUndone  = "undone by a person"
 )
 
+// Store is what LLM alignment reads and writes: the names and evidence it
+// shows the model, the merges it records, and alignment itself.
+type Store interface {
+	resolve.AlignStore
+	AddMerge(ctx context.Context, m store.Merge) (int64, error)
+	Entity(ctx context.Context, id int64) (*kg.Entity, error)
+	ListEntities(ctx context.Context, q store.EntityQuery) ([]kg.Entity, error)
+	Relations(ctx context.Context, entityID int64, limit int) ([]kg.Relation, error)
+	Mentions(ctx context.Context, entityID int64, limit int) ([]kg.Mention, error)
+	State(ctx context.Context, name string) ([]byte, error)
+	SetState(ctx context.Context, name string, value []byte) error
+}
+
 // stateName keeps the hashes of judged groups between runs.
 const stateName = "llm_align"
 
@@ -132,7 +145,7 @@ const stateName = "llm_align"
 // merges the model justifies and re-aligns the graph. It returns the report
 // together with any error; an LLM error (llm.ErrBudget, a failed call)
 // ends the run, and what was recorded before stays.
-func Run(ctx context.Context, st store.Store, c llm.Client, opts Options) (*Report, error) {
+func Run(ctx context.Context, st Store, c llm.Client, opts Options) (*Report, error) {
 	opts = opts.withDefaults()
 	rep := &Report{Model: c.Model(), Types: opts.Types, Merges: []store.Merge{}, CandidatesBy: map[string]int{}, Skipped: map[string]int{}, Problems: map[string]int{}}
 	merges, err := st.Merges(ctx)
@@ -225,7 +238,7 @@ func Run(ctx context.Context, st store.Store, c llm.Client, opts Options) (*Repo
 	if err := saveState(ctx, st, judged); err != nil {
 		errs = append(errs, err)
 	}
-	aligned, err := pipeline.Align(ctx, st, false)
+	aligned, err := resolve.Align(ctx, st, false)
 	rep.Aligned = aligned
 	if err != nil {
 		errs = append(errs, fmt.Errorf("re-align after LLM merges: %w", err))
@@ -234,7 +247,7 @@ func Run(ctx context.Context, st store.Store, c llm.Client, opts Options) (*Repo
 }
 
 // blockType loads the entities of one type and groups its candidates.
-func blockType(ctx context.Context, st store.Store, typ string, opts Options, rep *Report) ([]*group, error) {
+func blockType(ctx context.Context, st Store, typ string, opts Options, rep *Report) ([]*group, error) {
 	nodes, err := loadNodes(ctx, st, typ, opts)
 	if err != nil {
 		return nil, err
@@ -259,7 +272,7 @@ func blockType(ctx context.Context, st store.Store, typ string, opts Options, re
 
 // loadNodes lists the entities of a type with enough mentions, most
 // mentioned first, with their aliases.
-func loadNodes(ctx context.Context, st store.Store, typ string, opts Options) ([]node, error) {
+func loadNodes(ctx context.Context, st Store, typ string, opts Options) ([]node, error) {
 	const page = 500
 	person := typ == "人物" || typ == "person"
 	var out []node
@@ -382,7 +395,7 @@ func ask(ctx context.Context, c llm.Client, batches [][]*group, opts Options, ap
 
 // record adds one merge unless the names are already one entity or a
 // person undid that merge before.
-func record(ctx context.Context, st store.Store, book *ledger, g *group, s mergeSet, reason, model string, rep *Report) error {
+func record(ctx context.Context, st Store, book *ledger, g *group, s mergeSet, reason, model string, rep *Report) error {
 	keys := []string{s.canonical.key}
 	names := make([]string, 0, len(s.others))
 	for _, n := range s.others {
@@ -489,7 +502,7 @@ func (l *ledger) undone(typ string, keys []string) bool {
 // judgedState is the stored record of judged groups: type → hashes.
 type judgedState map[string]map[string]bool
 
-func loadState(ctx context.Context, st store.Store) (judgedState, error) {
+func loadState(ctx context.Context, st Store) (judgedState, error) {
 	b, err := st.State(ctx, stateName)
 	if err != nil || b == nil {
 		return judgedState{}, err
@@ -510,7 +523,7 @@ func loadState(ctx context.Context, st store.Store) (judgedState, error) {
 
 // saveState keeps, per type asked about, the groups judged in this run;
 // groups that no longer occur are forgotten.
-func saveState(ctx context.Context, st store.Store, s map[string]map[string]bool) error {
+func saveState(ctx context.Context, st Store, s map[string]map[string]bool) error {
 	out := map[string][]string{}
 	for typ, hashes := range s {
 		if len(hashes) == 0 {

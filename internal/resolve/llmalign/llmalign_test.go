@@ -16,6 +16,7 @@ import (
 	"github.com/annals-project/annals/internal/llm"
 	"github.com/annals-project/annals/internal/llm/llmtest"
 	"github.com/annals-project/annals/internal/pipeline"
+	"github.com/annals-project/annals/internal/resolve"
 	"github.com/annals-project/annals/internal/store"
 	"github.com/annals-project/annals/internal/store/sqlite"
 )
@@ -89,13 +90,18 @@ func newStore(t *testing.T) (context.Context, *sqlite.DB) {
 		}
 	}
 	opts := pipeline.Options{Extractor: &fakeExtractor{names: corpusNames}, Workers: 2, Chunk: corpus.ChunkOptions{MaxChars: 200, Overlap: -1}}
+	steps, err := pipeline.Standard(opts, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Steps = steps
 	if _, err := pipeline.Index(ctx, db, []string{root}, opts); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.AddDictionaryAliases(ctx, "dictionary:test.txt", []store.AliasFact{{Main: "诸葛亮", Alias: "卧龙先生"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pipeline.Align(ctx, db, false); err != nil {
+	if _, err := resolve.Align(ctx, db, false); err != nil {
 		t.Fatal(err)
 	}
 	return ctx, db
@@ -322,7 +328,7 @@ func TestUndoneMergeIsNotAddedAgain(t *testing.T) {
 	if err := db.UndoMerge(ctx, rep.Merges[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pipeline.Align(ctx, db, false); err != nil {
+	if _, err := resolve.Align(ctx, db, false); err != nil {
 		t.Fatal(err)
 	}
 	for _, again := range []bool{false, true} {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/llm"
-	"github.com/annals-project/annals/internal/store"
 )
 
 // promptVersion changes whenever the prompt would make the model judge
@@ -65,7 +64,7 @@ const (
 )
 
 // evidence renders what the texts say about one entity.
-func evidence(ctx context.Context, st store.Store, n *node) (string, error) {
+func evidence(ctx context.Context, st Store, n *node) (string, error) {
 	var b strings.Builder
 	b.WriteString("* ")
 	b.WriteString(clean(n.ent.Name, 40))
@@ -192,7 +191,7 @@ func clean(s string, max int) string {
 
 // render fills in a group's evidence and the hash under which its judgement
 // is remembered.
-func render(ctx context.Context, st store.Store, g *group, model string, seen map[int64]string) error {
+func render(ctx context.Context, st Store, g *group, model string, seen map[int64]string) error {
 	var b strings.Builder
 	for _, n := range g.members {
 		ev, ok := seen[n.ent.ID]

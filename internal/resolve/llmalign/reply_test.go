@@ -8,7 +8,6 @@ import (
 
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/llm"
-	"github.com/annals-project/annals/internal/store"
 )
 
 func testBatch() []*group {
@@ -93,7 +92,7 @@ func FuzzParseReply(f *testing.F) {
 
 // evidenceStore answers the two reads the prompt makes with text of
 // realistic length.
-type evidenceStore struct{ store.Store }
+type evidenceStore struct{ Store }
 
 func (evidenceStore) Mentions(_ context.Context, id int64, limit int) ([]kg.Mention, error) {
 	var out []kg.Mention

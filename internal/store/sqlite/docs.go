@@ -103,7 +103,7 @@ type docWriter struct {
 	tx                               *sql.Tx
 	names                            map[nameKey]int64
 	insName, selName, insMen, insEvi *sql.Stmt
-	insChunk                         *sql.Stmt
+	insChunk, insTerms, insStep      *sql.Stmt
 }
 
 func (w *docWriter) prepare(ctx context.Context) error {
@@ -123,6 +123,8 @@ func (w *docWriter) prepare(ctx context.Context) error {
 		tail_start, tail_end, start, end, extractor, score, alias_kind, sentence, sentence_norm, kept)
 		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
 	w.insChunk = prep("INSERT INTO chunks(doc_id, seq, section, start, end, overlap, text, orig) VALUES(?, ?, ?, ?, ?, ?, ?, ?)")
+	w.insTerms = prep("INSERT INTO chunk_terms(rowid, terms) VALUES(?, ?)")
+	w.insStep = prep("INSERT INTO steps(doc_id, step, version) VALUES(?, ?, ?) ON CONFLICT(doc_id, step) DO UPDATE SET version = excluded.version")
 	if err != nil {
 		return fmt.Errorf("prepare writes: %w", err)
 	}
@@ -130,7 +132,7 @@ func (w *docWriter) prepare(ctx context.Context) error {
 }
 
 func (w *docWriter) close() {
-	for _, st := range []*sql.Stmt{w.insName, w.selName, w.insMen, w.insEvi, w.insChunk} {
+	for _, st := range []*sql.Stmt{w.insName, w.selName, w.insMen, w.insEvi, w.insChunk, w.insTerms, w.insStep} {
 		if st != nil {
 			st.Close()
 		}
@@ -160,20 +162,26 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 		norm = doc.Norm
 	}
 	var id int64
-	err := w.tx.QueryRowContext(ctx, `INSERT INTO documents(key, version, title, section, lang, encoding, chars, text, norm, offmap, added_at)
+	var err error
+	if d.KeepDoc {
+		err = w.tx.QueryRowContext(ctx, "SELECT id FROM documents WHERE key = ?", doc.Key).Scan(&id)
+	} else {
+		err = w.tx.QueryRowContext(ctx, `INSERT INTO documents(key, version, title, section, lang, encoding, chars, text, norm, offmap, added_at)
 		VALUES(?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT(key) DO UPDATE SET version=excluded.version, title=excluded.title, section=excluded.section,
 		lang=excluded.lang, encoding=excluded.encoding, chars=excluded.chars, text=excluded.text, norm=excluded.norm,
 		offmap=excluded.offmap, added_at=excluded.added_at
 		RETURNING id`,
-		doc.Key, doc.Version, doc.Title, strings.Join(doc.Section, "/"), doc.Lang, doc.Encoding, doc.Chars,
-		doc.Text, norm, encodeOffsets(doc.OffsetMap), now()).Scan(&id)
+			doc.Key, doc.Version, doc.Title, strings.Join(doc.Section, "/"), doc.Lang, doc.Encoding, doc.Chars,
+			doc.Text, norm, encodeOffsets(doc.OffsetMap), now()).Scan(&id)
+	}
 	if err != nil {
 		return fmt.Errorf("store document: %w", err)
 	}
 	doc.ID = id
 	chunkIDs := map[int]int64{}
 	if d.Chunks != nil {
+		// Deleting the chunks deletes their lexical terms too (a trigger).
 		if _, err := w.tx.ExecContext(ctx, "DELETE FROM chunks WHERE doc_id = ?", id); err != nil {
 			return err
 		}
@@ -200,7 +208,7 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 			c.DocID = id
 			chunkIDs[c.Seq] = c.ID
 		}
-	} else if d.Facts != nil {
+	} else if d.Facts != nil || d.Terms != nil {
 		rows, err := w.tx.QueryContext(ctx, "SELECT seq, id FROM chunks WHERE doc_id = ?", id)
 		if err != nil {
 			return err
@@ -215,6 +223,22 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 			chunkIDs[seq] = cid
 		}
 		rows.Close()
+		if d.Terms != nil {
+			// Kept chunks indexed with older terms.
+			if _, err := w.tx.ExecContext(ctx, "DELETE FROM chunk_terms WHERE rowid IN (SELECT id FROM chunks WHERE doc_id = ?)", id); err != nil {
+				return fmt.Errorf("drop old chunk terms: %w", err)
+			}
+		}
+	}
+	for _, t := range d.Terms {
+		cid, ok := chunkIDs[t.Seq]
+		if !ok {
+			return fmt.Errorf("terms for chunk %d, which the document does not have", t.Seq)
+		}
+		// As text: FTS5 tokenizes text, not blobs.
+		if _, err := w.insTerms.ExecContext(ctx, cid, string(t.Terms)); err != nil {
+			return fmt.Errorf("index chunk %d: %w", t.Seq, err)
+		}
 	}
 	if d.ReplaceFacts {
 		// New facts need every later step again (dating …).
@@ -227,37 +251,37 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 	sentences := newSentenceSource(doc)
 	for _, cf := range d.Facts {
 		cid := chunkIDs[cf.Seq]
-		for _, e := range cf.Result.Entities {
-			nid, err := w.nameID(ctx, e.Canonical(), e.Type)
+		for _, m := range cf.Mentions {
+			nid, err := w.nameID(ctx, m.Name, m.Type)
 			if err != nil {
 				return err
 			}
-			if _, err := w.insMen.ExecContext(ctx, id, cid, nid, e.Start, e.End, e.Text); err != nil {
+			if _, err := w.insMen.ExecContext(ctx, id, cid, nid, m.Start, m.End, m.Surface); err != nil {
 				return fmt.Errorf("store mention: %w", err)
 			}
 		}
-		for _, t := range cf.Result.Triples {
-			hid, err := w.nameID(ctx, t.Head.Canonical(), t.Head.Type)
+		for _, st := range cf.Evidence {
+			hid, err := w.nameID(ctx, st.Head.Name, st.Head.Type)
 			if err != nil {
 				return err
 			}
-			tid, err := w.nameID(ctx, t.Tail.Canonical(), t.Tail.Type)
+			tid, err := w.nameID(ctx, st.Tail.Name, st.Tail.Type)
 			if err != nil {
 				return err
 			}
 			var score any
-			if t.Score != nil {
-				score = *t.Score
+			if st.Score != nil {
+				score = *st.Score
 			}
-			orig, norm := sentences.at(t.Evidence)
-			if _, err := w.insEvi.ExecContext(ctx, id, cid, t.Relation, hid, tid, t.Head.Start, t.Head.End,
-				t.Tail.Start, t.Tail.End, t.Evidence.Start, t.Evidence.End, d.Extractor, score, t.AliasKind, orig, norm, !t.Aside); err != nil {
+			orig, norm := sentences.at(st.Sentence)
+			if _, err := w.insEvi.ExecContext(ctx, id, cid, st.Relation, hid, tid, st.Head.Start, st.Head.End,
+				st.Tail.Start, st.Tail.End, st.Sentence.Start, st.Sentence.End, d.Extractor, score, st.AliasKind, orig, norm, !st.Aside); err != nil {
 				return fmt.Errorf("store evidence: %w", err)
 			}
 		}
 	}
 	for step, version := range d.Steps {
-		if _, err := w.tx.ExecContext(ctx, "INSERT INTO steps(doc_id, step, version) VALUES(?, ?, ?) ON CONFLICT(doc_id, step) DO UPDATE SET version = excluded.version", id, step, version); err != nil {
+		if _, err := w.insStep.ExecContext(ctx, id, step, version); err != nil {
 			return fmt.Errorf("record step %s: %w", step, err)
 		}
 	}

@@ -23,64 +23,6 @@ const (
 	defaultHits    = 20
 )
 
-// LexicalChunks reads the normalised text of the chunks of some documents,
-// to be indexed.
-func (s *DB) LexicalChunks(ctx context.Context, docIDs []int64) ([]store.ChunkText, error) {
-	if len(docIDs) == 0 {
-		return nil, nil
-	}
-	rows, err := s.db.QueryContext(ctx, "SELECT id, doc_id, text FROM chunks WHERE doc_id IN (SELECT value FROM json_each(?)) ORDER BY doc_id, seq", idList(docIDs))
-	if err != nil {
-		return nil, fmt.Errorf("read chunks to index: %w", err)
-	}
-	defer rows.Close()
-	var out []store.ChunkText
-	for rows.Next() {
-		var c store.ChunkText
-		if err := rows.Scan(&c.ID, &c.DocID, &c.Text); err != nil {
-			return nil, fmt.Errorf("read chunks to index: %w", err)
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
-}
-
-// WriteChunkTerms replaces the lexical index of some documents' chunks and
-// records the step as done for them, in one transaction.
-func (s *DB) WriteChunkTerms(ctx context.Context, docIDs []int64, chunks []store.ChunkTerms, step, version string) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin lexical index: %w", err)
-	}
-	defer tx.Rollback()
-	ids := idList(docIDs)
-	// The chunks may be indexed already (a step re-run on unchanged
-	// chunks). Deleting a row that is not there still costs a tombstone.
-	if _, err := tx.ExecContext(ctx, `DELETE FROM chunk_terms WHERE rowid IN (SELECT id FROM chunks c
-		WHERE doc_id IN (SELECT value FROM json_each(?)) AND EXISTS (SELECT 1 FROM chunk_terms WHERE rowid = c.id))`, ids); err != nil {
-		return fmt.Errorf("drop old chunk terms: %w", err)
-	}
-	ins, err := tx.PrepareContext(ctx, "INSERT INTO chunk_terms(rowid, terms) VALUES(?, ?)")
-	if err != nil {
-		return fmt.Errorf("prepare chunk terms: %w", err)
-	}
-	defer ins.Close()
-	for _, c := range chunks {
-		// As text: FTS5 tokenizes text, not blobs.
-		if _, err := ins.ExecContext(ctx, c.ID, string(c.Terms)); err != nil {
-			return fmt.Errorf("index chunk %d: %w", c.ID, err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO steps(doc_id, step, version) SELECT value, ?, ? FROM json_each(?) WHERE true
-		ON CONFLICT(doc_id, step) DO UPDATE SET version = excluded.version`, step, version, ids); err != nil {
-		return fmt.Errorf("record step %s: %w", step, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit lexical index: %w", err)
-	}
-	return nil
-}
-
 // idList and termList write a list as a JSON array, which queries read
 // with json_each: one statement text whatever the list's length.
 func idList(ids []int64) string {

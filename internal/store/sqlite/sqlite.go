@@ -11,8 +11,6 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
-
-	"github.com/annals-project/annals/internal/store"
 )
 
 // DB is a workspace database.
@@ -29,8 +27,6 @@ type DB struct {
 // SetBeforeCommit installs a hook that runs inside each document write,
 // before it commits. For crash tests.
 func (s *DB) SetBeforeCommit(f func()) { s.beforeCommit = f }
-
-var _ store.Store = (*DB)(nil)
 
 // Open opens (creating if needed) the database at path and brings its schema
 // up to date.
