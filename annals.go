@@ -61,9 +61,10 @@ type Workspace struct {
 	// chunkVectors is read on the first question that needs it, not at
 	// Open, so that commands which never ask stay quick to start.
 	chunkVectors cached[string, *chunkVectors]
-	// relateGraph is keyed by the chunks' changes, the highest chunk id
-	// and the highest relation id: another process indexed or aligned.
-	relateGraph cached[[3]int64, *relate.EKG]
+	// relateGraph is keyed by the chunks' changes, the highest chunk id,
+	// the highest relation id and the alignments that wrote anything:
+	// another process indexed, fed back or aligned.
+	relateGraph cached[[4]int64, *relate.EKG]
 	lexical     lazyLexical
 	reader      lazyReader
 }

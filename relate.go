@@ -47,13 +47,13 @@ type Related struct {
 	Document string     `json:"document,omitempty"` // the key of the verdict's document, with AddDocument
 }
 
-func (w *Workspace) ekgGeneration(ctx context.Context) ([3]int64, error) {
+func (w *Workspace) ekgGeneration(ctx context.Context) ([4]int64, error) {
 	changes, maxChunk, err := w.db.ChunkGeneration(ctx)
 	if err != nil {
-		return [3]int64{}, err
+		return [4]int64{}, err
 	}
-	maxRel, err := w.db.MaxRelationID(ctx)
-	return [3]int64{changes, maxChunk, maxRel}, err
+	maxRel, aligned, err := w.db.RelationGeneration(ctx)
+	return [4]int64{changes, maxChunk, maxRel, aligned}, err
 }
 
 func (w *Workspace) ekg(ctx context.Context) (*relate.EKG, error) {
@@ -73,7 +73,7 @@ func (w *Workspace) ekg(ctx context.Context) (*relate.EKG, error) {
 // fedBack records that the structure in memory already holds a relation
 // just written back, so that it is not read again for it.
 func (w *Workspace) fedBack(relID int64) {
-	w.relateGraph.update(func(gen *[3]int64, _ *relate.EKG) { gen[2] = max(gen[2], relID) })
+	w.relateGraph.update(func(gen *[4]int64, _ *relate.EKG) { gen[2] = max(gen[2], relID) })
 }
 
 // Relate finds every relation annals can establish between the entities
@@ -187,7 +187,7 @@ func (w *Workspace) RevertFeedback(ctx context.Context, id int64) error {
 	if err := w.db.RevertFeedback(ctx, id); err != nil {
 		return err
 	}
-	w.relateGraph.update(func(_ *[3]int64, g *relate.EKG) {
+	w.relateGraph.update(func(_ *[4]int64, g *relate.EKG) {
 		for _, f := range list {
 			if f.ID == id {
 				g.Remove(f.RelationID)

@@ -20,7 +20,8 @@ type AlignStore interface {
 	Names(ctx context.Context) ([]store.NameRef, error)
 	AliasFacts(ctx context.Context) ([]store.AliasFact, error)
 	Merges(ctx context.Context) ([]store.Merge, error)
-	ApplyResolution(ctx context.Context, r store.Resolution) error
+	// ApplyResolution writes an alignment and says how many rows it wrote.
+	ApplyResolution(ctx context.Context, r store.Resolution) (int, error)
 }
 
 // Align runs entity alignment over the whole corpus when documents,
@@ -50,7 +51,7 @@ func Align(ctx context.Context, st AlignStore, force bool) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := st.ApplyResolution(ctx, Resolve(names, aliases, merges...)); err != nil {
+	if _, err := st.ApplyResolution(ctx, Resolve(names, aliases, merges...)); err != nil {
 		return false, err
 	}
 	return true, st.SetMeta(ctx, metaVersion, Version)

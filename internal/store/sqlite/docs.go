@@ -502,11 +502,14 @@ func (s *DB) RemoveDocument(ctx context.Context, id int64) error {
 // chunks in memory compare (ChunkGeneration).
 const metaChunks = "chunks_version"
 
-func bumpChunks(ctx context.Context, x execer) error {
+func bumpChunks(ctx context.Context, x execer) error { return bump(ctx, x, metaChunks) }
+
+// bump adds one to a counter in meta.
+func bump(ctx context.Context, x execer, key string) error {
 	_, err := x.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES(?, '1')
-		ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`, metaChunks)
+		ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`, key)
 	if err != nil {
-		return fmt.Errorf("count chunk changes: %w", err)
+		return fmt.Errorf("count changes (%s): %w", key, err)
 	}
 	return nil
 }

@@ -286,12 +286,15 @@ func (s *DB) feedbackEvidence(ctx context.Context, rels []kg.Relation, per int) 
 	return rows.Err()
 }
 
-// MaxRelationID is the highest relation id: alignment, which rewrites the
-// extracted relations, and feedback both move it.
-func (s *DB) MaxRelationID(ctx context.Context) (int64, error) {
-	var id int64
-	if err := s.queryRow(ctx, "SELECT COALESCE(max(id), 0) FROM relations").Scan(&id); err != nil {
-		return 0, fmt.Errorf("read relations: %w", err)
+// RelationGeneration says, cheaply, which relations the workspace holds:
+// the highest relation id (facts fed back add relations) and how many
+// alignments have written anything (they move names between entities and
+// rewrite relations without always adding one).
+func (s *DB) RelationGeneration(ctx context.Context) (maxID, aligned int64, err error) {
+	err = s.queryRow(ctx, `SELECT COALESCE((SELECT max(id) FROM relations), 0),
+		COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?), 0)`, metaAligned).Scan(&maxID, &aligned)
+	if err != nil {
+		err = fmt.Errorf("read relations: %w", err)
 	}
-	return id, nil
+	return maxID, aligned, err
 }

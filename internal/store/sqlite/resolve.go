@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/annals-project/annals/internal/kg"
@@ -102,94 +103,256 @@ func (s *DB) AddDictionaryAliases(ctx context.Context, source string, facts []st
 	return added, tx.Commit()
 }
 
-// ApplyResolution rewrites the name → entity map, the entities, their
-// aliases and the extracted relations from a corpus-wide alignment, in one
-// transaction. Entity ids survive as long as an entity keeps its name and
-// type, so facts added by people or by reasoning stay attached.
-func (s *DB) ApplyResolution(ctx context.Context, r store.Resolution) error {
+// ApplyResolution brings the name → entity map, the entities, their
+// aliases and the extracted relations in line with a corpus-wide alignment,
+// in one transaction, and returns how many rows it wrote. It writes only
+// what differs from what is stored: names that moved, entities that came
+// or went, aliases gained or lost, and the relations of evidence that is
+// new or whose names moved. Aligning an unchanged corpus writes nothing.
+// Entity ids survive as long as an entity keeps its name and type, so facts
+// added by people or by reasoning stay attached.
+func (s *DB) ApplyResolution(ctx context.Context, r store.Resolution) (int, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer tx.Rollback()
-	stmts := []string{
-		"CREATE TEMP TABLE IF NOT EXISTS keep_entities (id INTEGER PRIMARY KEY)",
-		"DELETE FROM keep_entities",
-		"UPDATE names SET entity_id = NULL",
-		"DELETE FROM aliases",
+	a := &applier{tx: tx}
+	if err := a.load(ctx); err != nil {
+		return 0, fmt.Errorf("read the stored alignment: %w", err)
 	}
-	for _, q := range stmts {
-		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("prepare alignment: %w", err)
-		}
+	if err := a.apply(ctx, r); err != nil {
+		return 0, err
 	}
-	upsert, err := tx.PrepareContext(ctx, `INSERT INTO entities(name, type) VALUES(?, ?)
-		ON CONFLICT(name, type) DO UPDATE SET name = excluded.name RETURNING id`)
-	if err != nil {
-		return err
+	if err := a.relink(ctx); err != nil {
+		return 0, fmt.Errorf("apply alignment: %w", err)
 	}
-	defer upsert.Close()
-	keep, _ := tx.PrepareContext(ctx, "INSERT OR IGNORE INTO keep_entities(id) VALUES(?)")
-	defer keep.Close()
-	setName, _ := tx.PrepareContext(ctx, "UPDATE names SET entity_id = ? WHERE id = ?")
-	defer setName.Close()
-	addAlias, _ := tx.PrepareContext(ctx, "INSERT OR IGNORE INTO aliases(entity_id, alias, kind, source) VALUES(?, ?, ?, ?)")
-	defer addAlias.Close()
-	for _, e := range r.Entities {
-		var id int64
-		if err := upsert.QueryRowContext(ctx, e.Name, e.Type).Scan(&id); err != nil {
-			return fmt.Errorf("store entity %s: %w", e.Name, err)
-		}
-		if _, err := keep.ExecContext(ctx, id); err != nil {
-			return err
-		}
-		for _, nid := range e.NameIDs {
-			if _, err := setName.ExecContext(ctx, id, nid); err != nil {
-				return err
-			}
-		}
-		for _, a := range e.Aliases {
-			if _, err := addAlias.ExecContext(ctx, id, a.Name, a.Kind, a.Source); err != nil {
-				return err
-			}
-		}
-	}
-	stmts = []string{
-		// Entities nobody refers to any more go, unless a person or reasoning
-		// attached a fact to them.
-		`DELETE FROM entities WHERE id NOT IN (SELECT id FROM keep_entities)
-			AND id NOT IN (SELECT head_id FROM relations WHERE status != 'extracted')
-			AND id NOT IN (SELECT tail_id FROM relations WHERE status != 'extracted')`,
-		`DELETE FROM names WHERE entity_id IS NULL AND id NOT IN (SELECT name_id FROM mentions)
-			AND id NOT IN (SELECT head_name FROM evidence) AND id NOT IN (SELECT tail_name FROM evidence)`,
-		`UPDATE entities SET mentions = COALESCE((SELECT count(*) FROM mentions m JOIN names n ON n.id = m.name_id
-			WHERE n.entity_id = entities.id), 0)`,
-		// Extracted relations are a view of the evidence under the new map. An
-		// alias relation whose two ends became one entity is an alias, not an
-		// edge, and is kept as such in the aliases table.
-		`INSERT INTO relations(head_id, type, tail_id, status, score, extractor, created_at)
-			SELECT h.entity_id, e.rtype, t.entity_id, 'extracted', MAX(e.score), MIN(e.extractor), '` + now() + `'
-			FROM evidence e JOIN names h ON h.id = e.head_name JOIN names t ON t.id = e.tail_name
-			WHERE h.entity_id IS NOT NULL AND t.entity_id IS NOT NULL AND h.entity_id != t.entity_id AND e.kept = 1
-			GROUP BY h.entity_id, e.rtype, t.entity_id
-			ON CONFLICT(head_id, type, tail_id, status) DO UPDATE SET score = excluded.score, extractor = excluded.extractor`,
-		`UPDATE evidence SET relation_id = (SELECT r.id FROM relations r, names h, names t
-			WHERE h.id = evidence.head_name AND t.id = evidence.tail_name AND r.head_id = h.entity_id
-			AND r.tail_id = t.entity_id AND r.type = evidence.rtype AND r.status = 'extracted' AND evidence.kept = 1)`,
-		`DELETE FROM relations WHERE status = 'extracted'
-			AND id NOT IN (SELECT relation_id FROM evidence WHERE relation_id IS NOT NULL)`,
-		`UPDATE relations SET support = (SELECT count(*) FROM evidence WHERE relation_id = relations.id)`,
-		"DELETE FROM keep_entities",
-	}
-	for _, q := range stmts {
-		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("apply alignment: %w", err)
+	if a.written > 0 {
+		if err := bump(ctx, tx, metaAligned); err != nil {
+			return 0, err
 		}
 	}
 	if err := setMeta(ctx, tx, MetaDirty, "0"); err != nil {
+		return 0, err
+	}
+	return a.written, tx.Commit()
+}
+
+// metaAligned counts the alignments that wrote anything, which readers
+// that hold the graph in memory compare (RelationGeneration).
+const metaAligned = "aligned_version"
+
+type aliasRow struct{ alias, kind, source string }
+
+// applier holds the stored alignment while a new one is written over it.
+type applier struct {
+	tx       *sql.Tx
+	entities map[nameKey]int64           // (name, type) → entity
+	names    map[int64]int64             // name → entity, where it has one
+	aliases  map[int64]map[aliasRow]bool // entity → its aliases
+	touched  map[int64]bool              // entities whose names changed
+	moved    []int64                     // names whose entity changed
+	written  int
+}
+
+func (a *applier) load(ctx context.Context) error {
+	a.entities, a.names, a.aliases = map[nameKey]int64{}, map[int64]int64{}, map[int64]map[aliasRow]bool{}
+	rows, err := a.tx.QueryContext(ctx, "SELECT id, name, type FROM entities")
+	if err != nil {
 		return err
 	}
-	return tx.Commit()
+	for rows.Next() {
+		var id int64
+		var k nameKey
+		if err := rows.Scan(&id, &k.name, &k.typ); err != nil {
+			rows.Close()
+			return err
+		}
+		a.entities[k] = id
+	}
+	rows.Close()
+	if rows, err = a.tx.QueryContext(ctx, "SELECT id, entity_id FROM names WHERE entity_id IS NOT NULL"); err != nil {
+		return err
+	}
+	for rows.Next() {
+		var id, eid int64
+		if err := rows.Scan(&id, &eid); err != nil {
+			rows.Close()
+			return err
+		}
+		a.names[id] = eid
+	}
+	rows.Close()
+	if rows, err = a.tx.QueryContext(ctx, "SELECT entity_id, alias, kind, source FROM aliases"); err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var eid int64
+		var al aliasRow
+		if err := rows.Scan(&eid, &al.alias, &al.kind, &al.source); err != nil {
+			return err
+		}
+		if a.aliases[eid] == nil {
+			a.aliases[eid] = map[aliasRow]bool{}
+		}
+		a.aliases[eid][al] = true
+	}
+	return rows.Err()
+}
+
+// exec runs a write and counts the rows it changed.
+func (a *applier) exec(ctx context.Context, st *sql.Stmt, args ...any) error {
+	res, err := st.ExecContext(ctx, args...)
+	if err != nil {
+		return err
+	}
+	n, _ := res.RowsAffected()
+	a.written += int(n)
+	return nil
+}
+
+func (a *applier) apply(ctx context.Context, r store.Resolution) error {
+	var err error
+	prep := func(q string) *sql.Stmt {
+		st, perr := a.tx.PrepareContext(ctx, q)
+		if perr != nil && err == nil {
+			err = perr
+		}
+		return st
+	}
+	addEntity := prep("INSERT INTO entities(name, type) VALUES(?, ?) RETURNING id")
+	setName := prep("UPDATE names SET entity_id = ? WHERE id = ?")
+	addAlias := prep("INSERT OR IGNORE INTO aliases(entity_id, alias, kind, source) VALUES(?, ?, ?, ?)")
+	dropAlias := prep("DELETE FROM aliases WHERE entity_id = ? AND alias = ? AND kind = ? AND source = ?")
+	dropEntity := prep(`DELETE FROM entities WHERE id = ?
+		AND NOT EXISTS (SELECT 1 FROM relations WHERE head_id = ?1 AND status != 'extracted')
+		AND NOT EXISTS (SELECT 1 FROM relations WHERE tail_id = ?1 AND status != 'extracted')`)
+	if err != nil {
+		return fmt.Errorf("prepare alignment: %w", err)
+	}
+	for _, st := range []*sql.Stmt{addEntity, setName, addAlias, dropAlias, dropEntity} {
+		defer st.Close()
+	}
+	kept := map[int64]bool{}
+	for _, e := range r.Entities {
+		id, ok := a.entities[nameKey{e.Name, e.Type}]
+		if !ok {
+			if err := addEntity.QueryRowContext(ctx, e.Name, e.Type).Scan(&id); err != nil {
+				return fmt.Errorf("store entity %s: %w", e.Name, err)
+			}
+			a.entities[nameKey{e.Name, e.Type}] = id
+			a.written++
+		}
+		kept[id] = true
+		for _, nid := range e.NameIDs {
+			if old, ok := a.names[nid]; !ok || old != id {
+				if err := a.exec(ctx, setName, id, nid); err != nil {
+					return fmt.Errorf("align name %d: %w", nid, err)
+				}
+				a.moved = append(a.moved, nid)
+			}
+			delete(a.names, nid)
+		}
+		want := map[aliasRow]bool{}
+		for _, al := range e.Aliases {
+			row := aliasRow{al.Name, al.Kind, al.Source}
+			want[row] = true
+			if !a.aliases[id][row] {
+				if err := a.exec(ctx, addAlias, id, row.alias, row.kind, row.source); err != nil {
+					return fmt.Errorf("store alias %s: %w", al.Name, err)
+				}
+			}
+		}
+		for row := range a.aliases[id] {
+			if !want[row] {
+				if err := a.exec(ctx, dropAlias, id, row.alias, row.kind, row.source); err != nil {
+					return fmt.Errorf("drop alias %s: %w", row.alias, err)
+				}
+			}
+		}
+	}
+	// Names no entity claims any more (nothing uses them) lose theirs.
+	for nid := range a.names {
+		if err := a.exec(ctx, setName, nil, nid); err != nil {
+			return fmt.Errorf("unalign name %d: %w", nid, err)
+		}
+		a.moved = append(a.moved, nid)
+	}
+	// Entities nobody refers to any more go, unless a person or reasoning
+	// attached a fact to them; their aliases go with them.
+	for _, id := range a.entities {
+		if !kept[id] {
+			if err := a.exec(ctx, dropEntity, id); err != nil {
+				return fmt.Errorf("drop entity %d: %w", id, err)
+			}
+		}
+	}
+	return nil
+}
+
+// relink brings the extracted relations in line with the names' entities:
+// the evidence that is new or whose names moved is linked again, and the
+// counts that follow are written where they changed.
+func (a *applier) relink(ctx context.Context) error {
+	moved := idList(a.moved)
+	// Evidence to link: not linked yet (new, or its ends were one entity),
+	// or one of its names moved.
+	const relink = `(e.relation_id IS NULL OR e.head_name IN (SELECT value FROM json_each(?1))
+		OR e.tail_name IN (SELECT value FROM json_each(?1)))`
+	stmts := []struct {
+		q    string
+		args []any
+	}{
+		{`DELETE FROM names WHERE entity_id IS NULL AND id NOT IN (SELECT name_id FROM mentions)
+			AND id NOT IN (SELECT head_name FROM evidence) AND id NOT IN (SELECT tail_name FROM evidence)`, nil},
+		// Mention counts change with names that moved and with documents
+		// written or removed, so all are counted; only changes are written.
+		{`UPDATE entities SET mentions = c.n FROM (SELECT n.entity_id AS id, count(*) AS n
+				FROM mentions m JOIN names n ON n.id = m.name_id WHERE n.entity_id IS NOT NULL GROUP BY n.entity_id
+				UNION ALL SELECT e.id, 0 FROM entities e WHERE NOT EXISTS (SELECT 1 FROM names n
+					WHERE n.entity_id = e.id AND EXISTS (SELECT 1 FROM mentions WHERE name_id = n.id))) AS c
+			WHERE entities.id = c.id AND entities.mentions != c.n`, nil},
+		// Extracted relations are a view of the evidence under the names'
+		// entities. An alias relation whose two ends became one entity is an
+		// alias, not an edge, and is kept as such in the aliases table.
+		{`INSERT INTO relations(head_id, type, tail_id, status, score, extractor, created_at)
+			SELECT h.entity_id, e.rtype, t.entity_id, 'extracted', MAX(e.score), MIN(e.extractor), ?2
+			FROM evidence e JOIN names h ON h.id = e.head_name JOIN names t ON t.id = e.tail_name
+			WHERE ` + relink + ` AND h.entity_id IS NOT NULL AND t.entity_id IS NOT NULL AND h.entity_id != t.entity_id AND e.kept = 1
+			GROUP BY h.entity_id, e.rtype, t.entity_id
+			ON CONFLICT(head_id, type, tail_id, status) DO NOTHING`, []any{moved, now()}},
+		{`UPDATE evidence AS e SET relation_id = (SELECT r.id FROM relations r, names h, names t
+			WHERE h.id = e.head_name AND t.id = e.tail_name AND r.head_id = h.entity_id
+			AND r.tail_id = t.entity_id AND r.type = e.rtype AND r.status = 'extracted' AND e.kept = 1)
+			WHERE ` + relink + ` AND relation_id IS NOT (SELECT r.id FROM relations r, names h, names t
+			WHERE h.id = e.head_name AND t.id = e.tail_name AND r.head_id = h.entity_id
+			AND r.tail_id = t.entity_id AND r.type = e.rtype AND r.status = 'extracted' AND e.kept = 1)`, []any{moved}},
+		// Relations no evidence supports any more (their evidence moved, or
+		// went with its document) go.
+		{`DELETE FROM relations WHERE status = 'extracted'
+			AND id NOT IN (SELECT relation_id FROM evidence WHERE relation_id IS NOT NULL)`, nil},
+		// Support counts for every relation; the score and extractor of an
+		// extracted one are those of its evidence.
+		{`UPDATE relations SET support = s.n,
+				score = CASE WHEN relations.status = 'extracted' THEN s.score ELSE relations.score END,
+				extractor = CASE WHEN relations.status = 'extracted' AND s.n > 0 THEN s.extractor ELSE relations.extractor END
+			FROM (SELECT relation_id AS id, count(*) AS n, MAX(score) AS score, MIN(extractor) AS extractor
+				FROM evidence WHERE relation_id IS NOT NULL GROUP BY relation_id
+				UNION ALL SELECT r.id, 0, NULL, NULL FROM relations r
+				WHERE NOT EXISTS (SELECT 1 FROM evidence WHERE relation_id = r.id)) AS s
+			WHERE relations.id = s.id AND (relations.support != s.n OR relations.status = 'extracted'
+				AND (relations.score IS NOT s.score OR s.n > 0 AND relations.extractor != s.extractor))`, nil},
+	}
+	for _, st := range stmts {
+		res, err := a.tx.ExecContext(ctx, st.q, st.args...)
+		if err != nil {
+			return err
+		}
+		n, _ := res.RowsAffected()
+		a.written += int(n)
+	}
+	return nil
 }
 
 // entityAliases loads the aliases of one entity.
