@@ -178,6 +178,12 @@ func (b apiBackend) Entity(ctx context.Context, name string, relations, mentions
 	})
 }
 
+func (b apiBackend) Bio(ctx context.Context, name, style string, strict bool) (any, error) {
+	return b.cache.get(ctx, b.w, fmt.Sprintf("bio\x00%s\x00%s\x00%v", name, style, strict), func() (any, error) {
+		return b.w.Bio(ctx, name, BioOptions{Style: style, Strict: strict})
+	})
+}
+
 func (b apiBackend) Search(ctx context.Context, q server.SearchQuery) (any, error) {
 	ctxChars := q.Context
 	if ctxChars == 0 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/annals-project/annals/internal/histories"
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/retrieve"
 	"github.com/annals-project/annals/internal/text"
@@ -254,7 +255,7 @@ func subjectSurface(r kg.Relation, ev kg.Evidence, subject int64) string {
 	if r.TailID == subject && r.HeadID != subject {
 		sp = ev.Tail
 	}
-	return spanIn(ev, sp)
+	return ev.Words(sp)
 }
 
 // otherSurface is the other end of a relation as the sentence writes it.
@@ -263,17 +264,7 @@ func otherSurface(r kg.Relation, ev kg.Evidence, subject int64) string {
 	if r.TailID == subject {
 		sp = ev.Head
 	}
-	return spanIn(ev, sp)
-}
-
-// spanIn is the text of a document span inside its evidence sentence.
-func spanIn(ev kg.Evidence, sp kg.Span) string {
-	rs := []rune(ev.Norm)
-	s, e := sp.Start-ev.Start, sp.End-ev.Start
-	if s < 0 || e > len(rs) || s >= e {
-		return ""
-	}
-	return string(rs[s:e])
+	return ev.Words(sp)
 }
 
 // femaleMarks end the names of women (吴氏, 甘夫人, 卞后).
@@ -309,7 +300,7 @@ func (f *factual) value(name, surface, subj string, ev kg.Evidence) (string, boo
 	s := ev.Norm
 	switch f.a.Type {
 	case retrieve.QNative:
-		if place, ok := nativeSpan(ev, surface); ok {
+		if place, ok := histories.NativePlace(ev.Norm, surface); ok {
 			return place, true
 		}
 		return name, false
@@ -348,52 +339,11 @@ func (f *factual) fullName(name, surface string) string {
 	if utf8.RuneCountInString(surface) != 1 || utf8.RuneCountInString(f.subject.Name) < 2 || utf8.RuneCountInString(f.subject.Name) > 4 {
 		return name
 	}
-	sur := surnameOf(f.subject.Name)
+	sur := histories.Surname(f.subject.Name)
 	if strings.HasPrefix(name, sur) && utf8.RuneCountInString(name) > utf8.RuneCountInString(sur) {
 		return name
 	}
 	return sur + surface
-}
-
-// compoundSurnames are the two-character family names of the histories.
-var compoundSurnames = []string{"诸葛", "司马", "欧阳", "淳于", "夏侯", "皇甫", "公孙", "上官", "东方", "长孙", "令狐", "钟离", "太史", "第五", "申屠", "司徒", "公羊", "尉迟", "宇文", "慕容", "濮阳", "诸葛"}
-
-func surnameOf(name string) string {
-	for _, c := range compoundSurnames {
-		if strings.HasPrefix(name, c) && utf8.RuneCountInString(name) > 2 {
-			return c
-		}
-	}
-	return string([]rune(name)[:1])
-}
-
-// nativeSpan is the whole native place of a X人(也) formula around a
-// place the sentence names, in the source's order (琅邪阳都 from
-// 琅邪阳都人也, not the two places apart).
-func nativeSpan(ev kg.Evidence, surface string) (string, bool) {
-	s := ev.Norm
-	i := strings.Index(s, surface)
-	if i < 0 {
-		return "", false
-	}
-	j := strings.Index(s[i:], "人")
-	if j < 0 {
-		return "", false
-	}
-	end := i + j
-	start := 0
-	if k := strings.LastIndexAny(s[:i], "，。；：、 "); k >= 0 {
-		_, size := utf8.DecodeRuneInString(s[k:])
-		start = k + size
-	}
-	if k := strings.LastIndex(s[:i], "本"); k >= start {
-		start = k + len("本")
-	}
-	place := s[start:end]
-	if n := utf8.RuneCountInString(place); n < 1 || n > 8 || strings.ContainsAny(place, "，。之为其") {
-		return "", false
-	}
-	return place, true
 }
 
 // names answers what a person is called: 字, 号, 谥号, or every name.
@@ -626,7 +576,7 @@ func tellsKilling(s, head, tail string, far bool) bool {
 // when no other person stands between them to be its doer (鲁已还南郑，
 // 北降曹公，然卒…杀夏侯渊 is not 张鲁's deed).
 func (f *factual) tellsKilling(ctx context.Context, r kg.Relation, ev kg.Evidence) (bool, error) {
-	head, tail := spanIn(ev, ev.Head), spanIn(ev, ev.Tail)
+	head, tail := ev.Words(ev.Head), ev.Words(ev.Tail)
 	if head == "" || tail == "" {
 		return false, nil
 	}
@@ -688,7 +638,7 @@ func (f *factual) dates(ctx context.Context) ([]candidate, error) {
 		}
 		for _, ev := range r.Evidence {
 			if ev.Year != nil {
-				put(ev, spanIn(ev, ev.Tail))
+				put(ev, ev.Words(ev.Tail))
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/annals-project/annals/internal/extract"
+	"github.com/annals-project/annals/internal/histories"
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/retrieve"
 	"github.com/annals-project/annals/internal/store"
@@ -289,7 +290,7 @@ func subjectSurfaces(a *retrieve.Analysis) []string {
 	if len(a.Entities) > 0 {
 		m := a.Entities[0]
 		names := append([]string{m.Entity.Name}, m.Aliases...)
-		if r := []rune(m.Entity.Name); m.Entity.Type == "人物" && len(r) == 3 && len([]rune(surnameOf(m.Entity.Name))) == 1 {
+		if r := []rune(m.Entity.Name); m.Entity.Type == "人物" && len(r) == 3 && len([]rune(histories.Surname(m.Entity.Name))) == 1 {
 			// A two-character given name alone (去病弟也) is his too.
 			names = append(names, string(r[1:]))
 		}

@@ -218,3 +218,9 @@ func isBreak(rs []rune, i int) bool {
 func isLatin(r rune) bool {
 	return r < 0x2000 && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }
+
+// Number reads a Chinese numeral that begins s (五十四, 廿三, 一九五〇):
+// its value and how many characters it takes.
+func Number(s string) (val, n int, ok bool) {
+	return zhNum([]rune(s), 0)
+}

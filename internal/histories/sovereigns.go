@@ -94,9 +94,6 @@ type tables struct {
 	byGiven map[string]string // dynasty \x00 one-character given name → person
 }
 
-// compoundSurnames are the two-character surnames in the table.
-var compoundSurnames = []string{"司马"}
-
 var table = sync.OnceValue(func() *tables {
 	t := &tables{byTitle: map[string]string{}, byGiven: map[string]string{}}
 	given := map[string]int{}
@@ -113,13 +110,7 @@ var table = sync.OnceValue(func() *tables {
 				t.byTitle[k] = s.Person
 			}
 		}
-		sur := 1
-		for _, c := range compoundSurnames {
-			if strings.HasPrefix(s.Person, c) {
-				sur = len([]rune(c))
-			}
-		}
-		if g := []rune(s.Person)[sur:]; len(g) == 1 {
+		if g := []rune(strings.TrimPrefix(s.Person, Surname(s.Person))); len(g) == 1 {
 			k := s.Dynasty + "\x00" + string(g)
 			t.byGiven[k] = s.Person
 			given[k]++

@@ -102,6 +102,22 @@ type Evidence struct {
 	Precision string `json:"year_precision,omitempty"`
 }
 
+// Words is the normalised text of a span of the document inside the
+// sentence (a head or a tail as written there), or "" when the span is
+// not inside it.
+func (e Evidence) Words(sp Span) string {
+	text := e.Norm
+	if text == "" {
+		text = e.Sentence
+	}
+	rs := []rune(text)
+	a, b := sp.Start-e.Start, sp.End-e.Start
+	if a < 0 || b > len(rs) || a >= b {
+		return ""
+	}
+	return string(rs[a:b])
+}
+
 // Relation is an edge of the graph with its evidence.
 type Relation struct {
 	ID        int64      `json:"id"`

@@ -26,6 +26,9 @@ type Backend interface {
 	Stats(ctx context.Context) (any, error)
 	Entities(ctx context.Context, q EntitiesQuery) (any, error)
 	Entity(ctx context.Context, name string, relations, mentions int) (any, error)
+	// Bio is a person's profile and biography; style is modern or
+	// classical, and strict leaves out sentences a check failed on.
+	Bio(ctx context.Context, name, style string, strict bool) (any, error)
 	Search(ctx context.Context, q SearchQuery) (any, error)
 	// Ask answers; stream, when set, is told the answer's text as a model
 	// writes it.
@@ -249,6 +252,21 @@ func (s *Server) routes() {
 		}
 		return s.b.Entity(r.Context(), r.PathValue("name"), rels, ments)
 	})
+	get("/api/bio/{name}", func(r *http.Request) (any, error) {
+		q := r.URL.Query()
+		style := q.Get("style")
+		if style != "" && style != "modern" && style != "classical" {
+			return nil, badRequest("style", errors.New("modern or classical"))
+		}
+		strict, err := boolParam(q.Get("strict"))
+		if err != nil {
+			return nil, badRequest("strict", err)
+		}
+		if err := checkText("name", r.PathValue("name"), MaxName); err != nil {
+			return nil, err
+		}
+		return s.b.Bio(r.Context(), r.PathValue("name"), style, strict)
+	})
 	get("/api/search", func(r *http.Request) (any, error) {
 		q := r.URL.Query()
 		text := q.Get("text")
@@ -389,7 +407,11 @@ func (s *Server) routes() {
 		s.run(w, r, s.opts.ReadBudget, func(r *http.Request) (any, error) { return s.b.RemoveDocument(r.Context(), r.PathValue("key")) })
 	})
 	get("/api/feedback", func(r *http.Request) (any, error) {
-		return s.b.Feedback(r.Context(), r.URL.Query().Get("all") == "true" || r.URL.Query().Get("all") == "1")
+		all, err := boolParam(r.URL.Query().Get("all"))
+		if err != nil {
+			return nil, badRequest("all", err)
+		}
+		return s.b.Feedback(r.Context(), all)
 	})
 	post("/api/feedback/{id}/revert", true, func(r *http.Request) (any, error) {
 		id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
@@ -595,6 +617,17 @@ func intParam(s string, def, lo, hi int) (int, error) {
 		return 0, fmt.Errorf("%q: want a whole number from %d to %d", s, lo, hi)
 	}
 	return n, nil
+}
+
+// boolParam reads a flag: empty, false or 0 is off; true or 1 is on.
+func boolParam(s string) (bool, error) {
+	switch s {
+	case "", "false", "0":
+		return false, nil
+	case "true", "1":
+		return true, nil
+	}
+	return false, fmt.Errorf("%q: want true or false", s)
 }
 
 func statusOf(err, notFound error) int {

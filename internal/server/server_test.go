@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -26,6 +27,12 @@ func (f *fake) Entity(ctx context.Context, name string, rels, ments int) (any, e
 		return nil, errNotFound
 	}
 	return map[string]any{"name": name, "relations": rels, "mentions": ments}, nil
+}
+func (f *fake) Bio(ctx context.Context, name, style string, strict bool) (any, error) {
+	if name == "无名" {
+		return nil, errNotFound
+	}
+	return map[string]any{"name": name, "style": style, "strict": strict}, nil
 }
 func (f *fake) Search(ctx context.Context, q SearchQuery) (any, error) { return q, nil }
 func (f *fake) Ask(ctx context.Context, req AskRequest, stream func(string)) (any, error) {
@@ -143,6 +150,12 @@ func TestEndpointsParseAndAnswer(t *testing.T) {
 		{"GET", "/api/entities?q=孔明&type=人物&limit=5", "", 200, func(m map[string]any) bool { return m["q"] == "孔明" && m["limit"] == 5.0 }},
 		{"GET", "/api/entity/%E8%AF%B8%E8%91%9B%E4%BA%AE?relations=7", "", 200, func(m map[string]any) bool { return m["name"] == "诸葛亮" && m["relations"] == 7.0 }},
 		{"GET", "/api/entity/无名", "", 404, func(m map[string]any) bool { return m["error"] != nil }},
+		{"GET", "/api/bio/%E8%AF%B8%E8%91%9B%E4%BA%AE?style=classical&strict=1", "", 200, func(m map[string]any) bool {
+			return m["name"] == "诸葛亮" && m["style"] == "classical" && m["strict"] == true
+		}},
+		{"GET", "/api/bio/诸葛亮?style=ornate", "", 400, func(m map[string]any) bool { return strings.Contains(fmt.Sprint(m["error"]), "style") }},
+		{"GET", "/api/bio/诸葛亮?strict=maybe", "", 400, func(m map[string]any) bool { return m["error"] != nil }},
+		{"GET", "/api/bio/无名", "", 404, func(m map[string]any) bool { return m["error"] != nil }},
 		{"GET", "/api/search?text=丞相&limit=3&offset=6", "", 200, func(m map[string]any) bool { return m["Text"] == "丞相" && m["Offset"] == 6.0 }},
 		{"GET", "/api/search", "", 400, nil},
 		{"GET", "/api/search?text=x&limit=0", "", 400, nil},

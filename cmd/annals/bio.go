@@ -1,0 +1,125 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/annals-project/annals"
+	"github.com/annals-project/annals/internal/bio"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) bioCmd() *cobra.Command {
+	var opts annals.BioOptions
+	cmd := &cobra.Command{
+		Use:   "bio NAME",
+		Short: "A person's profile (names, dates, native place, kin, career) and a biography, every item cited",
+		Long: `Looks NAME up as entity does and reads the person's profile out of the graph:
+names by kind (字, 号, 谥号, designations), birth and death, native place, kin,
+offices and titles in time order, places, and associates. Then writes a short
+biography from it, each sentence citing the sentences of the sources it rests
+on and checked fact by fact against them; a sentence a check fails on is
+marked, or left out with --strict.`,
+		Example: "  annals bio 诸葛亮\n  annals bio 孔明 --style classical\n  annals bio 曹操 --json",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error {
+				b, err := ws.Bio(cmd.Context(), args[0], opts)
+				if err != nil {
+					return err
+				}
+				if a.json {
+					return a.printJSON(b)
+				}
+				a.printBio(b)
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringVar(&opts.Style, "style", bio.Modern, "modern or classical Chinese")
+	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "leave out sentences a check failed on")
+	return cmd
+}
+
+// printBio prints the profile, then the biography with its citations
+// numbered as they first appear.
+func (a *app) printBio(b *annals.Biography) {
+	p := b.Profile
+	a.printf("%s\n", b.Name)
+	names := func(items []bio.Item) string {
+		var out []string
+		for _, it := range items {
+			s := it.Text
+			if it.Kind != "" {
+				s = it.Kind + " " + s
+			}
+			if it.Year != nil {
+				s += " (" + yearLabel(*it.Year) + ")"
+			}
+			out = append(out, s)
+		}
+		return strings.Join(out, "、")
+	}
+	line := func(label, value string) {
+		if value != "" {
+			a.printf("  %-10s %s\n", label, value)
+		}
+	}
+	if p.Surname != "" {
+		line("name", "姓"+p.Surname+" 名"+p.Given)
+	}
+	line("zi", p.Zi)
+	line("names", names(p.Names))
+	if p.NativePlace != nil {
+		line("from", p.NativePlace.Text)
+	}
+	life := func(it *bio.Item) string {
+		if it == nil {
+			return "?"
+		}
+		return yearLabel(*it.Year)
+	}
+	if p.Born != nil || p.Died != nil {
+		line("life", life(p.Born)+" – "+life(p.Died))
+	} else if len(p.Active) == 2 {
+		line("fl.", yearLabel(p.Active[0])+" – "+yearLabel(p.Active[1]))
+	}
+	line("kin", names(p.Kin))
+	line("offices", names(p.Offices))
+	line("titles", names(p.Titles))
+	line("places", names(p.Places))
+	line("associates", names(p.Associates))
+	if len(b.Biography) == 0 {
+		return
+	}
+	a.printf("\n")
+	number := map[string]int{}
+	var cites []bio.Citation
+	for _, s := range b.Biography {
+		var refs []string
+		for _, c := range s.Citations {
+			k := fmt.Sprintf("%s@%d-%d", c.Doc, c.Start, c.End)
+			if number[k] == 0 {
+				cites = append(cites, c)
+				number[k] = len(cites)
+			}
+			refs = append(refs, fmt.Sprint(number[k]))
+		}
+		mark := ""
+		if !s.Verified {
+			mark = " (unverified)"
+		}
+		a.printf("%s[%s]%s", s.Text, strings.Join(refs, ","), mark)
+	}
+	a.printf("\n\n")
+	for i, c := range cites {
+		a.printf("[%d] %s [%d,%d) 「%s」\n", i+1, c.Cite, c.Start, c.End, strings.TrimSpace(c.Quote))
+	}
+	if len(b.Others) > 0 {
+		var others []string
+		for _, o := range b.Others {
+			others = append(others, o.Name)
+		}
+		a.printf("\nthe name may also mean: %s\n", strings.Join(others, "、"))
+	}
+}

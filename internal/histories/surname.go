@@ -1,0 +1,53 @@
+package histories
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// NativePlace is the whole native place of an X人(也) formula, from a place
+// it names on: the characters from the clause's start (or 本) to 人, in the
+// source's order (琅邪阳都 from 诸葛亮字孔明，琅邪阳都人也 and 阳都).
+func NativePlace(sentence, place string) (string, bool) {
+	i := strings.Index(sentence, place)
+	if i < 0 || place == "" {
+		return "", false
+	}
+	j := strings.Index(sentence[i:], "人")
+	if j < 0 {
+		return "", false
+	}
+	start := 0
+	if k := strings.LastIndexAny(sentence[:i], "，。；：、 "); k >= 0 {
+		_, size := utf8.DecodeRuneInString(sentence[k:])
+		start = k + size
+	}
+	if k := strings.LastIndex(sentence[:i], "本"); k >= start {
+		start = k + len("本")
+	}
+	span := sentence[start : i+j]
+	if n := utf8.RuneCountInString(span); n < 1 || n > 8 || strings.ContainsAny(span, "，。之为其") {
+		return "", false
+	}
+	return span, true
+}
+
+// compoundSurnames are the two-character family names of the histories.
+var compoundSurnames = []string{"诸葛", "司马", "欧阳", "淳于", "夏侯", "皇甫", "公孙", "上官", "东方", "长孙", "令狐",
+	"钟离", "太史", "第五", "申屠", "司徒", "公羊", "尉迟", "宇文", "慕容", "濮阳"}
+
+// Surname is the family name a personal name begins with: a compound one
+// (诸葛 of 诸葛亮) where the name is longer than it, else the first
+// character. It says nothing of whether the name is a personal name.
+func Surname(name string) string {
+	for _, c := range compoundSurnames {
+		if strings.HasPrefix(name, c) && utf8.RuneCountInString(name) > 2 {
+			return c
+		}
+	}
+	if name == "" {
+		return ""
+	}
+	r, _ := utf8.DecodeRuneInString(name)
+	return string(r)
+}
