@@ -3,6 +3,8 @@ package annals_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -39,5 +41,35 @@ func TestBioOfTheDemoCorpus(t *testing.T) {
 	}
 	if _, err := ws.Bio(ctx, "五丈原", annals.BioOptions{}); !errors.Is(err, annals.ErrNotFound) {
 		t.Errorf("a place has no biography: %v", err)
+	}
+}
+
+func TestEvalProfilesScoresEachField(t *testing.T) {
+	ctx := context.Background()
+	ws, _ := indexDemo(t)
+	cases := []annals.ProfileCase{
+		{Name: "诸葛亮", Zi: "孔明", NativePlace: "琅邪阳都", Source: "三国人物/蜀/诸葛亮"},
+		{Name: "诸葛亮", Zi: "子瑜", NativePlace: "", Source: "三国人物/蜀/诸葛亮"}, // wrong on purpose
+		{Name: "无此人", Zi: "某", Source: "三国人物/蜀/无"},
+	}
+	rep, err := ws.EvalProfiles(ctx, cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := rep.Books["三国人物"]
+	if s == nil || s.People != 3 || s.Zi != 1 || s.ZiAsked != 3 || s.Place != 1 || s.PlaceAsked != 1 || s.NotFound != 1 {
+		t.Fatalf("scores: %+v", s)
+	}
+	if want := 2.0 / 4; s.Accuracy != want || rep.All.Accuracy != want {
+		t.Errorf("accuracy %v, all %v, want %v", s.Accuracy, rep.All.Accuracy, want)
+	}
+	if len(rep.Misses) != 2 || rep.Misses[0].Want != "子瑜" && rep.Misses[1].Want != "子瑜" {
+		t.Errorf("misses: %+v", rep.Misses)
+	}
+
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	os.WriteFile(bad, []byte("{\"name\":\"诸葛亮\",\"zi\":\"孔明\"}\nnot json\n"), 0o644)
+	if _, err := annals.LoadProfileCases(bad); err == nil || !strings.Contains(err.Error(), ":2:") {
+		t.Errorf("a malformed line should be named: %v", err)
 	}
 }

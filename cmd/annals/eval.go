@@ -67,6 +67,6 @@ scored as a user meets them.`,
 	ex.Flags().StringVar(&model, "model", "", `the name model: a file from annals train ner, or "rules" for the rules alone (default: the one annals ships)`)
 	ex.Flags().StringVar(&annotations, "annotations", "", "the project's annotations, for --dataset annals (default internal/ner/annotations)")
 	ex.Flags().StringVar(&dataDir, "data", "", "data folder (default: $ANNALS_DATA or ../shared/data)")
-	cmd.AddCommand(ex, a.evalQACmd(), a.evalRelateCmd(), a.evalNERCmd(), a.evalCorefCmd())
+	cmd.AddCommand(ex, a.evalQACmd(), a.evalRelateCmd(), a.evalNERCmd(), a.evalCorefCmd(), a.evalBioCmd())
 	return cmd
 }

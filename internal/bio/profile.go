@@ -122,7 +122,7 @@ func Read(ctx context.Context, src Source, e kg.Entity) (*Profile, error) {
 		}
 		rels = append(rels, got...)
 	}
-	p.NativePlace = r.nativePlace(by["籍贯"])
+	p.NativePlace = r.nativePlace(by["籍贯"], p)
 	p.Born, p.Died = r.date(by["出生时间"]), r.date(by["死亡时间"])
 	if p.Born == nil && p.Died != nil {
 		p.Born = bornFromAge(p.Died)
@@ -296,55 +296,55 @@ func (r reader) other(rel kg.Relation) (name string, id int64, head bool) {
 }
 
 // nativePlace is where the person is from, as one span in the source's
-// order (琅邪阳都 from 琅邪阳都人也), from the first sentence that states it.
-func (r reader) nativePlace(rels []kg.Relation) *Item {
+// order (琅邪阳都 from 琅邪阳都人也). Where the person's own chapter gives
+// the 字, the sentence that gives it is the opening, which says where he was
+// from (X字Y，Z人也); else the first sentence a 籍贯 fact rests on, read
+// from the place it names.
+func (r reader) nativePlace(rels []kg.Relation, p *Profile) *Item {
+	for _, n := range p.Names {
+		if n.Kind != "字" || n.Text != p.Zi || n.first.notOwn {
+			continue
+		}
+		if place, ok := histories.NativePlaceIn(n.Citations[0].norm); ok {
+			it := Item{Text: place, Kind: "籍贯", Citations: n.Citations[:1], first: n.first}
+			return &it
+		}
+	}
 	var evs []kg.Evidence
 	var places []string
 	for _, rel := range rels {
-		if rel.HeadID != r.self.ID {
-			continue
+		if rel.HeadID == r.self.ID {
+			evs = append(evs, rel.Evidence...)
+			places = append(places, rel.Tail)
 		}
-		evs = append(evs, rel.Evidence...)
-		places = append(places, rel.Tail)
+	}
+	sort.SliceStable(evs, func(i, j int) bool { return r.at(evs[i]).less(r.at(evs[j])) })
+	for _, ev := range evs {
+		for _, pl := range places {
+			if span, ok := histories.NativePlace(ev.Norm, pl); ok {
+				// The sentences that state it are cited.
+				var citing []kg.Evidence
+				for _, e := range evs {
+					if strings.Contains(e.Norm, span+"人") {
+						citing = append(citing, e)
+					}
+				}
+				it := r.item(span, "籍贯", 0, citing, nil)
+				return &it
+			}
+		}
 	}
 	if len(evs) == 0 {
 		return nil
 	}
-	sort.SliceStable(evs, func(i, j int) bool { return r.at(evs[i]).less(r.at(evs[j])) })
-	first := evs[0].Norm
-	// The places the first sentence names, in its order.
-	type at struct {
-		name string
-		i    int
-	}
-	var named []at
+	// No formula: the place of the first sentence, as the fact names it.
 	for _, pl := range places {
-		if i := strings.Index(first, pl); i >= 0 {
-			named = append(named, at{pl, i})
+		if strings.Contains(evs[0].Norm, pl) {
+			it := r.item(pl, "籍贯", 0, evs[:1], nil)
+			return &it
 		}
 	}
-	if len(named) == 0 {
-		return nil
-	}
-	sort.Slice(named, func(i, j int) bool { return named[i].i < named[j].i })
-	text := ""
-	for _, n := range named {
-		if !strings.Contains(text, n.name) {
-			text += n.name
-		}
-	}
-	if span, ok := histories.NativePlace(first, named[0].name); ok && strings.Contains(span, text) {
-		text = span
-	}
-	// Only the sentences that name the place are cited.
-	var citing []kg.Evidence
-	for _, ev := range evs {
-		if strings.Contains(ev.Norm, named[0].name) {
-			citing = append(citing, ev)
-		}
-	}
-	it := r.item(text, "籍贯", 0, citing, nil)
-	return &it
+	return nil
 }
 
 // date is a birth or death: the year most of the person's own chapters'

@@ -17,16 +17,38 @@ func NativePlace(sentence, place string) (string, bool) {
 	if j < 0 {
 		return "", false
 	}
+	return placeBefore(sentence, i, i+j)
+}
+
+// NativePlaceIn is the native place of the first Z人也 formula of a
+// sentence, without knowing the place: 济南 from 终军字子云，济南人也.
+func NativePlaceIn(sentence string) (string, bool) {
+	end := strings.Index(sentence, "人也")
+	if end < 0 {
+		return "", false
+	}
+	return placeBefore(sentence, end, end)
+}
+
+// placeBefore is the text from the start of the clause that holds offset
+// at (or from a 本 in it, or a 故 that opens it) to end, when it is short
+// and reads as a place.
+func placeBefore(s string, at, end int) (string, bool) {
 	start := 0
-	if k := strings.LastIndexAny(sentence[:i], "，。；：、 "); k >= 0 {
-		_, size := utf8.DecodeRuneInString(sentence[k:])
+	if k := strings.LastIndexAny(s[:at], "，。；：、 "); k >= 0 {
+		_, size := utf8.DecodeRuneInString(s[k:])
 		start = k + size
 	}
-	if k := strings.LastIndex(sentence[:i], "本"); k >= start {
+	if k := strings.LastIndex(s[:at], "本"); k >= start {
 		start = k + len("本")
+	} else if strings.HasPrefix(s[start:], "故") {
+		start += len("故")
 	}
-	span := sentence[start : i+j]
-	if n := utf8.RuneCountInString(span); n < 1 || n > 8 || strings.ContainsAny(span, "，。之为其") {
+	if start > end {
+		return "", false
+	}
+	span := s[start:end]
+	if n := utf8.RuneCountInString(span); n < 1 || n > 8 || strings.ContainsAny(span, "，。之为其字") {
 		return "", false
 	}
 	return span, true

@@ -3,6 +3,7 @@ package zh
 import (
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // rel is a relation between two mentions, by index into run.ents.
@@ -401,16 +402,10 @@ func (x *run) natives() {
 				p = r.h
 			}
 		}
-		bad := false
-		for j := c; j < k; j++ {
-			if strings.ContainsRune("为之有其所者不无乃何可善能以等数馀", rs[j]) || numeral.has(rs[j]) {
-				bad = true
-			}
-		}
-		if bad {
+		places := x.placeClause(c, k)
+		if places == nil {
 			continue
 		}
-		places := x.segmentPlaces(c, k)
 		for _, o := range owners {
 			if o != p {
 				o = x.aliasHead(o)
@@ -422,6 +417,17 @@ func (x *run) natives() {
 			}
 		}
 	}
+}
+
+// placeClause reads rs[c:k], the Z of Z人也, as places; nil when it does
+// not read as a place (为之…, numbers).
+func (x *run) placeClause(c, k int) []int {
+	for j := c; j < k; j++ {
+		if strings.ContainsRune("为之有其所者不无乃何可善能以等数馀", x.rs[j]) || numeral.has(x.rs[j]) {
+			return nil
+		}
+	}
+	return x.segmentPlaces(c, k)
 }
 
 // segmentPlaces splits rs[s:e] into places, known ones by the gazetteer and
@@ -586,4 +592,131 @@ func (x *run) speakers() {
 			break
 		}
 	}
+}
+
+// openings reads the 字 formula once every name is read. X字Y at the start
+// of a biography's opening, X字Y，Z人也, says who X is: the whole of X is the
+// person (终军, where only 军 was read, or 于定国, where 于 read as a
+// preposition), Y is his 字 whoever it was read as before, and Z his native
+// place. Elsewhere, X字Y with a person X read right before 字 and a person Y
+// no one has as an alias makes Y X's 字, as aliases does.
+func (x *run) openings(ss []sentence) {
+	added := false
+	defer func() {
+		if added {
+			x.sortOrder()
+		}
+	}()
+	for _, sn := range ss {
+		for i := sn.s + 1; i < sn.e-1; i++ {
+			if x.rs[i] != '字' || x.at(i-1) == '以' {
+				continue
+			}
+			start := sn.s // the sentence's first character, after a line break
+			for start < i && unicode.IsSpace(x.rs[start]) {
+				start++
+			}
+			// The opening: X字Y，then a clause ending 人也.
+			comma := i + 1
+			for comma < sn.e && comma-i <= 4 && x.rs[comma] != '，' {
+				comma++
+			}
+			opening := x.at(comma) == '，' && comma-i >= 2 && comma-i <= 4 &&
+				strings.Contains(string(x.rs[comma:sn.e]), "人也") &&
+				i-start >= 2 && i-start <= 3 && allHan(x.rs[start:i]) && allHan(x.rs[i+1:comma])
+			var p, t int
+			if opening {
+				p, t = x.wholeName(start, i), x.wholeName(i+1, comma)
+				if p < 0 || t < 0 {
+					continue
+				}
+				added = true
+				if x.realias(t, p) {
+					continue
+				}
+			} else {
+				p, t = x.endsAt(i), x.startsAt(i+1)
+				if p < 0 || t < 0 || x.ents[p].typ != tPer || x.ents[t].typ != tPer || x.ents[t].e-x.ents[t].s > 3 || x.hasAlias(t) {
+					continue
+				}
+			}
+			// The 字 names him for the rest of the chapter through
+			// nameAliases, as the 字 aliases reads does.
+			x.rels = append(x.rels, rel{h: p, t: t, r: "别称", alias: "字"})
+			// The native place the opening gives, where natives, before
+			// the person was read, could not.
+			if k := strings.Index(string(x.rs[comma:sn.e]), "人也"); opening && k > 0 && !x.hasNative(p, t) {
+				end := comma + len([]rune(string(x.rs[comma:sn.e])[:k]))
+				for _, pl := range x.placeClause(comma+1, end) {
+					x.rels = append(x.rels, rel{h: p, t: pl, r: "籍贯"})
+				}
+			}
+		}
+	}
+}
+
+// wholeName makes rs[s:e] one person: the mention read there, widened to
+// it where only part of the name was read (军 of 终军); -1 when what was
+// read there is more than one mention or reaches outside it.
+func (x *run) wholeName(s, e int) int {
+	k := -1
+	for j := s; j < e; j++ {
+		m := x.entAt(j)
+		if m < 0 {
+			continue
+		}
+		if x.ents[m].s < s || x.ents[m].e > e || k >= 0 && m != k {
+			return -1
+		}
+		k = m
+	}
+	if k < 0 {
+		return x.add(s, e, tPer, "")
+	}
+	for j := s; j < e; j++ {
+		x.cov[j] = int32(k + 1)
+	}
+	x.ents[k].s, x.ents[k].e, x.ents[k].typ, x.ents[k].name = s, e, tPer, ""
+	return k
+}
+
+// realias makes mention t the alias of p wherever it was read as someone
+// else's; it reports whether t was an alias at all.
+func (x *run) realias(t, p int) bool {
+	found := false
+	for i := range x.rels {
+		if r := &x.rels[i]; r.r == "别称" && r.t == t {
+			r.h, r.alias, found = p, "字", true
+		}
+	}
+	return found
+}
+
+func allHan(rs []rune) bool {
+	for _, r := range rs {
+		if !isHan(r) || numeral.has(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasAlias reports whether mention t is already the alias of someone.
+func (x *run) hasAlias(t int) bool {
+	for _, r := range x.rels {
+		if r.r == "别称" && r.t == t {
+			return true
+		}
+	}
+	return false
+}
+
+// hasNative reports whether person p, or their alias t, has a native place.
+func (x *run) hasNative(p, t int) bool {
+	for _, r := range x.rels {
+		if r.r == "籍贯" && (r.h == p || r.h == t) {
+			return true
+		}
+	}
+	return false
 }

@@ -838,10 +838,20 @@ func (x *run) readAs(names []string) {
 }
 
 // officeBefore re-reads a "person" that ends right before a known name at
-// s in an office (辽都统 before 马哥): the office and what precedes it.
+// s in an office (辽都统 before 马哥): the office and what precedes it. Where
+// nothing was read there, an office the lexicon knows is read (都统).
 func (x *run) officeBefore(s int) {
 	k := x.endsAt(s)
-	if k < 0 || x.ents[k].typ != tPer {
+	if k < 0 {
+		for j := max(0, s-4); j < s-1; j++ {
+			if x.free(j, s) && kindOf(x.lex.lookup(x.rs[j:s])) == tOff {
+				x.add(j, s, tOff, "")
+				return
+			}
+		}
+		return
+	}
+	if x.ents[k].typ != tPer {
 		return
 	}
 	ks := x.ents[k].s

@@ -232,6 +232,27 @@ func TestAliasFormulas(t *testing.T) {
 	}
 }
 
+// A biography's opening names its person even where the name alone reads
+// as something else (终军: 军, an army; 于定国: 于, a preposition), and the
+// 字 is his.
+func TestOpeningsNameTheirPerson(t *testing.T) {
+	for _, c := range []struct{ text, person, zi, place string }{
+		{"终军字子云，济南人也。", "终军", "子云", "济南"},
+		{"灌夫字仲孺，颍阴人也。", "灌夫", "仲孺", "颍阴"},
+		{"于定国字曼倩，东海郯人也。", "于定国", "曼倩", "东海"},
+	} {
+		res := run1(t, c.text, nil)
+		wantEnt(t, res, c.person, tPer, 0)
+		if tr := wantTriple(t, res, c.person, "别称", c.zi); tr != nil && tr.AliasKind != "字" {
+			t.Errorf("%s: alias kind %q", c.text, tr.AliasKind)
+		}
+		wantTriple(t, res, c.person, "籍贯", c.place)
+	}
+	// Not an opening: no 人也 after it, so nothing is read before 字.
+	res := run1(t, "至是字之。", nil)
+	noEnt(t, res, "至是", tPer)
+}
+
 func TestWorksWithoutBrackets(t *testing.T) {
 	res := run1(t, "陈寿撰三国志。", nil)
 	wantEnt(t, res, "三国志", tBook, 3)

@@ -40,7 +40,7 @@ func (*Extractor) Name() string { return "pattern" }
 
 // Version implements extract.Extractor; it changes with the output.
 func (e *Extractor) Version() string {
-	v := "zh-4"
+	v := "zh-5"
 	if e.rec != nil {
 		v += "+" + e.rec.Version()
 	}
@@ -75,6 +75,7 @@ func (e *Extractor) Extract(ctx context.Context, in extract.Input) (extract.Resu
 		x.learned(e.rec, ss)
 		x.readAs(in.Names)
 	}
+	x.openings(ss)
 	if !e.plain {
 		x.designate()
 	}

@@ -2,10 +2,12 @@
 // the biographies of 汉书, 后汉书 and 三国志 (X字Y，Z人也。父W，…): for each
 // person, what their courtesy name is, where they came from and who their
 // father was. The answers are what the opening itself states, so a question
-// is answerable from the First Four Histories by construction. The set is
-// deterministic: the same texts always give the same file.
+// is answerable from the First Four Histories by construction. Beside it,
+// it writes every opening as a profile (name, 字, native place) for
+// `annals eval bio`. Both are deterministic: the same texts always give the
+// same files.
 //
-//	go run ./internal/eval/qa/devset/gen [-data ../shared/data/first-four-histories] [-out internal/eval/qa/devset/openings.jsonl]
+//	go run ./internal/eval/qa/devset/gen [-data ../shared/data/first-four-histories] [-out internal/eval/qa/devset/openings.jsonl] [-profiles internal/bio/openings.jsonl]
 package main
 
 import (
@@ -31,7 +33,15 @@ var (
 )
 
 // compound surnames, so that 诸葛瑾's father 珪 is asked as 诸葛珪.
-var compound = []string{"诸葛", "司马", "欧阳", "淳于", "夏侯", "皇甫", "公孙", "上官", "东方", "长孙", "令狐", "钟离", "太史", "第五", "申屠", "司徒", "公羊", "羊舌", "尉迟", "宇文", "慕容", "单于", "濮阳", "伏羲"}
+var compound = []string{"诸葛", "毌丘", "司马", "欧阳", "淳于", "夏侯", "皇甫", "公孙", "上官", "东方", "长孙", "令狐", "钟离", "太史", "第五", "申屠", "司徒", "公羊", "羊舌", "尉迟", "宇文", "慕容", "单于", "濮阳", "伏羲"}
+
+// profile is what an opening states of a person.
+type profile struct {
+	Name        string `json:"name"`
+	Zi          string `json:"zi"`
+	NativePlace string `json:"native_place"`
+	Source      string `json:"source"`
+}
 
 type question struct {
 	ID       string   `json:"id"`
@@ -45,27 +55,36 @@ type question struct {
 func main() {
 	data := flag.String("data", "../shared/data/first-four-histories", "the First Four Histories")
 	out := flag.String("out", "internal/eval/qa/devset/openings.jsonl", "where to write the questions")
+	profiles := flag.String("profiles", "internal/bio/openings.jsonl", "where to write the profiles")
 	flag.Parse()
-	qs, err := generate(*data)
+	qs, ps, err := generate(*data)
+	if err == nil {
+		err = writeLines(*out, qs)
+	}
+	if err == nil {
+		err = writeLines(*profiles, ps)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
+	fmt.Printf("%d questions written to %s, %d profiles to %s\n", len(qs), *out, len(ps), *profiles)
+}
+
+// writeLines writes one JSON object a line.
+func writeLines[T any](path string, rows []T) error {
 	var b strings.Builder
-	for _, q := range qs {
-		line, _ := json.Marshal(q)
+	for _, r := range rows {
+		line, _ := json.Marshal(r)
 		b.Write(line)
 		b.WriteByte('\n')
 	}
-	if err := os.WriteFile(*out, []byte(b.String()), 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, "gen:", err)
-		os.Exit(1)
-	}
-	fmt.Printf("%d questions written to %s\n", len(qs), *out)
+	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
-func generate(root string) ([]question, error) {
+func generate(root string) ([]question, []profile, error) {
 	byKind := map[string][]question{}
+	var profiles []profile
 	seen := map[string]bool{}
 	for _, book := range []string{"汉书", "后汉书", "三国志"} {
 		var files []string
@@ -76,13 +95,13 @@ func generate(root string) ([]question, error) {
 			return err
 		})
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", book, err)
+			return nil, nil, fmt.Errorf("read %s: %w", book, err)
 		}
 		slices.Sort(files)
 		for _, f := range files {
 			raw, err := os.ReadFile(f)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			rel, _ := filepath.Rel(root, filepath.Dir(f))
 			for _, m := range opening.FindAllStringSubmatch(string(raw), -1) {
@@ -93,6 +112,7 @@ func generate(root string) ([]question, error) {
 				seen[name] = true
 				place = strings.TrimPrefix(strings.TrimPrefix(place, "本"), "故")
 				src := filepath.ToSlash(rel)
+				profiles = append(profiles, profile{Name: name, Zi: zi, NativePlace: place, Source: src})
 				add := func(kind, q, a string, aliases ...string) {
 					byKind[kind] = append(byKind[kind], question{Question: q, Answer: a, Aliases: aliases, Type: kind, Source: src})
 				}
@@ -119,7 +139,7 @@ func generate(root string) ([]question, error) {
 			out = append(out, q)
 		}
 	}
-	return out, nil
+	return out, profiles, nil
 }
 
 // surname is a name's family name: a compound one when it starts with one.

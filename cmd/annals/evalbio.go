@@ -1,0 +1,66 @@
+package main
+
+import (
+	"sort"
+
+	"github.com/spf13/cobra"
+
+	"github.com/annals-project/annals"
+)
+
+func (a *app) evalBioCmd() *cobra.Command {
+	var profiles string
+	var misses int
+	cmd := &cobra.Command{
+		Use:   "bio",
+		Short: "Score profiles: the 字 and native place of each person against their biography's opening",
+		Long: `Reads people with their 字 and native place (JSONL: name, zi, native_place,
+source), reads each one's profile from the current workspace as annals bio
+does, and prints per book how many 字 and native places it got right, with the
+time a profile took and the misses. The default set holds the openings of the
+biographies of 汉书, 后汉书 and 三国志 (X字Y，Z人也), written by
+internal/eval/qa/devset/gen from the First Four Histories.`,
+		Example: "  annals eval bio\n  annals eval bio --profiles people.jsonl --json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cases, err := annals.LoadProfileCases(profiles)
+			if err != nil {
+				return err
+			}
+			return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error {
+				rep, err := ws.EvalProfiles(cmd.Context(), cases)
+				if err != nil {
+					return err
+				}
+				if a.json {
+					return a.printJSON(rep)
+				}
+				line := func(name string, s *annals.ProfileScore) {
+					a.printf("%-8s %4d people  字 %d/%d  native place %d/%d  accuracy %.3f  not found %d\n",
+						name, s.People, s.Zi, s.ZiAsked, s.Place, s.PlaceAsked, s.Accuracy, s.NotFound)
+				}
+				var books []string
+				for b := range rep.Books {
+					books = append(books, b)
+				}
+				sort.Strings(books)
+				for _, b := range books {
+					line(b, rep.Books[b])
+				}
+				line("all", &rep.All)
+				a.printf("profile and biography: %.1f ms mean, %.1f ms worst\n", rep.All.MeanMillis, rep.All.WorstMillis)
+				for i, m := range rep.Misses {
+					if i == misses {
+						a.printf("  … %d more (--misses)\n", len(rep.Misses)-misses)
+						break
+					}
+					a.printf("  %s %s: want %s, got %q\n", m.Name, m.Field, m.Want, m.Got)
+				}
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringVar(&profiles, "profiles", "internal/bio/openings.jsonl", "people with their 字 and native place (JSONL)")
+	cmd.Flags().IntVar(&misses, "misses", 20, "most misses to print")
+	return cmd
+}
