@@ -73,3 +73,16 @@ func TestEvalProfilesScoresEachField(t *testing.T) {
 		t.Errorf("a malformed line should be named: %v", err)
 	}
 }
+
+// An entity page's life span works out the birth from the age at death
+// where no sentence dates it.
+func TestLifeSpanWorksOutTheBirth(t *testing.T) {
+	ws, _ := indexDemo(t)
+	v, err := ws.Entity(context.Background(), "诸葛亮", annals.EntityOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Born == nil || *v.Born != 181 || v.Died == nil || *v.Died != 234 {
+		t.Fatalf("life: %v – %v", v.Born, v.Died)
+	}
+}

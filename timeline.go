@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/annals-project/annals/internal/bio"
 	"github.com/annals-project/annals/internal/store"
 )
 
@@ -48,7 +49,8 @@ func (w *Workspace) ChunksNear(ctx context.Context, year, delta int) ([]int64, e
 // sentence should not outvote the rest. Facts from the entity's own
 // chapters (titled by one of his names) outweigh passing mentions: 先主传
 // dates 刘备's death, not a colleague's biography whose 卒 the rules gave
-// him.
+// him. An undated birth is worked out from the age at death where the
+// death's sentence gives it.
 func (w *Workspace) lifeSpan(ctx context.Context, id int64) (born, died *int, err error) {
 	years, err := w.db.FactYears(ctx, id, []string{"出生时间", "born_in", "死亡时间", "died_in"})
 	if err != nil {
@@ -61,7 +63,25 @@ func (w *Workspace) lifeSpan(ctx context.Context, id int64) (born, died *int, er
 	if err != nil {
 		return nil, nil, err
 	}
-	return ownFirst(own, years["出生时间"], years["born_in"]), ownFirst(own, years["死亡时间"], years["died_in"]), nil
+	born, died = ownFirst(own, years["出生时间"], years["born_in"]), ownFirst(own, years["死亡时间"], years["died_in"])
+	if born == nil && died != nil {
+		// Most births go undated; the age at death gives them (卒于军，
+		// 时年五十四 in 234: born 181).
+		rels, err := w.db.Statements(ctx, id, []string{"死亡时间"}, 3)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, r := range rels {
+			for _, ev := range r.Evidence {
+				if ev.Year != nil && *ev.Year == *died && born == nil {
+					if y, _, ok := bio.BirthFromAge(*died, ev.Norm); ok {
+						born = &y
+					}
+				}
+			}
+		}
+	}
+	return born, died, nil
 }
 
 // ownFirst is the consensus of the years from the documents in own, or of

@@ -421,25 +421,33 @@ func bornFromAge(died *Item) *Item {
 		if c.Year == nil || *c.Year != *died.Year {
 			continue
 		}
-		for _, cue := range []string{"时年", "，年", "年"} {
-			i := strings.Index(c.norm, cue)
-			if i < 0 {
-				continue
-			}
-			rest := []rune(c.norm[i+len(cue):])
-			age, n, ok := chrono.Number(string(rest))
-			if !ok || age < 1 || age > 120 {
-				continue
-			}
-			if n < len(rest) && strings.ContainsRune("年月日", rest[n]) {
-				continue // a date (年二月), not an age
-			}
-			y := *died.Year - age + 1
-			basis := cue + string(rest[:n])
-			return &Item{Text: fmt.Sprint(y), Kind: "推算", Year: &y, Basis: strings.TrimPrefix(basis, "，"), Citations: []Citation{c}}
+		if y, basis, ok := BirthFromAge(*died.Year, c.norm); ok {
+			return &Item{Text: fmt.Sprint(y), Kind: "推算", Year: &y, Basis: basis, Citations: []Citation{c}}
 		}
 	}
 	return nil
+}
+
+// BirthFromAge reads the age a sentence of someone's death gives (时年五十四)
+// and works out the year of birth from the year of death: ages count from
+// one at birth. It returns the year and the words it read.
+func BirthFromAge(died int, sentence string) (int, string, bool) {
+	for _, cue := range []string{"时年", "，年", "年"} {
+		i := strings.Index(sentence, cue)
+		if i < 0 {
+			continue
+		}
+		rest := []rune(sentence[i+len(cue):])
+		age, n, ok := chrono.Number(string(rest))
+		if !ok || age < 1 || age > 120 {
+			continue
+		}
+		if n < len(rest) && strings.ContainsRune("年月日", rest[n]) {
+			continue // a date (年二月), not an age
+		}
+		return died - age + 1, strings.TrimPrefix(cue, "，") + string(rest[:n]), true
+	}
+	return 0, "", false
 }
 
 // career lists offices or titles, each once, in the order the texts date

@@ -4,6 +4,7 @@ import { getJSON, qs, seg } from '../api.js';
 import { href, loading, showError, typeBadge, entityLink, citeLink, lifeSpan, kindLabel } from '../ui.js';
 import { graphExplorer } from '../graph.js';
 import { timelineList } from '../timeline.js';
+import { bioCard } from '../bio.js';
 
 // groupAliases gathers an entity's other names by kind, each name once.
 function groupAliases(aliases) {
@@ -70,7 +71,8 @@ export function entityPage(ctx) {
     const graphCard = h('section', { class: 'card' }, h('h2', null, t('graph.title')), graphExplorer(v.name, ctx));
     const tl = h('div', { class: 'tl-scroll' }, loading());
     const tlCard = h('section', { class: 'card' }, h('h2', null, t('timeline.of', v.name)), tl);
-    fill(page, head, graphCard, h('div', { class: 'cols' }, h('div', { class: 'col-main' }, facts, mentions), h('div', { class: 'col-side' }, tlCard)));
+    const person = v.type === '人物' || v.type === 'person';
+    fill(page, head, person ? bioCard(v.name, ctx) : null, graphCard, h('div', { class: 'cols' }, h('div', { class: 'col-main' }, facts, mentions), h('div', { class: 'col-side' }, tlCard)));
     getJSON('/api/timeline' + qs({ name: v.name }), { signal: ctx.signal }).then((items) => {
       fill(tl, items.length ? timelineList(items) : h('p', { class: 'muted' }, t('timeline.empty')));
     }).catch((err) => {

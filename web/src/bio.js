@@ -1,0 +1,68 @@
+import { h, fill } from './dom.js';
+import { t } from './i18n.js';
+import { getJSON, qs, seg } from './api.js';
+import { loading, entityLink, citeLink, fmtYear } from './ui.js';
+
+// asEvidence gives a profile's or biography's citation the shape citation
+// links take.
+const asEvidence = (c) => ({ doc_key: c.doc, cite: c.cite, start: c.start, end: c.end, sentence: c.quote });
+
+// profileRows lays out what a who's-who gives: names, life, native place,
+// kin, offices and titles, each item linked to its first citation.
+function profileRows(p, number) {
+  const cites = (...items) => {
+    const seen = new Set();
+    return items.flatMap((item) => (item ? (item.citations || []).slice(0, 2) : [])).filter((c) => {
+      const n = number(c);
+      return !seen.has(n) && seen.add(n);
+    }).map((c) => citeLink(asEvidence(c), number(c)));
+  };
+  const life = (it) => (it ? fmtYear(it.year) : '?');
+  const items = (list, type) => list.map((it, i) => [i ? '、' : '',
+    type === '人物' && it.kind ? h('span', { class: 'muted' }, it.kind, ' ') : null,
+    it.entity_id ? entityLink(it.text, type) : it.text,
+    it.year != null ? h('span', { class: 'muted' }, ` (${fmtYear(it.year)})`) : null, cites(it)]);
+  const rows = [];
+  const row = (label, ...value) => rows.push(h('div', null, h('dt', null, label), h('dd', null, ...value)));
+  if (p.surname) row(t('bio.name'), '姓', p.surname, '，名', p.given);
+  const zi = (p.names || []).find((n) => n.kind === '字' && n.text === p.zi);
+  if (zi) row('字', zi.text, cites(zi));
+  if (p.native_place) row(t('bio.from'), p.native_place.text, cites(p.native_place));
+  if (p.born || p.died) {
+    row(t('bio.life'), life(p.born), ' – ', life(p.died),
+      p.born && p.born.basis ? h('span', { class: 'muted' }, ' ', t('bio.worked', p.born.basis)) : null,
+      cites(p.born, p.died));
+  } else if (p.active && p.active.length === 2) {
+    row(t('bio.active'), fmtYear(p.active[0]), ' – ', fmtYear(p.active[1]));
+  }
+  if ((p.kin || []).length) row(t('bio.kin'), items(p.kin, '人物'));
+  if ((p.offices || []).length) row(t('bio.offices'), items(p.offices.slice(0, 12), '职官'));
+  if ((p.titles || []).length) row(t('bio.titles'), items(p.titles.slice(0, 8), '爵位'));
+  return h('dl', { class: 'aliases profile' }, rows);
+}
+
+// bioCard shows a person's profile and the biography written from it, its
+// sentences' citations numbered as they first appear; a sentence a check
+// failed on is marked.
+export function bioCard(name, ctx) {
+  const body = h('div', null, loading());
+  const card = h('section', { class: 'card bio', 'data-testid': 'bio' }, h('h2', null, t('bio.title')), body);
+  getJSON(`/api/bio/${seg(name)}` + qs({}), { signal: ctx.signal }).then((b) => {
+    const seen = new Map();
+    const number = (c) => {
+      const k = `${c.doc}@${c.start}-${c.end}`;
+      if (!seen.has(k)) seen.set(k, seen.size + 1);
+      return seen.get(k);
+    };
+    const profile = profileRows(b.profile || {}, number);
+    const text = h('p', { class: 'bio-text' }, (b.biography || []).map((s) => h('span', {
+      class: s.verified ? 'bio-sentence' : 'bio-sentence unverified',
+      title: s.verified ? '' : t('bio.unverified'),
+    }, s.text, (s.citations || []).map((c) => citeLink(asEvidence(c), number(c))))));
+    fill(body, profile, (b.biography || []).length ? text : h('p', { class: 'muted' }, t('bio.none')));
+  }).catch(() => {
+    // Not a person, or nothing to say: the card goes.
+    card.remove();
+  });
+  return card;
+}
