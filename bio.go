@@ -15,6 +15,9 @@ type BioOptions struct {
 	// Strict leaves out biography sentences a check failed on, instead of
 	// marking them unverified.
 	Strict bool
+	// Exclude are documents, by key, the profile may not rest on (the
+	// person's own chapter, to compare the biography with it).
+	Exclude []string
 }
 
 // Biography is a person's profile and a biography written from it.
@@ -69,7 +72,7 @@ func (w *Workspace) Bio(ctx context.Context, name string, opts BioOptions) (*Bio
 			others = append(others, o)
 		}
 	}
-	p, err := bio.Read(ctx, w.db, e)
+	p, err := bio.Read(ctx, w.db, e, bio.Options{Exclude: opts.Exclude})
 	if err != nil {
 		return nil, err
 	}

@@ -86,3 +86,32 @@ func TestLifeSpanWorksOutTheBirth(t *testing.T) {
 		t.Fatalf("life: %v – %v", v.Born, v.Died)
 	}
 }
+
+// A biography written without the person's own chapter rests on the
+// others alone, and is scored against that chapter.
+func TestBiographiesWithTheirOwnChapterLeftOut(t *testing.T) {
+	ctx := context.Background()
+	ws, _ := indexDemo(t)
+	own := "三国人物/蜀/诸葛亮/text.txt"
+	b, err := ws.Bio(ctx, "诸葛亮", annals.BioOptions{Exclude: []string{own}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range b.Biography {
+		for _, c := range s.Citations {
+			if c.Doc == own {
+				t.Fatalf("%q cites the chapter left out", s.Text)
+			}
+		}
+	}
+	if b.Profile.Zi != "" {
+		t.Errorf("only his own chapter gives his 字, yet the profile has %q", b.Profile.Zi)
+	}
+	rep, err := ws.EvalBiographies(ctx, []annals.ProfileCase{{Name: "诸葛亮", Zi: "孔明", Source: "三国人物/蜀/诸葛亮"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.People != 1 || rep.Sentences == 0 || rep.Facts == 0 || rep.Supported == 0 || rep.R1 <= 0 || rep.Hallucinated != 0 {
+		t.Fatalf("report: %+v", rep)
+	}
+}

@@ -7,8 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
+	"time"
+
+	"github.com/annals-project/annals/internal/eval/rouge"
 )
 
 // ProfileCase is a person with what the texts state of them: the gold of
@@ -149,3 +153,120 @@ func values(m map[string]*ProfileScore) []*ProfileScore {
 	}
 	return out
 }
+
+// BiographyScore is how biographies written without each person's own
+// chapter compare with that chapter (seed 003's measures, leave one
+// chapter out).
+type BiographyScore struct {
+	People    int `json:"people"`    // with a biography of at least one sentence
+	Sentences int `json:"sentences"` // over all of them
+	// ROUGE-1, -2 and -L over characters against the person's part of the
+	// chapter, averaged over people.
+	rouge.Scores
+	// Facts are the facts the biographies state that can be looked for in
+	// the chapter (a year alone cannot); Supported, those it states.
+	Facts     int     `json:"facts"`
+	Supported int     `json:"supported"`
+	Precision float64 `json:"fact_precision"`
+	// Hallucinated counts the sentences with a fact that neither the
+	// chapter nor the sentence's own citations state; Rate is their share.
+	Hallucinated int     `json:"hallucinated"`
+	Rate         float64 `json:"hallucination_rate"`
+	MeanMillis   float64 `json:"mean_ms"`
+}
+
+// EvalBiographies writes each case's person's biography with their own
+// chapter (the case's source) left out of what it may rest on, and scores
+// it against the part of the chapter about them: from their opening to the
+// next person's, or the chapter's end.
+func (w *Workspace) EvalBiographies(ctx context.Context, cases []ProfileCase) (*BiographyScore, error) {
+	rep := &BiographyScore{}
+	var took time.Duration
+	for _, c := range cases {
+		doc, err := w.db.Document(ctx, c.Source+"/")
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		b, err := w.Bio(ctx, c.Name, BioOptions{Exclude: []string{doc.Key}})
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(b.Biography) == 0 {
+			continue
+		}
+		took += b.Took
+		section := personSection(doc.Norm, c.Name)
+		var text strings.Builder
+		for _, s := range b.Biography {
+			text.WriteString(s.Text)
+			invented := false
+			for _, ch := range s.Checks {
+				if ch.Value == "" {
+					continue
+				}
+				rep.Facts++
+				stated := strings.Contains(section, ch.Value)
+				if stated {
+					rep.Supported++
+				}
+				invented = invented || !stated && !ch.Passed
+			}
+			rep.Sentences++
+			if invented {
+				rep.Hallucinated++
+			}
+		}
+		sc := rouge.Score(text.String(), section)
+		rep.People++
+		rep.R1 += sc.R1
+		rep.R2 += sc.R2
+		rep.RL += sc.RL
+	}
+	if rep.People > 0 {
+		n := float64(rep.People)
+		rep.R1, rep.R2, rep.RL = rep.R1/n, rep.R2/n, rep.RL/n
+		rep.MeanMillis = float64(took.Microseconds()) / 1000 / n
+	}
+	if rep.Facts > 0 {
+		rep.Precision = float64(rep.Supported) / float64(rep.Facts)
+	}
+	if rep.Sentences > 0 {
+		rep.Rate = float64(rep.Hallucinated) / float64(rep.Sentences)
+	}
+	return rep, nil
+}
+
+// personSection is the part of a chapter about a person: from the opening
+// that names him (X字 or X，) to the next line that opens another
+// person's life (Y字Z，), or the end.
+func personSection(chapter, name string) string {
+	start := -1
+	for _, cue := range []string{name + "字", name + "，", name + "者"} {
+		if i := strings.Index(chapter, cue); i >= 0 && (start < 0 || i < start) {
+			start = i
+		}
+	}
+	if start < 0 {
+		return chapter
+	}
+	rest := chapter[start:]
+	lines := strings.SplitAfter(rest, "\n")
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 && openingLine.MatchString(l) {
+			break
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// openingLine is a line that opens a life: a name of two to four
+// characters, 字 and a courtesy name.
+var openingLine = regexp.MustCompile(`^\s*\p{Han}{2,4}字\p{Han}{1,3}，`)

@@ -107,7 +107,7 @@ func zhuge() fakeSource {
 }
 
 func TestProfileReadsWhatAHistorianLooksFor(t *testing.T) {
-	p, err := Read(context.Background(), zhuge(), kg.Entity{ID: self, Name: "诸葛亮", Type: "人物"})
+	p, err := Read(context.Background(), zhuge(), kg.Entity{ID: self, Name: "诸葛亮", Type: "人物"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestProfileReadsWhatAHistorianLooksFor(t *testing.T) {
 }
 
 func TestBiographyCitesAndChecksEverySentence(t *testing.T) {
-	p, err := Read(context.Background(), zhuge(), kg.Entity{ID: self, Name: "诸葛亮", Type: "人物"})
+	p, err := Read(context.Background(), zhuge(), kg.Entity{ID: self, Name: "诸葛亮", Type: "人物"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestBiographyCitesAndChecksEverySentence(t *testing.T) {
 // A fact whose citations do not say it fails its check: the sentence is
 // marked, and left out when strict.
 func TestUnsupportedSentencesAreMarkedOrDropped(t *testing.T) {
-	p, err := Read(context.Background(), zhuge(), kg.Entity{ID: self, Name: "诸葛亮", Type: "人物"})
+	p, err := Read(context.Background(), zhuge(), kg.Entity{ID: self, Name: "诸葛亮", Type: "人物"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,5 +207,18 @@ func TestUnsupportedSentencesAreMarkedOrDropped(t *testing.T) {
 	}
 	if find(Write("诸葛亮", p, Modern, true)) != nil {
 		t.Fatal("strict should leave the sentence out")
+	}
+}
+
+func TestExcludedChaptersAreNotRestedOn(t *testing.T) {
+	p, err := Read(context.Background(), zhuge(), kg.Entity{ID: self, Name: "诸葛亮", Type: "人物"}, Options{Exclude: []string{"诸葛亮传"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Zi != "" || p.NativePlace != nil || p.Died != nil || len(p.Kin) != 0 {
+		t.Errorf("facts of the excluded chapter: 字 %q, native place %+v, died %+v, kin %+v", p.Zi, p.NativePlace, p.Died, p.Kin)
+	}
+	if len(p.Offices) != 1 || p.Offices[0].Text != "益州牧" {
+		t.Errorf("the other chapter's office should stay: %+v", p.Offices)
 	}
 }

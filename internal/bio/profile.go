@@ -97,13 +97,30 @@ const (
 	perFact       = 3 // evidence sentences read for each fact
 )
 
+// Options tunes Read.
+type Options struct {
+	// Exclude are documents, by key, whose sentences the profile may not
+	// rest on: a biography written without the person's own chapter, to
+	// be compared with it.
+	Exclude []string
+}
+
 // Read builds the profile of the person e.
-func Read(ctx context.Context, src Source, e kg.Entity) (*Profile, error) {
+func Read(ctx context.Context, src Source, e kg.Entity, opts Options) (*Profile, error) {
 	own, err := src.OwnDocuments(ctx, e.ID)
 	if err != nil {
 		return nil, err
 	}
 	r := reader{own: own, self: e}
+	per := perFact
+	if len(opts.Exclude) > 0 {
+		r.exclude = map[string]bool{}
+		for _, k := range opts.Exclude {
+			r.exclude[k] = true
+		}
+		// The first sentences of a fact are often the excluded chapter's.
+		per = 4 * perFact
+	}
 	p := &Profile{}
 	if err := r.names(ctx, src, p); err != nil {
 		return nil, err
@@ -113,10 +130,11 @@ func Read(ctx context.Context, src Source, e kg.Entity) (*Profile, error) {
 	by := map[string][]kg.Relation{}
 	var rels []kg.Relation
 	for _, types := range [][]string{append([]string{"籍贯"}, lifeTypes...), {"任官", "封爵"}, kinTypes, placeTypes, associateTypes} {
-		got, err := src.Statements(ctx, e.ID, types, perFact)
+		got, err := src.Statements(ctx, e.ID, types, per)
 		if err != nil {
 			return nil, fmt.Errorf("read the facts of %s: %w", e.Name, err)
 		}
+		got = r.keep(got)
 		for _, rel := range got {
 			by[rel.Type] = append(by[rel.Type], rel)
 		}
@@ -158,8 +176,31 @@ func (a position) less(b position) bool {
 }
 
 type reader struct {
-	own  map[int64]bool
-	self kg.Entity
+	own     map[int64]bool
+	self    kg.Entity
+	exclude map[string]bool // documents not to rest on
+}
+
+// keep drops the evidence of excluded documents, and the facts left with
+// none.
+func (r reader) keep(rels []kg.Relation) []kg.Relation {
+	if len(r.exclude) == 0 {
+		return rels
+	}
+	out := rels[:0]
+	for _, rel := range rels {
+		var evs []kg.Evidence
+		for _, ev := range rel.Evidence {
+			if !r.exclude[ev.DocKey] {
+				evs = append(evs, ev)
+			}
+		}
+		if len(evs) > 0 {
+			rel.Evidence = evs
+			out = append(out, rel)
+		}
+	}
+	return out
 }
 
 func (r reader) at(ev kg.Evidence) position {
@@ -223,6 +264,9 @@ func (r reader) names(ctx context.Context, src Source, p *Profile) error {
 	seenEv := map[seenAt]bool{}
 	var als []store.AliasEvidence
 	for _, al := range append(rare, rest...) {
+		if r.exclude[al.Evidence.DocKey] {
+			continue
+		}
 		if k := (seenAt{al.Evidence.DocID, al.Evidence.Start, al.Alias}); !seenEv[k] {
 			seenEv[k] = true
 			als = append(als, al)

@@ -22,7 +22,10 @@ type Sentence struct {
 
 // Check is one fact of a sentence checked against its citations.
 type Check struct {
-	Fact   string `json:"fact"` // 字 孔明, 任官 丞相 …
+	Fact string `json:"fact"` // 字 孔明, 任官 丞相 …
+	// Value is what a source must say for the fact (孔明); empty for a
+	// year, which is checked by the sentence's date.
+	Value  string `json:"value,omitempty"`
 	Passed bool   `json:"passed"`
 	Why    string `json:"why"`
 }
@@ -148,9 +151,9 @@ func check(c checked) Check {
 		if c.year != nil {
 			why += fmt.Sprintf(", dated %s", yearText(*c.year))
 		}
-		return Check{Fact: c.fact, Passed: true, Why: why}
+		return Check{Fact: c.fact, Value: c.value, Passed: true, Why: why}
 	}
-	return Check{Fact: c.fact, Why: "no cited sentence says " + c.value}
+	return Check{Fact: c.fact, Value: c.value, Why: "no cited sentence says " + c.value}
 }
 
 // yearText writes a year of the common era, or before it.
