@@ -3,9 +3,13 @@ package annals
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/annals-project/annals/internal/bio"
+	"github.com/annals-project/annals/internal/retrieve"
 )
 
 // BioOptions tunes Bio.
@@ -18,6 +22,15 @@ type BioOptions struct {
 	// Exclude are documents, by key, the profile may not rest on (the
 	// person's own chapter, to compare the biography with it).
 	Exclude []string
+	// LLM insists on the configured endpoint; Offline writes without one
+	// even where one is configured. Otherwise a configured endpoint writes
+	// the biography and checks it, and none means the offline writer.
+	LLM, Offline bool
+	// Rounds is the most rounds of checking and correcting each sentence
+	// the model's biography goes through; 0 means 2.
+	Rounds    int
+	MaxTokens int          // the run's token budget; 0 means none
+	Waiting   func(string) // told what an LLM call waits for
 }
 
 // Biography is a person's profile and a biography written from it.
@@ -65,6 +78,14 @@ func (w *Workspace) Bio(ctx context.Context, name string, opts BioOptions) (*Bio
 	if at < 0 {
 		return nil, fmt.Errorf("%s names no person (%s is a %s): %w", name, found[0].Name, found[0].Type, ErrNotFound)
 	}
+	// A 字 two people share (孔明: 诸葛亮 and 胡昭) stays an entity of its
+	// own, with only a few mentions: the biography is of the person far
+	// more often meant.
+	for i, o := range found {
+		if i != at && (o.Type == "人物" || o.Type == "person") && o.Mentions >= 5*max(found[at].Mentions, 1) {
+			at = i
+		}
+	}
 	e := found[at]
 	var others []Entity
 	for i, o := range found {
@@ -76,6 +97,47 @@ func (w *Workspace) Bio(ctx context.Context, name string, opts BioOptions) (*Bio
 	if err != nil {
 		return nil, err
 	}
-	return &Biography{Name: e.Name, ID: e.ID, Profile: p, Biography: bio.Write(e.Name, p, opts.Style, opts.Strict),
-		Others: others, Took: time.Since(t0)}, nil
+	b := &Biography{Name: e.Name, ID: e.ID, Profile: p, Others: others}
+	run, err := w.optionalLLM(opts.LLM, opts.Offline, opts.MaxTokens, opts.Waiting)
+	if err != nil {
+		return nil, fmt.Errorf("biography with an LLM: %w", err)
+	}
+	if run == nil {
+		b.Biography = bio.Write(e.Name, p, opts.Style, opts.Strict)
+		b.Took = time.Since(t0)
+		return b, nil
+	}
+	var names []string
+	for _, n := range p.Names {
+		names = append(names, n.Text)
+	}
+	lo := bio.LLMOptions{Client: run.client, PromptDir: filepath.Join(w.Dir, "prompts"), Style: opts.Style,
+		Strict: opts.Strict, Rounds: opts.Rounds, Names: names,
+		More: func(ctx context.Context, text string) ([]bio.Citation, error) {
+			// Knowledge lack: what retrieval finds about the person and the
+			// sentence, outside the documents excluded.
+			res, err := w.retriever(run).Retrieve(ctx, e.Name+" "+text, retrieve.Options{Limit: 8, Delta: -1, T2S: w.Config.Normalize.T2S})
+			if err != nil {
+				return nil, err
+			}
+			var out []bio.Citation
+			for _, it := range res.Items {
+				if it.Citation != nil && !slices.Contains(opts.Exclude, it.Citation.DocKey) && strings.Contains(it.Citation.Norm, e.Name) {
+					out = append(out, bio.Cite(*it.Citation))
+				}
+			}
+			return out, nil
+		}}
+	b.Biography, _, err = bio.Generate(ctx, e.Name, p, lo)
+	rows, ferr := w.finish(ctx, run, "bio")
+	for _, r := range rows {
+		b.Usage.Calls += r.Calls
+		b.Usage.PromptTokens += r.PromptTokens
+		b.Usage.CompletionTokens += r.CompletionTokens
+	}
+	if err == nil {
+		err = ferr
+	}
+	b.Took = time.Since(t0)
+	return b, err
 }

@@ -90,7 +90,7 @@ func (w *Workspace) EvalProfiles(ctx context.Context, cases []ProfileCase) (*Pro
 			rep.Books[book] = sc
 		}
 		var zi, place string
-		b, err := w.Bio(ctx, c.Name, BioOptions{})
+		b, err := w.Bio(ctx, c.Name, BioOptions{Offline: true})
 		switch {
 		case err == nil:
 			zi = b.Profile.Zi
@@ -190,7 +190,7 @@ func (w *Workspace) EvalBiographies(ctx context.Context, cases []ProfileCase) (*
 		if err != nil {
 			return nil, err
 		}
-		b, err := w.Bio(ctx, c.Name, BioOptions{Exclude: []string{doc.Key}})
+		b, err := w.Bio(ctx, c.Name, BioOptions{Exclude: []string{doc.Key}, Offline: true})
 		if errors.Is(err, ErrNotFound) {
 			continue
 		}

@@ -318,3 +318,41 @@ func TestSchemaGrowsFromConfidentProposals(t *testing.T) {
 		t.Fatal("the grown relation should be part of the active schema")
 	}
 }
+
+// With an endpoint, the biography is the model's, each sentence checked by
+// the model against its sources; offline, it is the writer's, with no call.
+func TestBioWithLLMWritesAndChecks(t *testing.T) {
+	ctx := context.Background()
+	srv := llmtest.New(t)
+	srv.Handle(func(r llmtest.ChatRequest) llmtest.Reply {
+		switch system := r.Messages[0].Content; {
+		case strings.Contains(system, "You write a short biography"):
+			return llmtest.Reply{Content: `{"sentences":[{"text":"诸葛亮，字孔明，琅邪阳都人。","sources":[1]}]}`}
+		case strings.Contains(system, "You check one sentence"):
+			return llmtest.Reply{Content: `{"facts":[{"fact":"字孔明","verdict":"supported","source":1},{"fact":"琅邪阳都人","verdict":"supported","source":1}]}`}
+		}
+		return llmtest.Reply{Content: "{}"}
+	})
+	ws, corpus := llmWorkspace(t, srv)
+	os.MkdirAll(filepath.Join(corpus, "诸葛亮传"), 0o755)
+	os.WriteFile(filepath.Join(corpus, "诸葛亮传", "text.txt"), []byte("诸葛亮字孔明，琅邪阳都人也。建兴十二年，亮卒于五丈原，时年五十四。"), 0o644)
+	if _, err := ws.Index(ctx, []string{corpus}, annals.IndexOptions{Extractor: "pattern"}); err != nil {
+		t.Fatal(err)
+	}
+	calls := srv.Calls()
+	b, err := ws.Bio(ctx, "诸葛亮", annals.BioOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Biography) != 1 || !b.Biography[0].Verified || len(b.Biography[0].Citations) != 1 || len(b.Biography[0].Checks) != 2 {
+		t.Fatalf("biography: %+v", b.Biography)
+	}
+	if b.Usage.Calls != srv.Calls()-calls || b.Usage.Calls != 2 {
+		t.Errorf("usage %+v, %d calls", b.Usage, srv.Calls()-calls)
+	}
+	calls = srv.Calls()
+	off, err := ws.Bio(ctx, "诸葛亮", annals.BioOptions{Offline: true})
+	if err != nil || srv.Calls() != calls || len(off.Biography) == 0 || off.Usage.Calls != 0 {
+		t.Fatalf("offline: %+v %v, %d calls", off, err, srv.Calls()-calls)
+	}
+}

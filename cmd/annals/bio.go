@@ -19,11 +19,19 @@ names by kind (字, 号, 谥号, designations), birth and death, native place, k
 offices and titles in time order, places, and associates. Then writes a short
 biography from it, each sentence citing the sentences of the sources it rests
 on and checked fact by fact against them; a sentence a check fails on is
-marked, or left out with --strict.`,
+marked, or left out with --strict.
+
+With an LLM endpoint configured (or --llm), the model writes the biography
+from the profile's sentences and checks each sentence fact by fact against
+its evidence; a fact the sources do not include goes back to the model, and
+an unsupported one to the solver of its error (a date set to the year the
+sources give, a source about someone else dropped, more sources looked for,
+the person's names given), for --rounds rounds. --offline writes without it.`,
 		Example: "  annals bio 诸葛亮\n  annals bio 孔明 --style classical\n  annals bio 曹操 --json",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error {
+				opts.Waiting = a.waiting
 				b, err := ws.Bio(cmd.Context(), args[0], opts)
 				if err != nil {
 					return err
@@ -38,6 +46,10 @@ marked, or left out with --strict.`,
 	}
 	cmd.Flags().StringVar(&opts.Style, "style", bio.Modern, "modern or classical Chinese")
 	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "leave out sentences a check failed on")
+	cmd.Flags().BoolVar(&opts.LLM, "llm", false, "write with the configured LLM endpoint (an error if none)")
+	cmd.Flags().BoolVar(&opts.Offline, "offline", false, "write without the LLM even where one is configured")
+	cmd.Flags().IntVar(&opts.Rounds, "rounds", 2, "most rounds of checking and correcting each sentence (LLM)")
+	cmd.Flags().IntVar(&opts.MaxTokens, "max-tokens", 0, "LLM token budget of the run; 0 means none")
 	return cmd
 }
 
@@ -91,6 +103,9 @@ func (a *app) printBio(b *annals.Biography) {
 	line("associates", names(p.Associates))
 	if len(b.Biography) == 0 {
 		return
+	}
+	if b.Usage.Calls > 0 {
+		a.printf("\n(written and checked by the model: %d calls, %d + %d tokens)", b.Usage.Calls, b.Usage.PromptTokens, b.Usage.CompletionTokens)
 	}
 	a.printf("\n")
 	number := map[string]int{}

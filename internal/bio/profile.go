@@ -207,6 +207,9 @@ func (r reader) at(ev kg.Evidence) position {
 	return position{notOwn: !r.own[ev.DocID], doc: ev.DocID, start: ev.Start}
 }
 
+// Cite is the citation of an evidence sentence.
+func Cite(ev kg.Evidence) Citation { return cite(ev) }
+
 func cite(ev kg.Evidence) Citation {
 	return Citation{Doc: ev.DocKey, Cite: ev.Cite, Start: ev.Start, End: ev.End, Quote: ev.Sentence, Year: ev.Year, norm: ev.Norm}
 }
