@@ -91,6 +91,7 @@ What next:
   annals -w %[1]s stats
   annals -w %[1]s ask 孔明卒于何处？           # answered from the graph, cited
   annals -w %[1]s relate 孙坚 孙策              # how two are related, step by step
+  annals -w %[1]s bio 诸葛亮                    # his profile and a biography, every sentence cited
   annals -w %[1]s serve                        # browse it at http://127.0.0.1:8080 (and a JSON API)
   echo '关羽，字云长，河东解人也。' | annals extract
   annals index YOUR_FOLDER                     # your own corpus, into ./.annals
