@@ -98,31 +98,5 @@ func ownFirst(own map[int64]bool, lists ...[]store.FactYear) *int {
 			}
 		}
 	}
-	if len(mine) > 0 {
-		return consensus(mine, all)
-	}
-	return consensus(all, nil)
-}
-
-// consensus is the year most votes name; between equals, the one more of
-// the seconds name, then the earliest. nil when there are none.
-func consensus(votes, seconds []int) *int {
-	count := func(ys []int) map[int]int {
-		n := map[int]int{}
-		for _, y := range ys {
-			n[y]++
-		}
-		return n
-	}
-	first, second := count(votes), count(seconds)
-	best, n, m := 0, 0, 0
-	for y, v := range first {
-		if v > n || v == n && (second[y] > m || second[y] == m && y < best) {
-			best, n, m = y, v, second[y]
-		}
-	}
-	if n == 0 {
-		return nil
-	}
-	return &best
+	return bio.OwnFirst(mine, all)
 }

@@ -364,12 +364,16 @@ const maxSources = 60
 // sourcesOf numbers the sentences a profile rests on, the person's own
 // story first (names, origin, life, kin, career), each once.
 func sourcesOf(p *Profile) []source {
+	type at struct {
+		doc        string
+		start, end int
+	}
 	var out []source
-	seen := map[[3]any]bool{}
+	seen := map[at]bool{}
 	add := func(items ...Item) {
 		for _, it := range items {
 			for i, c := range it.Citations {
-				k := [3]any{c.Doc, c.Start, c.End}
+				k := at{c.Doc, c.Start, c.End}
 				if i == 2 || len(out) == maxSources {
 					break
 				}

@@ -395,10 +395,10 @@ func (r reader) nativePlace(rels []kg.Relation, p *Profile) *Item {
 }
 
 // date is a birth or death: the year most of the person's own chapters'
-// sentences give, else most sentences.
+// sentences give, else most sentences (OwnFirst).
 func (r reader) date(rels []kg.Relation) *Item {
-	votes := map[int][]kg.Evidence{}
-	ownVotes := map[int]int{}
+	byYear := map[int][]kg.Evidence{}
+	var mine, all []int
 	for _, rel := range rels {
 		if rel.HeadID != r.self.ID {
 			continue
@@ -407,26 +407,54 @@ func (r reader) date(rels []kg.Relation) *Item {
 			if ev.Year == nil {
 				continue
 			}
-			votes[*ev.Year] = append(votes[*ev.Year], ev)
+			byYear[*ev.Year] = append(byYear[*ev.Year], ev)
+			all = append(all, *ev.Year)
 			if r.own[ev.DocID] {
-				ownVotes[*ev.Year]++
+				mine = append(mine, *ev.Year)
 			}
 		}
 	}
-	best, found := 0, false
-	for y, evs := range votes {
-		better := !found || ownVotes[y] > ownVotes[best] ||
-			ownVotes[y] == ownVotes[best] && (len(evs) > len(votes[best]) || len(evs) == len(votes[best]) && y < best)
-		if better {
-			best, found = y, true
-		}
-	}
-	if !found {
+	best := OwnFirst(mine, all)
+	if best == nil {
 		return nil
 	}
-	it := r.item(fmt.Sprint(best), "", 0, votes[best], nil)
-	it.Year = &best
+	it := r.item(fmt.Sprint(*best), "", 0, byYear[*best], nil)
+	it.Year = best
 	return &it
+}
+
+// OwnFirst is the year a person's own chapters give (mine) by most votes,
+// all the sentences breaking a tie; or, where the own chapters date none,
+// the year most of all give. Between equals, the earliest. nil when there
+// are none. One misread sentence elsewhere does not outvote the chapter.
+func OwnFirst(mine, all []int) *int {
+	if len(mine) > 0 {
+		return consensus(mine, all)
+	}
+	return consensus(all, nil)
+}
+
+// consensus is the year most votes name; between equals, the one more of
+// the seconds name, then the earliest. nil when there are none.
+func consensus(votes, seconds []int) *int {
+	count := func(ys []int) map[int]int {
+		n := map[int]int{}
+		for _, y := range ys {
+			n[y]++
+		}
+		return n
+	}
+	first, second := count(votes), count(seconds)
+	best, n, m := 0, 0, 0
+	for y, v := range first {
+		if v > n || v == n && (second[y] > m || second[y] == m && y < best) {
+			best, n, m = y, v, second[y]
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return &best
 }
 
 // undateOutsideLife drops the year of a fact dated before the person was
