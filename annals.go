@@ -40,6 +40,7 @@ type (
 	Mention     = kg.Mention
 	Span        = kg.Span
 	Stats       = store.Stats
+	Community   = kg.Community
 	IndexReport = pipeline.Report
 	// StepTime is what one step of an index run cost.
 	StepTime = pipeline.StepTime
@@ -190,6 +191,9 @@ func (w *Workspace) Index(ctx context.Context, paths []string, opts IndexOptions
 		// Packed once embedded, so the next question reads them in one piece.
 		pipeline.Embedding(w.db, em, func(ctx context.Context) error { _, err := w.vectors(ctx); return err }),
 		pipeline.Dating(w.db))
+	if m := w.Config.Index.Communities; m != "off" {
+		po.Steps = append(po.Steps, pipeline.Communities(w.db, m))
+	}
 	rep, err := pipeline.Index(ctx, w.db, paths, po)
 	usage, ferr := w.finish(ctx, run, "index")
 	if rep != nil {

@@ -502,7 +502,7 @@ func TestIndexReportsItsSteps(t *testing.T) {
 			t.Errorf("step %s: wall %v, CPU %v, work %v", s.Name, s.Wall, s.CPU, s.Work)
 		}
 	}
-	if got, want := strings.Join(names, " | "), "documents | ingest | chunk | extract | lexical | write | align | embed | date"; got != want {
+	if got, want := strings.Join(names, " | "), "documents | ingest | chunk | extract | lexical | write | align | embed | date | communities"; got != want {
 		t.Errorf("steps %q, want %q", got, want)
 	}
 }

@@ -184,6 +184,14 @@ func (b apiBackend) Bio(ctx context.Context, name, style string, strict bool) (a
 	})
 }
 
+func (b apiBackend) Communities(ctx context.Context) (any, error) {
+	return b.cache.get(ctx, b.w, "communities", func() (any, error) { return b.w.Communities(ctx) })
+}
+
+func (b apiBackend) Community(ctx context.Context, id int64) (any, error) {
+	return b.cache.get(ctx, b.w, fmt.Sprintf("community\x00%d", id), func() (any, error) { return b.w.Community(ctx, id) })
+}
+
 func (b apiBackend) Search(ctx context.Context, q server.SearchQuery) (any, error) {
 	ctxChars := q.Context
 	if ctxChars == 0 {

@@ -32,6 +32,9 @@ type Config struct {
 type Index struct {
 	// MaxFileSize skips larger files with a warning.
 	MaxFileSize ByteSize `yaml:"max_file_size" json:"max_file_size"`
+	// Communities is how communities are found: leiden (the default),
+	// dual (dual perception), or off.
+	Communities string `yaml:"communities" json:"communities"`
 }
 
 // DefaultMaxFileSize is the largest file indexing reads unless told more.
@@ -158,7 +161,7 @@ func Default() Config {
 		Normalize: Normalize{T2S: true},
 		Chunk:     Chunk{MaxChars: 600, Overlap: 100},
 		Extract:   Extract{Judge: true, Threshold: 8, Growth: Growth{Mu: 0.8, MinChunks: 3}},
-		Index:     Index{MaxFileSize: DefaultMaxFileSize},
+		Index:     Index{MaxFileSize: DefaultMaxFileSize, Communities: "leiden"},
 		LLM: LLM{Concurrency: llm.DefaultConcurrency, MaxRetries: llm.DefaultMaxRetries, TimeoutSec: llm.DefaultTimeoutSec,
 			CallTimeoutSec: llm.DefaultCallTimeoutSec},
 	}
@@ -311,6 +314,11 @@ func (c Config) Validate() error {
 	if c.Extract.Growth.Mu <= 0 || c.Extract.Growth.Mu > 1 || c.Extract.Growth.MinChunks < 1 {
 		return fmt.Errorf("extract.growth: mu %v must be in (0,1] and min_chunks %d at least 1", c.Extract.Growth.Mu, c.Extract.Growth.MinChunks)
 	}
+	switch c.Index.Communities {
+	case "", "leiden", "dual", "off":
+	default:
+		return fmt.Errorf("index.communities = %q: want leiden, dual or off", c.Index.Communities)
+	}
 	if c.Index.MaxFileSize < 1 {
 		return fmt.Errorf("index.max_file_size = %d: want at least 1 byte (such as 64MiB)", int64(c.Index.MaxFileSize))
 	}
@@ -358,6 +366,9 @@ index:
   # Larger files are skipped with a warning. Bytes, or with a unit: 500KB,
   # 256MiB, 2GiB. Env: ANNALS_INDEX_MAX_FILE_SIZE.
   max_file_size: 64MiB
+  # How communities of people, places and groups are found: leiden (links,
+  # the default), dual (links and what is said of them) or off.
+  communities: leiden
 
 extract:
   # pattern (offline rules), llm, ekg (entities only, relations at query

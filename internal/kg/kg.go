@@ -152,3 +152,50 @@ func Cite(section []string, title, key string) string {
 	}
 	return key
 }
+
+// Community is a group of entities that belong together, with its report:
+// the four levels of the knowledge tree (Youtu-GraphRAG §3.2.1) are the
+// community itself, its keywords, its key facts (triples) and its members'
+// attributes (字, 号, titles, years).
+type Community struct {
+	ID     int64  `json:"id"`
+	Name   string `json:"name"`
+	Method string `json:"method"` // how it was found: dual or leiden
+	Size   int    `json:"size"`   // members
+	// Members are its most central members, most central first.
+	Members  []CommunityMember `json:"members"`
+	Keywords []Keyword         `json:"keywords"`
+	// From and To are the years its dated facts span (the middle 80 %).
+	From *int `json:"from,omitempty"`
+	To   *int `json:"to,omitempty"`
+	// Facts are its key facts, each with the sentence that states it.
+	Facts []Relation `json:"facts"`
+	// Summary is a few of those sentences, chosen to cover its members and
+	// keywords: an extractive summary.
+	Summary    []Evidence  `json:"summary"`
+	Attributes []Attribute `json:"attributes"`
+}
+
+// CommunityMember is an entity of a community and how central it is there
+// (its share of the community's link weight).
+type CommunityMember struct {
+	EntityID   int64   `json:"entity_id"`
+	Name       string  `json:"name"`
+	Type       string  `json:"type"`
+	Centrality float64 `json:"centrality"`
+}
+
+// Keyword is a term that marks a community, with its TF-IDF weight.
+type Keyword struct {
+	Term   string  `json:"term"`
+	Weight float64 `json:"weight"`
+}
+
+// Attribute is one thing said of a member: a 字 or 号, a title, a year.
+type Attribute struct {
+	EntityID int64     `json:"entity_id"`
+	Entity   string    `json:"entity"`
+	Kind     string    `json:"kind"`
+	Value    string    `json:"value"`
+	Evidence *Evidence `json:"evidence,omitempty"`
+}

@@ -118,6 +118,8 @@ type Report struct {
 	Embed *EmbedReport `json:"embed,omitempty"`
 	// Date is what dating facts did.
 	Date *DateReport `json:"date,omitempty"`
+	// Communities is what finding communities did.
+	Communities *CommunityReport `json:"communities,omitempty"`
 	// Ran counts the documents each document step ran on and wrote.
 	Ran map[string]int `json:"ran,omitempty"`
 	// Steps are the run's steps in order, with what each cost.

@@ -30,6 +30,10 @@ type Backend interface {
 	// classical, and strict leaves out sentences a check failed on.
 	Bio(ctx context.Context, name, style string, strict bool) (any, error)
 	Search(ctx context.Context, q SearchQuery) (any, error)
+	// Communities lists the communities with their reports; Community
+	// is one with all its members.
+	Communities(ctx context.Context) (any, error)
+	Community(ctx context.Context, id int64) (any, error)
 	// Ask answers; stream, when set, is told the answer's text as a model
 	// writes it.
 	Ask(ctx context.Context, req AskRequest, stream func(string)) (any, error)
@@ -266,6 +270,14 @@ func (s *Server) routes() {
 			return nil, err
 		}
 		return s.b.Bio(r.Context(), r.PathValue("name"), style, strict)
+	})
+	get("/api/communities", func(r *http.Request) (any, error) { return s.b.Communities(r.Context()) })
+	get("/api/communities/{id}", func(r *http.Request) (any, error) {
+		id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+		if err != nil || id < 1 {
+			return nil, badRequest("id", errors.New("a community number, 1 or more"))
+		}
+		return s.b.Community(r.Context(), id)
 	})
 	get("/api/search", func(r *http.Request) (any, error) {
 		q := r.URL.Query()

@@ -35,6 +35,15 @@ func (f *fake) Bio(ctx context.Context, name, style string, strict bool) (any, e
 	return map[string]any{"name": name, "style": style, "strict": strict}, nil
 }
 func (f *fake) Search(ctx context.Context, q SearchQuery) (any, error) { return q, nil }
+func (f *fake) Communities(ctx context.Context) (any, error) {
+	return []map[string]any{{"id": 1, "name": "吴：孙权"}}, nil
+}
+func (f *fake) Community(ctx context.Context, id int64) (any, error) {
+	if id > 1 {
+		return nil, errNotFound
+	}
+	return map[string]any{"id": id}, nil
+}
 func (f *fake) Ask(ctx context.Context, req AskRequest, stream func(string)) (any, error) {
 	if req.Question == "fail" {
 		return nil, errors.New("the model is away")
@@ -156,6 +165,10 @@ func TestEndpointsParseAndAnswer(t *testing.T) {
 		{"GET", "/api/bio/诸葛亮?style=ornate", "", 400, func(m map[string]any) bool { return strings.Contains(fmt.Sprint(m["error"]), "style") }},
 		{"GET", "/api/bio/诸葛亮?strict=maybe", "", 400, func(m map[string]any) bool { return m["error"] != nil }},
 		{"GET", "/api/bio/无名", "", 404, func(m map[string]any) bool { return m["error"] != nil }},
+		{"GET", "/api/communities/1", "", 200, func(m map[string]any) bool { return m["id"] == 1.0 }},
+		{"GET", "/api/communities/2", "", 404, func(m map[string]any) bool { return m["error"] != nil }},
+		{"GET", "/api/communities/x", "", 400, func(m map[string]any) bool { return strings.Contains(fmt.Sprint(m["error"]), "id") }},
+		{"GET", "/api/communities/0", "", 400, func(m map[string]any) bool { return m["error"] != nil }},
 		{"GET", "/api/search?text=丞相&limit=3&offset=6", "", 200, func(m map[string]any) bool { return m["Text"] == "丞相" && m["Offset"] == 6.0 }},
 		{"GET", "/api/search", "", 400, nil},
 		{"GET", "/api/search?text=x&limit=0", "", 400, nil},

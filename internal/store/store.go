@@ -264,3 +264,22 @@ type TimelineItem struct {
 	Fact       kg.Relation `json:"fact"`
 	Citation   kg.Evidence `json:"citation"`
 }
+
+// GraphNode is an entity that communities are found among, with the
+// chunks that mention it (some of them, in id order).
+type GraphNode struct {
+	ID       int64
+	Name     string
+	Type     string
+	Mentions int
+	Chunks   []int64
+}
+
+// GraphEdge is a relation between two such entities, with its support and
+// the years its evidence is dated to.
+type GraphEdge struct {
+	RelationID, Head, Tail int64
+	Type                   string
+	Support                int
+	Years                  []int
+}

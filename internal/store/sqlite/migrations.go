@@ -287,4 +287,23 @@ CREATE TABLE failures (
 );
 ALTER TABLE llm_cache ADD COLUMN step TEXT NOT NULL DEFAULT '';
 `,
+	// 12: communities and their reports (the knowledge tree): the report
+	// as JSON, its members with their centrality for lookups by entity.
+	`
+CREATE TABLE communities (
+	id        INTEGER PRIMARY KEY,
+	name      TEXT NOT NULL,
+	method    TEXT NOT NULL,
+	size      INTEGER NOT NULL,
+	report    TEXT NOT NULL
+);
+CREATE TABLE community_members (
+	community_id INTEGER NOT NULL REFERENCES communities(id) ON DELETE CASCADE,
+	entity_id    INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+	rank         INTEGER NOT NULL,
+	centrality   REAL NOT NULL,
+	PRIMARY KEY (community_id, entity_id)
+);
+CREATE INDEX community_members_entity ON community_members(entity_id);
+`,
 }
