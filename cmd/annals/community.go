@@ -113,14 +113,7 @@ func years(c annals.Community) string {
 	if c.From == nil || c.To == nil {
 		return ""
 	}
-	return fmt.Sprintf(", %s–%s", yearText(*c.From), yearText(*c.To))
-}
-
-func yearText(y int) string {
-	if y < 0 {
-		return fmt.Sprintf("%d BCE", -y)
-	}
-	return strconv.Itoa(y)
+	return fmt.Sprintf(", %s–%s", yearLabel(*c.From), yearLabel(*c.To))
 }
 
 func memberList(c annals.Community, n int) string {

@@ -437,7 +437,7 @@ func (d *dual) nonEmpty() []int {
 // linked communities whose centres score each other's community within ε
 // of their own. It says whether any merged.
 func (d *dual) merge(of []int, eps float64) bool {
-	d.reset(of)
+	// The sums are current: reassign kept them so as it moved nodes.
 	centre := map[int]int{}
 	score := map[int]float64{}
 	for i, c := range of {
