@@ -20,6 +20,8 @@ type (
 	RetrievedItem  = retrieve.Item
 	RetrieveResult = retrieve.Result
 	Citation       = answer.Citation
+	// ListEntry is one name of a list answer (a whole-corpus question).
+	ListEntry = answer.ListEntry
 )
 
 // Answer modes.

@@ -42,7 +42,11 @@ func (w *Workspace) EvaluateQA(ctx context.Context, qs []QAQuestion, opts QAEval
 		if err != nil {
 			return qa.Prediction{}, err
 		}
-		return qa.Prediction{Answer: ans.Answer, Choice: ans.Choice, Abstained: !ans.Answered, Confidence: ans.Confidence}, nil
+		pred := qa.Prediction{Answer: ans.Answer, Choice: ans.Choice, Abstained: !ans.Answered, Confidence: ans.Confidence}
+		for _, e := range ans.List {
+			pred.Names = append(pred.Names, e.Name)
+		}
+		return pred, nil
 	}, opts.Workers)
 }
 

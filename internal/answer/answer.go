@@ -97,8 +97,12 @@ type Answer struct {
 	Items      []retrieve.Item    `json:"items"`
 	Analysis   *retrieve.Analysis `json:"analysis"`
 	Trace      []Step             `json:"trace,omitempty"`
-	Inactive   map[string]string  `json:"inactive_routes,omitempty"`
-	Usage      llm.Usage          `json:"usage"`
+	// List and Global are set for a whole-corpus question: the names
+	// answered, and what the global search found.
+	List     []ListEntry            `json:"list,omitempty"`
+	Global   *retrieve.GlobalResult `json:"global,omitempty"`
+	Inactive map[string]string      `json:"inactive_routes,omitempty"`
+	Usage    llm.Usage              `json:"usage"`
 }
 
 // Answerer answers over one workspace.
@@ -156,10 +160,20 @@ func (a *Answerer) retrieveOptions(opts Options, extra []string) retrieve.Option
 func (a *Answerer) answerFrom(ctx context.Context, res *retrieve.Result, opts Options) (*Answer, error) {
 	ans := &Answer{Question: res.Analysis.Question, Mode: opts.Mode, Analysis: res.Analysis, Items: res.Items, Inactive: res.Inactive}
 	if a.LLM != nil {
+		if ans.Analysis.Global != nil {
+			if ok, err := a.globalLLM(ctx, ans, opts); err != nil || ok {
+				return ans, err
+			}
+		}
 		if err := a.generate(ctx, ans, opts); err != nil {
 			return nil, err
 		}
 		return ans, nil
+	}
+	if ans.Analysis.Global != nil {
+		if ok, err := a.global(ctx, ans); err != nil || ok {
+			return ans, err
+		}
 	}
 	if err := offline(ctx, a.R.Src, a.Reader, ans); err != nil {
 		return nil, err

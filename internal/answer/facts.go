@@ -40,20 +40,22 @@ type factual struct {
 
 // factAnswer answers a typed question from the subject's statements; ok
 // is false when the graph holds none that answer it.
-func factAnswer(ctx context.Context, src retrieve.Source, a *retrieve.Analysis) (ans string, evs []kg.Evidence, confidence float64, err error) {
+func factAnswer(ctx context.Context, src retrieve.Source, a *retrieve.Analysis) (ans string, values []string, evs []kg.Evidence, confidence float64, err error) {
 	f, err := newFactual(ctx, src, a)
 	if f == nil || err != nil {
-		return "", nil, 0, err
+		return "", nil, nil, 0, err
 	}
 	switch a.Type {
 	case retrieve.QIdentity:
-		return f.identity(ctx)
+		ans, evs, confidence, err = f.identity(ctx)
+		return ans, nil, evs, confidence, err
 	case retrieve.QWhoseName:
-		return f.whoseName(ctx)
+		ans, evs, confidence, err = f.whoseName(ctx)
+		return ans, nil, evs, confidence, err
 	}
 	cands, err := f.candidates(ctx)
 	if err != nil || len(cands) == 0 {
-		return "", nil, 0, err
+		return "", nil, nil, 0, err
 	}
 	keep := 1
 	if a.Asks.List {
@@ -62,12 +64,12 @@ func factAnswer(ctx context.Context, src retrieve.Source, a *retrieve.Analysis) 
 			keep--
 		}
 	}
-	values := make([]string, keep)
+	values = make([]string, keep)
 	for i, c := range cands[:keep] {
 		values[i] = c.value
 		evs = append(evs, c.evs[0])
 	}
-	return f.phrase(values, cands[0]), evs, confidenceOf(cands), nil
+	return f.phrase(values, cands[0]), values, evs, confidenceOf(cands), nil
 }
 
 // newFactual prepares a typed Chinese question with a subject for answering

@@ -32,13 +32,18 @@ const (
 func offline(ctx context.Context, src retrieve.Source, reader extract.Extractor, ans *Answer) error {
 	a := ans.Analysis
 	if a.Asks != nil {
-		text, evs, conf, err := factAnswer(ctx, src, a)
+		text, values, evs, conf, err := factAnswer(ctx, src, a)
 		if err != nil {
 			return err
 		}
 		if text != "" {
 			ans.Answer, ans.Answered, ans.Method, ans.Confidence = text, true, "fact", conf
 			ans.Citations = citeAll(evs)
+			if a.Asks.List {
+				for i, v := range values {
+					ans.List = append(ans.List, ListEntry{Name: v, Citation: citationOf(ans.Citations, &evs[i])})
+				}
+			}
 			return nil
 		}
 		text, evs, conf, err = read(ctx, src, reader, a, ans.Items)
@@ -201,7 +206,7 @@ func bestSentence(a *retrieve.Analysis, items []retrieve.Item) *retrieve.Item {
 	bestScore := 0.0
 	for i := range items {
 		it := &items[i]
-		if it.Citation == nil || it.Citation.Sentence == "" || !a.AddsTo(it.Citation.Norm) {
+		if it.Citation == nil || it.Citation.Sentence == "" || it.Kind == retrieve.KindCommunity || !a.AddsTo(it.Citation.Norm) {
 			continue
 		}
 		score := it.Overlap

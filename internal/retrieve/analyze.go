@@ -31,7 +31,9 @@ type Analysis struct {
 	// Others are the other entities the question's subject may name
 	// (孔明 is 诸葛亮's 字, and 胡昭's), most mentioned first; the answer
 	// is for Entities[0].
-	Others []kg.Entity     `json:"others,omitempty"`
+	Others []kg.Entity `json:"others,omitempty"`
+	// Global is what a whole-corpus question asks for (Type QGlobal).
+	Global *GlobalAsk      `json:"global,omitempty"`
 	Years  []int           `json:"years,omitempty"`
 	Times  []string        `json:"times,omitempty"` // the expressions the years come from
 	terms  []string        // content terms, question words left out
@@ -69,6 +71,9 @@ func Analyze(ctx context.Context, src Source, question string, t2s bool) (*Analy
 		a.Norm, _ = text.ToSimplified(question)
 	}
 	a.Type, a.Asks = classify(a.Norm, a.Lang)
+	if a.Type == QGlobal {
+		a.Global = parseGlobal(a.Norm)
+	}
 	// An era shared by several dynasties (建兴) keeps every reading: the
 	// window covers each, and the text decides.
 	for _, t := range chrono.Parse(a.Norm, &chrono.Context{}) {

@@ -39,6 +39,7 @@ const (
 	QLoser      = "event-loser"
 	QFought     = "event-sides" // 谁参加了赤壁之战
 	QChoice     = "multiple-choice"
+	QGlobal     = "global" // 孙吴的将领有哪些: a list gathered over the whole corpus
 )
 
 // Ask is a typed question's link to the graph: whom it asks about, the
@@ -126,7 +127,7 @@ var askers = func() []asker {
 		with(a(`(的儿子|儿子|之子|的子女|的子|子女|孩子|后代|\bsons?\b|children|con của)`, QKin, "子女", false, "子女", "parent_of"), list),
 		with(a(`(孙子|之孙|的孙|grandson|granddaughter)`, QKin, "孙", false, "孙"), list),
 		with(a(`(哥哥|兄长|的兄|之兄|elder brother)`, QKin, "兄", false, "同胞", "sibling_of"), male),
-		with(a(`(弟弟|之弟|的弟|younger brother)`, QKin, "弟", false, "同胞", "sibling_of"), male),
+		with(a(`(弟弟|之弟|的弟[^子]|的弟$|younger brother)`, QKin, "弟", false, "同胞", "sibling_of"), male),
 		with(a(`(兄弟|姐妹|brothers?|sisters?|siblings?|anh em)`, QKin, "兄弟", false, "同胞", "sibling_of"), list),
 		with(a(`(妻子|夫人|之妻|的妻|皇后|wife|vợ)`, QKin, "妻子", false, "婚恋", "spouse_of"), female),
 		with(a(`(丈夫|之夫|husband|chồng)`, QKin, "丈夫", false, "婚恋", "spouse_of"), male),
@@ -162,8 +163,15 @@ var generalTypes = []struct {
 // answer directly, with the question's subject.
 func classify(q, lang string) (string, *Ask) {
 	low := bookQualifier.ReplaceAllString(strings.ToLower(q), "")
+	list := listTemplate(low)
 	for _, a := range askers {
 		if loc := a.re.FindStringIndex(low); loc != nil {
+			// A relation word well before a list template qualifies
+			// the group asked for (讨伐黄巾军的将领有哪些) rather than
+			// asking for one entity's relations (孙权的儿子有哪些).
+			if list != nil && loc[1] < list[0]-len("的") {
+				continue
+			}
 			ask := a.ask
 			if a.after {
 				ask.Subject = trimSubject(low[loc[1]:])
@@ -181,6 +189,9 @@ func classify(q, lang string) (string, *Ask) {
 			}
 			return a.typ, &ask
 		}
+	}
+	if list != nil {
+		return QGlobal, nil
 	}
 	for _, g := range generalTypes {
 		if g.re.MatchString(low) {

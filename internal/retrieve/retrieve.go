@@ -37,6 +37,17 @@ type Source interface {
 	OwnDocuments(ctx context.Context, entityID int64) (map[int64]bool, error)
 	// MentionsIn are the mentions inside a span of a document, in order.
 	MentionsIn(ctx context.Context, docID int64, start, end int) ([]store.TypedMention, error)
+	// DocumentsTitled are the documents whose titles hold one of terms.
+	DocumentsTitled(ctx context.Context, terms []string) ([]int64, error)
+	// EntitiesIn counts the entities named in documents, most named first.
+	EntitiesIn(ctx context.Context, docs []int64, limit int) ([]store.EntityCount, error)
+	EntitiesByID(ctx context.Context, ids []int64) ([]kg.Entity, error)
+	// EntityYears are the years of the dated passages naming each entity.
+	EntityYears(ctx context.Context, ids []int64) (map[int64][]int, error)
+	// Communities are the communities' reports; EntityCommunity is the
+	// community an entity belongs to, 0 when none.
+	Communities(ctx context.Context) ([]kg.Community, error)
+	EntityCommunity(ctx context.Context, entityID int64) (int64, error)
 }
 
 // Scored is a chunk with a score from a ranked search.
@@ -61,10 +72,11 @@ const (
 
 // Item kinds.
 const (
-	KindEntity = "entity"
-	KindTriple = "triple"
-	KindChunk  = "chunk"
-	KindPath   = "path"
+	KindEntity    = "entity"
+	KindTriple    = "triple"
+	KindChunk     = "chunk"
+	KindPath      = "path"
+	KindCommunity = "community"
 )
 
 // Item is one thing retrieval found: an entity, a fact, a passage or a path
@@ -102,8 +114,6 @@ type Retriever struct {
 	Src     Source
 	Lexical Search // BM25 over chunks; nil disables the chunk route
 	Vectors Search // nearest chunks by embedding; nil when none
-	// Communities is the community route; nil until communities exist.
-	Communities func(ctx context.Context, a *Analysis, limit int) ([]Item, error)
 }
 
 // Result is what retrieval found, best first, and how.
@@ -118,9 +128,10 @@ type Result struct {
 
 // Per-route limits.
 const (
-	routeLimit    = 20
-	timeRead      = 40 // chunks of a window of years read to rank
-	relationLimit = 30 // the facts read of each entity: of the types asked, then best supported
+	routeLimit     = 20
+	timeRead       = 40 // chunks of a window of years read to rank
+	relationLimit  = 30 // the facts read of each entity: of the types asked, then best supported
+	communityItems = 3  // the best communities a question's items hold
 )
 
 // Retrieve analyses a question and runs every route. Extra texts (the
@@ -247,17 +258,21 @@ func (r *Retriever) RetrieveFor(ctx context.Context, a *Analysis, opts Options) 
 	} else {
 		res.Inactive[RoutePath] = "fewer than two entities in the question"
 	}
-	if r.Communities != nil {
-		items, err := r.Communities(ctx, a, routeLimit)
-		if err != nil {
-			return nil, err
+	named := make([]kg.Entity, len(a.Entities))
+	for i, m := range a.Entities {
+		named[i] = m.Entity
+	}
+	communities, err := r.rankCommunities(ctx, named, a.terms, a.Global)
+	if err != nil {
+		return nil, err
+	}
+	if len(communities) > 0 {
+		for i, rc := range communities[:min(len(communities), communityItems)] {
+			f.add(RouteCommunity, i, communityItem(rc.Community))
 		}
-		for i, it := range items {
-			f.add(RouteCommunity, i, it)
-		}
-		res.Routes[RouteCommunity] = len(items)
+		res.Routes[RouteCommunity] = min(len(communities), communityItems)
 	} else {
-		res.Inactive[RouteCommunity] = "no communities in this workspace"
+		res.Inactive[RouteCommunity] = "no community's report matches the question (or the workspace has none)"
 	}
 	res.Items = f.ranked(opts.Limit)
 	if len(res.Inactive) == 0 {

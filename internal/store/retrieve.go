@@ -71,3 +71,12 @@ type TypedMention struct {
 	Name     string // the entity's name (or the extracted name, unaligned)
 	EntityID int64  // 0 when unaligned
 }
+
+// EntityCount is how often an entity is named in some documents, with
+// the first place it is.
+type EntityCount struct {
+	Entity         kg.Entity
+	Count          int
+	DocID, ChunkID int64
+	kg.Span        // the first mention, original offsets
+}

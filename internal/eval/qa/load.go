@@ -136,6 +136,7 @@ type jsonlRecord struct {
 	Answer   json.RawMessage `json:"answer"`
 	Aliases  json.RawMessage `json:"aliases"`
 	Context  json.RawMessage `json:"context"`
+	Expected json.RawMessage `json:"expected"`
 }
 
 func parseJSONL(data []byte, name string) ([]Question, error) {
@@ -207,6 +208,9 @@ func (rec *jsonlRecord) question(defaultID string) (Question, error) {
 	q.Aliases = cleanAliases(q.Answer, append(answers[1:], aliases...))
 	if q.Context, err = parseContext(rec.Context); err != nil {
 		return q, fmt.Errorf("context: %w", err)
+	}
+	if q.Expected, err = stringOrList(rec.Expected); err != nil {
+		return q, fmt.Errorf("expected: %w", err)
 	}
 	return q, nil
 }

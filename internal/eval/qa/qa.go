@@ -6,6 +6,8 @@
 // answers.
 package qa
 
+import "strings"
+
 // Question is one question with its gold answer.
 type Question struct {
 	ID       string   `json:"id"`
@@ -20,6 +22,45 @@ type Question struct {
 	Type string `json:"type,omitempty"`
 	// Context holds the gold passages when the data set gives them.
 	Context []Passage `json:"context,omitempty"`
+	// Expected are the names a list answer should hold (a whole-corpus
+	// question: 孙吴的将领有哪些); each may give alternates, 张良|留侯.
+	Expected []string `json:"expected,omitempty"`
+}
+
+// ListScored is how many of a list answer's names are scored, and at most
+// how many expected names count: "up to five per question".
+const ListScored = 5
+
+// NameRecall scores a list answer against the expected names: the
+// expected names it holds among its first ListScored names, over the
+// most it could hold, min(ListScored, len(expected)). A name matches an
+// expected one or any of its alternates, after normalisation.
+func NameRecall(names, expected []string) float64 {
+	if len(expected) == 0 {
+		return 0
+	}
+	if len(names) > ListScored {
+		names = names[:ListScored]
+	}
+	used := make([]bool, len(expected))
+	hit := 0
+	for _, n := range names {
+		n = Normalize(n)
+	match:
+		for i, e := range expected {
+			if used[i] {
+				continue
+			}
+			for _, alt := range strings.Split(e, "|") {
+				if a := Normalize(alt); a != "" && a == n {
+					used[i] = true
+					hit++
+					break match
+				}
+			}
+		}
+	}
+	return float64(hit) / float64(min(ListScored, len(expected)))
 }
 
 // MultipleChoice reports whether the question is answered by a letter.

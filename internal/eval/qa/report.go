@@ -12,10 +12,13 @@ import (
 // there are multiple-choice questions; short, contains, F1, EM and
 // confidently wrong when there are free answers.
 func (r *Report) Text(w io.Writer) error {
-	mc, free := r.MultipleChoice > 0, r.N-r.MultipleChoice > 0
+	mc, free, lists := r.MultipleChoice > 0, r.N-r.MultipleChoice > 0, r.Lists > 0
 	head := []string{"type", "n"}
 	if mc {
 		head = append(head, "acc%")
+	}
+	if lists {
+		head = append(head, "names%")
 	}
 	if free {
 		head = append(head, "short%", "contains%", "F1%", "EM%", "sure&wrong%")
@@ -26,6 +29,9 @@ func (r *Report) Text(w io.Writer) error {
 		c := []string{name, fmt.Sprint(s.N)}
 		if mc {
 			c = append(c, pctIf(s.MultipleChoice > 0, s.Accuracy))
+		}
+		if lists {
+			c = append(c, pctIf(s.Lists > 0, s.Names))
 		}
 		if free {
 			f := s.N-s.MultipleChoice > 0

@@ -3,6 +3,7 @@ package qa
 import (
 	"context"
 	"errors"
+	"regexp"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -20,6 +21,9 @@ type Prediction struct {
 	// Confidence is how sure the answerer is, 0 to 1 (0 when it does
 	// not say).
 	Confidence float64 `json:"confidence"`
+	// Names are the names of a list answer, best first; nil when the
+	// answer is no list (its text is then split on 、 and commas).
+	Names []string `json:"names,omitempty"`
 }
 
 // Figures of a short answer.
@@ -56,7 +60,11 @@ type Result struct {
 	ConfidentlyWrong bool    `json:"confidently_wrong,omitempty"`
 	F1               float64 `json:"f1"`
 	EM               float64 `json:"em"`
-	Error            string  `json:"error,omitempty"`
+	// Names is NameRecall for a question with expected names, and
+	// Listed the names it scored.
+	Names  *float64 `json:"names,omitempty"`
+	Listed []string `json:"listed,omitempty"`
+	Error  string   `json:"error,omitempty"`
 	// MultipleChoice says which figures apply: Correct, or Contains, F1
 	// and EM.
 	MultipleChoice bool `json:"multiple_choice"`
@@ -75,8 +83,12 @@ type Summary struct {
 	ConfidentlyWrong float64 `json:"confidently_wrong"`
 	F1               float64 `json:"f1"`
 	EM               float64 `json:"em"`
-	Abstained        int     `json:"abstained"`
-	Errors           int     `json:"errors"`
+	// Lists counts the questions with expected names, and Names is their
+	// mean NameRecall.
+	Lists     int     `json:"lists,omitempty"`
+	Names     float64 `json:"names,omitempty"`
+	Abstained int     `json:"abstained"`
+	Errors    int     `json:"errors"`
 }
 
 // Report is the outcome of Run: the overall figures (as in Summary), the
@@ -143,8 +155,20 @@ func score(q Question, pred Prediction, err error) Result {
 	} else {
 		r.Choice = strings.TrimSpace(pred.Choice)
 	}
+	if len(q.Expected) > 0 {
+		zero := 0.0
+		r.Names = &zero
+	}
 	if r.Abstained {
 		return r
+	}
+	if len(q.Expected) > 0 {
+		r.Listed = pred.Names
+		if r.Listed == nil {
+			r.Listed = splitList(pred.Answer)
+		}
+		x := NameRecall(r.Listed, q.Expected)
+		r.Names = &x
 	}
 	if r.MultipleChoice {
 		r.Correct = r.Choice != "" && r.Choice == q.Answer
@@ -168,6 +192,7 @@ type tally struct {
 	short             int
 	confidentlyWrong  int
 	f1, em            float64
+	names             float64
 }
 
 func (t *tally) add(r Result) {
@@ -177,6 +202,10 @@ func (t *tally) add(r Result) {
 	}
 	if r.Error != "" {
 		t.s.Errors++
+	}
+	if r.Names != nil {
+		t.s.Lists++
+		t.names += *r.Names
 	}
 	if r.MultipleChoice {
 		t.s.MultipleChoice++
@@ -210,6 +239,9 @@ func (t *tally) summary() Summary {
 		s.F1 = t.f1 / float64(free)
 		s.EM = t.em / float64(free)
 	}
+	if s.Lists > 0 {
+		s.Names = t.names / float64(s.Lists)
+	}
 	return s
 }
 
@@ -234,4 +266,18 @@ func report(results []Result) *Report {
 		}
 	}
 	return rep
+}
+
+// listSeparators split a list answer written out: 周瑜、鲁肃, Zhou Yu, Lu Su.
+var listSeparators = regexp.MustCompile(`[、，,；;：:。.\s]+|\[\d+\]`)
+
+// splitList reads the names of a list answer given as text.
+func splitList(answer string) []string {
+	var out []string
+	for _, s := range listSeparators.Split(answer, -1) {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -208,3 +208,56 @@ func TestRunCancel(t *testing.T) {
 		t.Error("Run without an answerer: no error")
 	}
 }
+
+// A list answer scores the expected names among its first five, over the
+// most it could hold; alternates count once.
+func TestNameRecall(t *testing.T) {
+	exp := []string{"萧何", "张良|留侯", "韩信|淮阴侯", "曹参", "陈平", "周勃"}
+	for _, tc := range []struct {
+		names []string
+		want  float64
+	}{
+		{[]string{"萧何", "留侯", "韩信", "曹参", "陈平"}, 1},
+		{[]string{"张良", "留侯", "项羽"}, 0.2},
+		{[]string{"项羽", "刘邦", "章邯", "范增", "英布", "萧何"}, 0}, // the sixth is not scored
+		{nil, 0},
+	} {
+		if got := NameRecall(tc.names, exp); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%v: %v, want %v", tc.names, got, tc.want)
+		}
+	}
+	if got := NameRecall([]string{"孙登", "孙和"}, []string{"孙登", "孙和", "孙亮"}); math.Abs(got-2.0/3) > 1e-9 {
+		t.Errorf("three expected: %v, want 2/3", got)
+	}
+}
+
+// Run scores list questions by their names: the answerer's list, or the
+// names its text gives; abstaining scores zero.
+func TestRunScoresLists(t *testing.T) {
+	qs := []Question{
+		{ID: "a", Question: "q1", Answer: "x", Type: "global", Expected: []string{"周瑜", "鲁肃", "吕蒙"}},
+		{ID: "b", Question: "q2", Answer: "x", Type: "global", Expected: []string{"周瑜", "鲁肃"}},
+		{ID: "c", Question: "q3", Answer: "x", Type: "global", Expected: []string{"周瑜"}},
+	}
+	rep, err := Run(context.Background(), qs, func(_ context.Context, q Question) (Prediction, error) {
+		switch q.ID {
+		case "a":
+			return Prediction{Answer: "whatever", Names: []string{"周瑜", "曹操", "吕蒙"}}, nil
+		case "b":
+			return Prediction{Answer: "孙吴的将领有：周瑜[1]、鲁肃[2]。这是前 2 名。"}, nil
+		}
+		return Prediction{Abstained: true}, nil
+	}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{2.0 / 3, 1, 0}
+	for i, r := range rep.Results {
+		if r.Names == nil || math.Abs(*r.Names-want[i]) > 1e-9 {
+			t.Errorf("%s: names %v, want %v (listed %v)", r.ID, r.Names, want[i], r.Listed)
+		}
+	}
+	if rep.Lists != 3 || math.Abs(rep.Names-(2.0/3+1)/3) > 1e-9 {
+		t.Errorf("summary: %d lists, names %v", rep.Lists, rep.Names)
+	}
+}

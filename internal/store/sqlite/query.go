@@ -13,12 +13,17 @@ import (
 
 const entityColumns = "e.id, e.name, e.type, e.description, e.mentions"
 
+// entityDest are the scan destinations of entityColumns.
+func entityDest(e *kg.Entity) []any {
+	return []any{&e.ID, &e.Name, &e.Type, &e.Description, &e.Mentions}
+}
+
 func scanEntities(rows *sql.Rows) ([]kg.Entity, error) {
 	defer rows.Close()
 	var out []kg.Entity
 	for rows.Next() {
 		var e kg.Entity
-		if err := rows.Scan(&e.ID, &e.Name, &e.Type, &e.Description, &e.Mentions); err != nil {
+		if err := rows.Scan(entityDest(&e)...); err != nil {
 			return nil, err
 		}
 		out = append(out, e)

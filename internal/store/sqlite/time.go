@@ -356,24 +356,13 @@ func (s *DB) OwnDocuments(ctx context.Context, entityID int64) (map[int64]bool, 
 	if err := names.Err(); err != nil || len(ns) == 0 {
 		return map[int64]bool{}, err
 	}
-	rows, err := s.query(ctx, `SELECT id, title FROM documents`)
+	docs, err := s.DocumentsTitled(ctx, ns)
 	if err != nil {
-		return nil, fmt.Errorf("read document titles: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
-	out := map[int64]bool{}
-	for rows.Next() {
-		var doc int64
-		var title string
-		if err := rows.Scan(&doc, &title); err != nil {
-			return nil, err
-		}
-		for _, n := range ns {
-			if strings.Contains(title, n) {
-				out[doc] = true
-				break
-			}
-		}
+	out := make(map[int64]bool, len(docs))
+	for _, d := range docs {
+		out[d] = true
 	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -1,0 +1,941 @@
+package retrieve
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/store"
+	"github.com/annals-project/annals/internal/text"
+)
+
+// A whole-corpus (global) question asks for a group: 孙吴的将领有哪些,
+// 秦末起兵反秦的有哪些人. No one sentence answers it. Global search
+// gathers the group's members from four kinds of evidence and ranks them:
+//
+//   - relations: the facts that tie the entities the question names to
+//     others in the way its group word says (将领 of 曹操: 曹操 下级 X);
+//   - passages: the entities of the wanted type in the passages that best
+//     match the question, weighted by how well the sentence naming them
+//     does;
+//   - chapters: the entities of the chapters whose titles hold the
+//     group's words (酷吏 → 酷吏列传, 宦官 → 宦者列传): the histories
+//     gather such groups in chapters of their own;
+//   - communities: the members of the communities whose reports best
+//     match the question.
+//
+// A period the question names (东汉末年) keeps members in its years.
+
+// Wants of a global question.
+const (
+	WantPerson = "person"
+	WantPlace  = "place"
+	WantGroup  = "group"
+)
+
+// Links: how the entities a global question names hold its members.
+const (
+	LinkSubordinate = "subordinate" // 将领, 谋士, 功臣, 弟子
+	LinkKin         = "kin"         // 亲族, 家族
+	LinkEnemy       = "enemy"       // 敌人, 对手
+)
+
+// GlobalAsk is what a whole-corpus question asks for.
+type GlobalAsk struct {
+	// Phrase is the group as the question describes it (孙吴的将领).
+	Phrase string `json:"phrase"`
+	// Categories are its head nouns (将领; 部将 and 谋士), empty when the
+	// phrase has none.
+	Categories []string `json:"categories,omitempty"`
+	Want       string   `json:"want"`           // person, place or group
+	Link       string   `json:"link,omitempty"` // subordinate, kin, enemy; "" when the words do not say
+	Period     string   `json:"period,omitempty"`
+	Rulers     []string `json:"rulers,omitempty"` // the founders of the state the question names
+	Role       string   `json:"role,omitempty"`   // general or adviser: the offices members held
+	From       *int     `json:"from,omitempty"`
+	To         *int     `json:"to,omitempty"`
+}
+
+// listTemplates end (or open) a question that asks for a list.
+var (
+	listSuffix = regexp.MustCompile(`(都有|共有|还有|有|是|为|包括|包含|分别是|都是)?(哪些|哪几位|哪几个|哪几家|哪几国|哪几人|哪几)(人物|人|国家|诸侯国|国|地方|地区|州郡|部族|民族)?(呢)?[？?。！!\s]*$|(都有谁|有谁|有哪些人)(呢)?[？?。！!\s]*$`)
+	listPrefix = regexp.MustCompile(`^(请问)?(有)?(哪些|哪几位|哪几个)(人物|人|国家|诸侯国|国|地方|州郡)?`)
+	listWords  = regexp.MustCompile(`^\s*((list|name) (all )?the |(who|which \w+) (were|are) (the|all) |những ai |những người nào )`)
+)
+
+// listTemplate finds the template that makes a question ask for a list:
+// its byte span, nil when there is none.
+func listTemplate(low string) []int {
+	if loc := listSuffix.FindStringIndex(low); loc != nil && loc[0] > 0 {
+		return loc
+	}
+	if loc := listPrefix.FindStringIndex(low); loc != nil && loc[1] < len(low) {
+		return loc
+	}
+	return listWords.FindStringIndex(low)
+}
+
+// Group words: the head nouns that say how the members relate to the
+// entities the question names, and the words that want places or groups.
+var (
+	subordinateWords = []string{"将", "臣", "谋", "客", "弟子", "门生", "门人", "学生", "部下", "属下", "手下", "部属", "僚属", "幕僚", "心腹", "功臣", "宾客", "属官", "故吏"}
+	kinWords         = []string{"亲族", "家族", "宗族", "亲属", "亲戚", "族人", "子孙", "子弟", "后代", "后裔", "外家", "兄弟"}
+	enemyWords       = []string{"敌人", "对手", "仇敌", "敌手", "敌"}
+)
+
+// hostileVerb before the group word makes the named entities the group's
+// enemies.
+var hostileVerb = regexp.MustCompile(`(讨伐|攻打|征讨|镇压|击败|击破|进攻|平定|抵御|攻灭|讨平)`)
+
+// Roles narrow a group of persons by the offices its members held.
+const (
+	RoleGeneral = "general" // 将领, 部将: generals' and colonels' posts
+	RoleAdviser = "adviser" // 谋士, 谋臣: counsellors', secretaries' posts
+)
+
+// roleOffices are the marks of each role in office titles.
+var roleOffices = map[string][]string{
+	RoleGeneral: {"将军", "校尉", "中郎将", "都尉", "都督", "督", "护军", "将"},
+	RoleAdviser: {"军师", "祭酒", "尚书", "侍中", "参军", "长史", "大夫", "从事", "主簿", "掾", "谋", "令", "司直"},
+}
+
+// categorySeparators split 部将和谋士 into its two groups.
+var categorySeparators = regexp.MustCompile(`[和与及、,，或]`)
+
+// parseGlobal reads what a global question asks for.
+func parseGlobal(norm string) *GlobalAsk {
+	low := strings.ToLower(bookQualifier.ReplaceAllString(norm, ""))
+	loc := listTemplate(low)
+	if loc == nil {
+		return nil
+	}
+	g := &GlobalAsk{Want: WantPerson}
+	tmpl := low[loc[0]:loc[1]]
+	if loc[0] == 0 {
+		g.Phrase = trimPhrase(low[loc[1]:])
+	} else {
+		g.Phrase = trimPhrase(low[:loc[0]])
+	}
+	head := g.Phrase
+	if i := strings.LastIndex(head, "的"); i >= 0 {
+		head = head[i+len("的"):]
+	} else if utf8.RuneCountInString(head) > 4 {
+		head = "" // a phrase with no head noun: 秦末起兵反秦
+	}
+	if i := strings.Index(head, "中"); i > 0 {
+		head = head[:i] // 亲族中被封王侯 → 亲族
+	}
+	head = strings.TrimPrefix(head, "主要")
+	for _, c := range categorySeparators.Split(head, -1) {
+		if c = strings.TrimSpace(c); c != "" && c != "人物" && c != "人" {
+			g.Categories = append(g.Categories, c)
+		}
+	}
+	cats := strings.Join(g.Categories, " ")
+	switch {
+	case hostileVerb.MatchString(g.Phrase):
+		g.Link = LinkEnemy // 讨伐黄巾军的将领: those who fought the named
+	case containsAny(cats, kinWords):
+		g.Link = LinkKin
+	case containsAny(cats, enemyWords):
+		g.Link = LinkEnemy
+	case containsAny(cats, subordinateWords):
+		g.Link = LinkSubordinate
+	}
+	g.Want = wantOf(tmpl, g.Categories, g.Link)
+	switch adviser, general := strings.Contains(cats, "谋"), strings.Contains(cats, "将"); {
+	case adviser && !general:
+		g.Role = RoleAdviser
+	case general && !adviser:
+		g.Role = RoleGeneral
+	}
+	if g.Want != WantPerson && g.Link == LinkSubordinate {
+		g.Link = ""
+	}
+	if p, ok := periodOf(low); ok {
+		from, to := p.from, p.to
+		g.Period, g.From, g.To, g.Rulers = p.name, &from, &to, p.rulers
+	}
+	return g
+}
+
+// Head words that say what kind of entity a group holds: the template's
+// own (有哪些国家) first, longest first, then the last group word's ending.
+var (
+	templateWants = []struct{ word, want string }{
+		{"诸侯国", WantGroup}, {"国家", WantGroup}, {"部族", WantGroup}, {"民族", WantGroup}, {"国", WantGroup},
+		{"州郡", WantPlace}, {"地方", WantPlace}, {"地区", WantPlace}, {"人物", WantPerson}, {"人", WantPerson},
+	}
+	placeHeads = []string{"州郡", "州", "郡", "县", "城", "地方", "地区", "之地"}
+	groupHeads = []string{"国家", "国", "族", "部落", "政权", "势力", "七雄"}
+)
+
+// wantOf says whether a group holds persons, places or groups.
+func wantOf(tmpl string, cats []string, link string) string {
+	t := strings.TrimRight(tmpl, "？?。！! 呢")
+	for _, tw := range templateWants {
+		if strings.HasSuffix(t, tw.word) {
+			return tw.want
+		}
+	}
+	if link == LinkKin || len(cats) == 0 {
+		return WantPerson
+	}
+	last := cats[len(cats)-1]
+	for _, h := range placeHeads {
+		if strings.HasSuffix(last, h) {
+			return WantPlace
+		}
+	}
+	for _, h := range groupHeads {
+		if strings.HasSuffix(last, h) {
+			return WantGroup
+		}
+	}
+	return WantPerson
+}
+
+// trimPhrase cuts the words around a group's description.
+func trimPhrase(s string) string {
+	s = strings.TrimFunc(s, func(r rune) bool { return r == ' ' || r == '?' || r == '？' || r == '，' || r == ',' })
+	s = strings.TrimPrefix(s, "请问")
+	for _, suf := range []string{"的", "都", "是", "一共", "中"} {
+		s = strings.TrimSuffix(s, suf)
+	}
+	return s
+}
+
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// Member is one entity a global search found for the group, with the
+// sentence that best shows it belongs.
+type Member struct {
+	Entity   kg.Entity    `json:"entity"`
+	Score    float64      `json:"score"`
+	Routes   []string     `json:"routes"` // relation, passage, chapter, community
+	Citation *kg.Evidence `json:"citation,omitempty"`
+}
+
+// RankedCommunity is a community and how well its report matches a
+// question.
+type RankedCommunity struct {
+	Community kg.Community `json:"community"`
+	Score     float64      `json:"score"`
+}
+
+// GlobalResult is what a global search found.
+type GlobalResult struct {
+	Ask         *GlobalAsk        `json:"ask"`
+	Anchors     []kg.Entity       `json:"anchors,omitempty"` // the entities the question names
+	Members     []Member          `json:"members"`
+	Communities []RankedCommunity `json:"communities,omitempty"`
+}
+
+// Global-search figures.
+const (
+	globalPassages    = 60 // passages read for members
+	globalCommunities = 3  // best communities whose members count
+	globalChapterCap  = 6  // a title word in more chapters than this is too common to say anything
+	globalEdges       = 5000
+	// passageBase is what naming a member in a matching passage is worth
+	// before its sentence matches the question.
+	passageBase = 0.1
+	// undatedWeight is what an undated passage counts for a question
+	// that names a period.
+	undatedWeight = 0.6
+	// periodSlack is how far outside its period a member may stand.
+	periodSlack = 30
+)
+
+// Weights of the evidence kinds; each kind's scores are first scaled to
+// [0, 1].
+var globalWeights = map[string]float64{"relation": 1, "passage": 1, "chapter": 0.8, "community": 0.5}
+
+// candidate gathers one entity's evidence during a global search.
+type candidate struct {
+	e         kg.Entity
+	raw       map[string]float64
+	cite      *kg.Evidence
+	citeScore float64
+	chapter   *store.EntityCount
+	enemy     int // support of hostile facts with an anchor
+	friend    int
+}
+
+// Global runs a global search for an analysed question and returns up to
+// limit members, best first. A question that does not ask for a group
+// gets nil.
+func (r *Retriever) Global(ctx context.Context, a *Analysis, limit int) (*GlobalResult, error) {
+	if a.Global == nil {
+		return nil, nil
+	}
+	g := a.Global
+	res := &GlobalResult{Ask: g}
+	cands := map[int64]*candidate{}
+	anchors, err := r.anchors(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	res.Anchors = anchors
+	exclude := map[int64]bool{}
+	for _, e := range anchors {
+		exclude[e.ID] = true
+	}
+	get := func(e kg.Entity) *candidate {
+		if exclude[e.ID] || !wants(g.Want, e) {
+			return nil
+		}
+		c := cands[e.ID]
+		if c == nil {
+			c = &candidate{e: e, raw: map[string]float64{}}
+			cands[e.ID] = c
+		}
+		return c
+	}
+	if err := r.globalRelations(ctx, g, anchors, get); err != nil {
+		return nil, err
+	}
+	if err := r.globalPassages(ctx, a, anchors, get); err != nil {
+		return nil, err
+	}
+	if err := r.globalChapters(ctx, a, get); err != nil {
+		return nil, err
+	}
+	ranked, err := r.rankCommunities(ctx, anchors, phraseTerms(a), g)
+	if err != nil {
+		return nil, err
+	}
+	if len(ranked) > globalCommunities {
+		ranked = ranked[:globalCommunities]
+	}
+	res.Communities = ranked
+	for i, rc := range ranked {
+		w := rc.Score / ranked[0].Score / float64(i+1)
+		for j, m := range rc.Community.Members {
+			if c := get(kg.Entity{ID: m.EntityID, Name: m.Name, Type: m.Type}); c != nil {
+				c.raw["community"] = math.Max(c.raw["community"], w*5/float64(j+5))
+			}
+		}
+	}
+	years, err := r.memberYears(ctx, cands)
+	if err != nil {
+		return nil, err
+	}
+	members := rankMembers(g, anchors, cands, years)
+	if members, err = r.byRole(ctx, g.Role, members); err != nil {
+		return nil, err
+	}
+	if len(members) > limit {
+		members = members[:limit]
+	}
+	res.Members = members
+	for i := range res.Members {
+		if res.Members[i].Citation == nil {
+			if err := r.citeMember(ctx, a, &res.Members[i], cands[res.Members[i].Entity.ID]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return res, nil
+}
+
+// wants reports whether an entity is of the kind a question wants, and
+// has a name worth listing: a person named by one character is a
+// surname or a given name cut from its context.
+func wants(want string, e kg.Entity) bool {
+	switch want {
+	case WantPlace:
+		return e.Type == "地点" || e.Type == "place" || e.Type == "location"
+	case WantGroup:
+		return e.Type == "社会集团" || e.Type == "organisation" || e.Type == "organization" || e.Type == "地点"
+	}
+	return (e.Type == "人物" || e.Type == "person") && utf8.RuneCountInString(e.Name) >= 2
+}
+
+// linkTypes are the relation types that tie the named entities to the
+// members, by link; the hostile types mark enemies under any link.
+var (
+	linkTypes = map[string][]string{
+		LinkSubordinate: {"下级", "所属团体", "subordinate_of", "member_of"},
+		LinkKin:         {"子女", "同胞", "同族", "孙", "婚恋", "parent_of", "sibling_of", "spouse_of"},
+		LinkEnemy:       {"攻", "消极态度倾向", "败", "胜", "attacked", "killed"},
+		"":              {"下级", "所属团体", "积极态度倾向", "subordinate_of", "member_of"},
+	}
+	hostileTypes = []string{"攻", "消极态度倾向", "败", "胜", "attacked", "killed"}
+)
+
+// globalRelations scores the entities the question's named entities are
+// linked to as its group word says, by the support of those facts.
+func (r *Retriever) globalRelations(ctx context.Context, g *GlobalAsk, anchors []kg.Entity, get func(kg.Entity) *candidate) error {
+	types := linkTypes[g.Link]
+	for _, anchor := range anchors {
+		edges, err := r.Src.Edges(ctx, anchor.ID, globalEdges)
+		if err != nil {
+			return fmt.Errorf("global search: read the links of %s: %w", anchor.Name, err)
+		}
+		support := make(map[int64]int, len(edges))
+		for _, e := range edges {
+			support[e.RelationID] = e.Support
+		}
+		rels, err := r.Src.Statements(ctx, anchor.ID, append(slices.Clone(types), hostileTypes...), 1)
+		if err != nil {
+			return fmt.Errorf("global search: read the facts of %s: %w", anchor.Name, err)
+		}
+		var surname string
+		if g.Link == LinkKin && isPersonType(anchor.Type) {
+			surname = firstRune(anchor.Name)
+		}
+		for _, rel := range rels {
+			other := kg.Entity{ID: rel.TailID, Name: rel.Tail, Type: rel.TailType}
+			forward := rel.HeadID == anchor.ID
+			if !forward {
+				other = kg.Entity{ID: rel.HeadID, Name: rel.Head, Type: rel.HeadType}
+			}
+			c := get(other)
+			if c == nil {
+				continue
+			}
+			n := max(support[rel.ID], len(rel.Evidence))
+			if slices.Contains(hostileTypes, rel.Type) {
+				c.enemy += n
+				if g.Link != LinkEnemy {
+					continue
+				}
+			} else if linkFits(LinkSubordinate, rel.Type, forward) {
+				c.friend += n
+			}
+			if !slices.Contains(types, rel.Type) || !linkFits(g.Link, rel.Type, forward) {
+				continue
+			}
+			w := math.Log1p(float64(n))
+			if surname != "" && firstRune(other.Name) == surname {
+				w *= 2 // kin of 吕后 are mostly 吕
+			}
+			c.raw["relation"] += w
+			if len(rel.Evidence) > 0 && w > c.citeScore {
+				ev := rel.Evidence[0]
+				c.cite, c.citeScore = &ev, w
+			}
+		}
+	}
+	return nil
+}
+
+// linkFits checks a fact's direction: a subordinate is the tail of 下级
+// (曹操 下级 夏侯惇) and the head of 所属团体 (周瑜 所属团体 吴).
+func linkFits(link, typ string, forward bool) bool {
+	if link != LinkSubordinate && link != "" {
+		return true
+	}
+	switch typ {
+	case "下级", "subordinate_of":
+		return forward
+	case "所属团体", "member_of":
+		return !forward
+	}
+	return true
+}
+
+// globalPassages scores the entities named in the passages that best
+// match the question.
+func (r *Retriever) globalPassages(ctx context.Context, a *Analysis, anchors []kg.Entity, get func(kg.Entity) *candidate) error {
+	if r.Lexical == nil {
+		return nil
+	}
+	hits, err := r.Lexical(ctx, a.Global.Phrase, globalPassages)
+	if err != nil {
+		return fmt.Errorf("global search: rank passages: %w", err)
+	}
+	if r.Vectors != nil {
+		near, err := r.Vectors(ctx, a.Global.Phrase, globalPassages/2)
+		if err != nil {
+			return fmt.Errorf("global search: nearest passages: %w", err)
+		}
+		hits = interleave(hits, near)
+	}
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	ps, err := r.Src.Passages(ctx, ids)
+	if err != nil {
+		return fmt.Errorf("global search: read passages: %w", err)
+	}
+	byID := map[int64]*store.Passage{}
+	for i := range ps {
+		byID[ps[i].ChunkID] = &ps[i]
+	}
+	terms := phraseTerms(a)
+	inPeriod, err := r.periodWeights(ctx, a.Global)
+	if err != nil {
+		return err
+	}
+	rank := -1
+	for _, id := range ids {
+		p := byID[id]
+		if p == nil {
+			continue
+		}
+		pw := 1.0
+		if inPeriod != nil {
+			if pw = inPeriod(id); pw == 0 {
+				continue
+			}
+		}
+		rank++
+		ms, err := r.Src.MentionsIn(ctx, p.DocID, p.Start, p.End)
+		if err != nil {
+			return fmt.Errorf("global search: read mentions: %w", err)
+		}
+		sents := origSentences(p)
+		w := pw / float64(rank+4)
+		seen := map[int64]bool{}
+		for _, m := range ms {
+			// One character (上, 帝, 亮) names whoever the context
+			// means, mostly the reigning emperor: no evidence of a
+			// group.
+			if m.EntityID == 0 || seen[m.EntityID] || isPersonType(m.Type) && utf8.RuneCountInString(m.Surface) < 2 {
+				continue
+			}
+			c := get(kg.Entity{ID: m.EntityID, Name: m.Name, Type: m.Type})
+			if c == nil {
+				continue
+			}
+			seen[m.EntityID] = true
+			sp, prev := sentenceAround(sents, m.Start)
+			s := p.Norm[sp.normStart:sp.normEnd]
+			// A list often follows the sentence that says what it is
+			// (图画二十八将于南宫云台，其外又有…).
+			fit := math.Max(overlap(terms, s), 0.7*overlap(terms, p.Norm[prev.normStart:prev.normEnd]))
+			for _, x := range anchors {
+				if strings.Contains(s, x.Name) {
+					fit += 0.5
+				}
+			}
+			score := w * (passageBase + fit)
+			c.raw["passage"] += score
+			if c.raw["relation"] == 0 && score > c.citeScore {
+				c.cite, c.citeScore = Cite(p, kg.Span{Start: sp.Start, End: sp.End}), score
+			}
+		}
+	}
+	return nil
+}
+
+// anchors are the entities a global question names, and the founders of
+// the state it names (孙权 for 孙吴).
+func (r *Retriever) anchors(ctx context.Context, a *Analysis) ([]kg.Entity, error) {
+	var out []kg.Entity
+	seen := map[int64]bool{}
+	for _, m := range a.Entities {
+		// The group word itself (外戚, 宦官) may be a name in the
+		// graph; it is what is asked, not whom.
+		if !seen[m.Entity.ID] && !slices.ContainsFunc(a.Global.Categories, func(c string) bool { return strings.Contains(c, m.Text) }) {
+			seen[m.Entity.ID] = true
+			out = append(out, m.Entity)
+		}
+	}
+	if len(a.Global.Rulers) == 0 {
+		return out, nil
+	}
+	ms, err := r.Src.MatchNames(ctx, a.Global.Rulers)
+	if err != nil {
+		return nil, fmt.Errorf("global search: %w", err)
+	}
+	for _, name := range a.Global.Rulers {
+		for _, m := range ms {
+			if m.Text == name && isPersonType(m.Entity.Type) && !seen[m.Entity.ID] {
+				seen[m.Entity.ID] = true
+				out = append(out, m.Entity)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// periodWeights weighs passages by the period a question names: those
+// dated inside it count fully, undated ones less, and those dated
+// outside not at all. Nil when the question names no period.
+func (r *Retriever) periodWeights(ctx context.Context, g *GlobalAsk) (func(int64) float64, error) {
+	if g.From == nil {
+		return nil, nil
+	}
+	in, err := r.Src.ChunksInYears(ctx, *g.From-periodSlack, *g.To+periodSlack)
+	if err != nil {
+		return nil, fmt.Errorf("global search: %w", err)
+	}
+	dated, err := r.Src.ChunksInYears(ctx, math.MinInt32, math.MaxInt32)
+	if err != nil {
+		return nil, fmt.Errorf("global search: %w", err)
+	}
+	inSet := make(map[int64]bool, len(in))
+	for _, id := range in {
+		inSet[id] = true
+	}
+	datedSet := make(map[int64]bool, len(dated))
+	for _, id := range dated {
+		datedSet[id] = true
+	}
+	return func(id int64) float64 {
+		switch {
+		case inSet[id]:
+			return 1
+		case datedSet[id]:
+			return 0
+		}
+		return undatedWeight
+	}, nil
+}
+
+// interleave merges two rankings, alternating, without repeats.
+func interleave(a, b []Scored) []Scored {
+	out := make([]Scored, 0, len(a)+len(b))
+	seen := map[int64]bool{}
+	for i := 0; i < len(a) || i < len(b); i++ {
+		for _, l := range [][]Scored{a, b} {
+			if i < len(l) && !seen[l[i].ID] {
+				seen[l[i].ID] = true
+				out = append(out, l[i])
+			}
+		}
+	}
+	return out
+}
+
+// phraseTerms are the content terms of the question's group phrase,
+// without the names of the entities it names: what a member's sentence
+// should hold.
+func phraseTerms(a *Analysis) []string {
+	var out []string
+	for _, t := range contentTerms(a.Global.Phrase) {
+		named := false
+		for _, m := range a.Entities {
+			if strings.Contains(m.Text, t) && !slices.ContainsFunc(a.Global.Categories, func(c string) bool { return strings.Contains(c, m.Text) }) {
+				named = true
+				break
+			}
+		}
+		if !named {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// sentenceSpan is a sentence of a passage: code points in its normalised
+// text, and its byte bounds there.
+type sentenceSpan struct {
+	kg.Span            // code points in the passage's normalised text
+	orig               kg.Span
+	normStart, normEnd int
+}
+
+// origSentences splits a passage into sentences that know their original
+// offsets.
+func origSentences(p *store.Passage) []sentenceSpan {
+	at := runeCursor{s: p.Norm}
+	var out []sentenceSpan
+	for _, sp := range text.Sentences(p.Norm, p.Lang) {
+		out = append(out, sentenceSpan{Span: sp, orig: kg.Span{Start: p.OrigOffset(sp.Start), End: p.OrigOffset(sp.End)},
+			normStart: at.seek(sp.Start), normEnd: at.seek(sp.End)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
+}
+
+// sentenceAround is the sentence holding an original offset (the last one
+// that starts before it when none holds it), and the sentence before it.
+func sentenceAround(ss []sentenceSpan, off int) (at, prev sentenceSpan) {
+	for i, s := range ss {
+		if s.orig.Start > off {
+			break
+		}
+		at = s
+		if i > 0 {
+			prev = ss[i-1]
+		} else {
+			prev = s
+		}
+		if off < s.orig.End {
+			break
+		}
+	}
+	return at, prev
+}
+
+// globalChapters scores the entities of the chapters whose titles hold the
+// group's words.
+func (r *Retriever) globalChapters(ctx context.Context, a *Analysis, get func(kg.Entity) *candidate) error {
+	var docs []int64
+	for _, t := range titleTerms(a) {
+		ds, err := r.Src.DocumentsTitled(ctx, []string{t})
+		if err != nil {
+			return fmt.Errorf("global search: %w", err)
+		}
+		if len(ds) > 0 && len(ds) <= globalChapterCap {
+			docs = append(docs, ds...)
+		}
+	}
+	if len(docs) == 0 {
+		return nil
+	}
+	counts, err := r.Src.EntitiesIn(ctx, docs, 200)
+	if err != nil {
+		return fmt.Errorf("global search: %w", err)
+	}
+	for i := range counts {
+		if c := get(counts[i].Entity); c != nil {
+			// A member is named there often, and mostly there: an
+			// emperor named in every chapter is no 酷吏.
+			n := float64(counts[i].Count)
+			c.raw["chapter"] = math.Log1p(n) * math.Sqrt(n/math.Max(n, float64(counts[i].Entity.Mentions)))
+			c.chapter = &counts[i]
+		}
+	}
+	return nil
+}
+
+// titleTerms are the two-character terms of the group phrase that are
+// not names the question holds nor words every title has.
+func titleTerms(a *Analysis) []string {
+	var out []string
+	for _, t := range phraseTerms(a) {
+		if utf8.RuneCountInString(t) != 2 || strings.ContainsAny(t, "传纪书志表世家列") {
+			continue
+		}
+		if _, ok := periodOf(t); ok {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// rankCommunities ranks the communities by how well their reports match
+// the question: the named entities among their members, and the
+// question's terms in their names, keywords and central members.
+func (r *Retriever) rankCommunities(ctx context.Context, anchors []kg.Entity, terms []string, g *GlobalAsk) ([]RankedCommunity, error) {
+	cs, err := r.Src.Communities(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("rank communities: %w", err)
+	}
+	if len(cs) == 0 {
+		return nil, nil
+	}
+	home := map[int64]bool{}
+	for _, e := range anchors {
+		id, err := r.Src.EntityCommunity(ctx, e.ID)
+		if err != nil {
+			return nil, err
+		}
+		home[id] = id != 0
+	}
+	var out []RankedCommunity
+	for _, c := range cs {
+		if c.Size < 3 {
+			continue
+		}
+		var b strings.Builder
+		b.WriteString(c.Name)
+		for _, k := range c.Keywords {
+			b.WriteString(" " + k.Term)
+		}
+		for _, m := range c.Members {
+			b.WriteString(" " + m.Name)
+		}
+		score := overlap(terms, b.String())
+		if home[c.ID] {
+			score += 1
+		}
+		if g != nil && g.From != nil && c.From != nil && c.To != nil {
+			if *c.To < *g.From || *c.From > *g.To {
+				score *= 0.5
+			}
+		}
+		if score > 0 {
+			out = append(out, RankedCommunity{Community: c, Score: score})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out, nil
+}
+
+// memberYears reads each candidate's entity whole (routes may know only
+// its name) and its median year, where dated.
+func (r *Retriever) memberYears(ctx context.Context, cands map[int64]*candidate) (map[int64]int, error) {
+	ids := make([]int64, 0, len(cands))
+	for id := range cands {
+		ids = append(ids, id)
+	}
+	es, err := r.Src.EntitiesByID(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("global search: %w", err)
+	}
+	for _, e := range es {
+		if c := cands[e.ID]; c != nil {
+			c.e = e
+		}
+	}
+	ys, err := r.Src.EntityYears(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("global search: %w", err)
+	}
+	out := map[int64]int{}
+	for id, y := range ys {
+		slices.Sort(y)
+		out[id] = y[len(y)/2]
+	}
+	return out, nil
+}
+
+// rankMembers scales each kind of evidence to [0, 1], weighs and sums
+// them, and keeps the best members: those of the question's period, and
+// not the named entities' enemies unless enemies are asked for.
+func rankMembers(g *GlobalAsk, anchors []kg.Entity, cands map[int64]*candidate, years map[int64]int) []Member {
+	lord := 0
+	for _, e := range anchors {
+		lord = max(lord, e.Mentions)
+	}
+	top := map[string]float64{}
+	for _, c := range cands {
+		for k, v := range c.raw {
+			top[k] = math.Max(top[k], v)
+		}
+	}
+	var out []Member
+	for _, c := range cands {
+		score := 0.0
+		var routes []string
+		for _, k := range []string{"relation", "passage", "chapter", "community"} {
+			if v := c.raw[k]; v > 0 && top[k] > 0 {
+				score += globalWeights[k] * v / top[k]
+				routes = append(routes, k)
+			}
+		}
+		if score == 0 {
+			continue
+		}
+		// Evidence of two kinds is worth more than twice one kind.
+		score *= 1 + 0.25*float64(len(routes)-1)
+		if y, ok := years[c.e.ID]; ok && g.From != nil && (y < *g.From-periodSlack || y > *g.To+periodSlack) {
+			score *= 0.3
+		}
+		switch {
+		case g.Link == LinkEnemy && c.friend > c.enemy:
+			score *= 0.3 // 张角 is 黄巾's, not its enemy
+		case g.Link != LinkEnemy && c.enemy > c.friend:
+			score *= 0.3
+		}
+		// A subordinate named more than the lord is a rival lord who
+		// served him for a while (刘备 under 袁绍).
+		if g.Link == LinkSubordinate && lord > 0 && float64(c.e.Mentions) > 0.8*float64(lord) {
+			score *= 0.1
+		}
+		out = append(out, Member{Entity: c.e, Score: math.Round(score*1000) / 1000, Routes: routes, Citation: c.cite})
+	}
+	sortMembers(out)
+	return out
+}
+
+func sortMembers(ms []Member) {
+	sort.SliceStable(ms, func(i, j int) bool {
+		if ms[i].Score != ms[j].Score {
+			return ms[i].Score > ms[j].Score
+		}
+		return ms[i].Entity.ID < ms[j].Entity.ID
+	})
+}
+
+// roleChecked is how many of the best members have their offices read.
+const roleChecked = 30
+
+// byRole reweighs the best members by the offices they held: a general
+// held generals' posts, an adviser counsellors'. A member with no office
+// on record keeps its score.
+func (r *Retriever) byRole(ctx context.Context, role string, ms []Member) ([]Member, error) {
+	if role == "" {
+		return ms, nil
+	}
+	for i := range ms[:min(len(ms), roleChecked)] {
+		rels, err := r.Src.Statements(ctx, ms[i].Entity.ID, []string{"任官", "held_office"}, 0)
+		if err != nil {
+			return nil, fmt.Errorf("global search: read the offices of %s: %w", ms[i].Entity.Name, err)
+		}
+		if len(rels) == 0 {
+			continue
+		}
+		fits := 0
+		for _, rel := range rels {
+			if containsAny(rel.Tail, roleOffices[role]) {
+				fits++
+			}
+		}
+		share := float64(fits) / float64(len(rels))
+		ms[i].Score = math.Round(ms[i].Score*(0.2+1.3*share)*1000) / 1000
+	}
+	sortMembers(ms)
+	return ms, nil
+}
+
+// citeMember finds a citation for a member that has none yet: its first
+// mention in the chapters that named it.
+func (r *Retriever) citeMember(ctx context.Context, a *Analysis, m *Member, c *candidate) error {
+	if c == nil || c.chapter == nil {
+		return nil
+	}
+	ps, err := r.Src.Passages(ctx, []int64{c.chapter.ChunkID})
+	if err != nil {
+		return fmt.Errorf("global search: cite %s: %w", m.Entity.Name, err)
+	}
+	if len(ps) == 0 {
+		return nil
+	}
+	sp, _ := sentenceAround(origSentences(&ps[0]), c.chapter.Start)
+	m.Citation = Cite(&ps[0], sp.Span)
+	return nil
+}
+
+func isPersonType(t string) bool { return t == "人物" || t == "person" }
+
+func firstRune(s string) string {
+	_, n := utf8.DecodeRuneInString(s)
+	return s[:n]
+}
+
+// communityItem is a community as a retrieval item: its report in one
+// line, cited by the first sentence of its summary.
+func communityItem(c kg.Community) Item {
+	var b strings.Builder
+	b.WriteString(c.Name)
+	for i, m := range c.Members {
+		if i == 8 {
+			break
+		}
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString("、")
+		}
+		b.WriteString(m.Name)
+	}
+	it := Item{Key: fmt.Sprintf("k%d", c.ID), Kind: KindCommunity, Text: b.String()}
+	if len(c.Summary) > 0 {
+		ev := c.Summary[0]
+		it.Citation = &ev
+	}
+	return it
+}

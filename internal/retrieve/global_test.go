@@ -1,0 +1,82 @@
+package retrieve
+
+import (
+	"slices"
+	"testing"
+)
+
+// A list template makes a whole-corpus question, and its phrase says what
+// the group is: the head noun, the kind of entity, how the named entities
+// hold the members, the period and the role.
+func TestParseGlobal(t *testing.T) {
+	for _, tc := range []struct {
+		q, phrase  string
+		categories []string
+		want, link string
+		period     string
+		role       string
+	}{
+		{"孙吴的将领有哪些？", "孙吴的将领", []string{"将领"}, WantPerson, LinkSubordinate, "孙吴", RoleGeneral},
+		{"曹操的谋士有哪些？", "曹操的谋士", []string{"谋士"}, WantPerson, LinkSubordinate, "", RoleAdviser},
+		{"袁绍的部将和谋士有哪些？", "袁绍的部将和谋士", []string{"部将", "谋士"}, WantPerson, LinkSubordinate, "", ""},
+		{"秦末起兵反秦的有哪些人？", "秦末起兵反秦", nil, WantPerson, "", "秦末", ""},
+		{"战国七雄是哪些国家？", "战国七雄", []string{"战国七雄"}, WantGroup, "", "战国", ""},
+		{"刘备入蜀前后据有的州郡有哪些？", "刘备入蜀前后据有的州郡", []string{"州郡"}, WantPlace, "", "", ""},
+		{"吕后的亲族中被封王侯的有哪些？", "吕后的亲族中被封王侯", []string{"亲族"}, WantPerson, LinkKin, "", ""},
+		{"讨伐黄巾军的将领有哪些？", "讨伐黄巾军的将领", []string{"将领"}, WantPerson, LinkEnemy, "", RoleGeneral},
+		{"东汉时东方、东北方的东夷诸国诸族有哪些？", "东汉时东方、东北方的东夷诸国诸族", []string{"东夷诸国诸族"}, WantGroup, "", "东汉", ""},
+		{"项羽分封的诸侯王有哪些？", "项羽分封的诸侯王", []string{"诸侯王"}, WantPerson, "", "", ""},
+		{"哪些人起兵反秦？", "起兵反秦", []string{"起兵反秦"}, WantPerson, "", "", ""},
+	} {
+		typ, _ := classify(tc.q, "zh")
+		if typ != QGlobal {
+			t.Errorf("%s: type %q, want global", tc.q, typ)
+			continue
+		}
+		g := parseGlobal(tc.q)
+		if g == nil {
+			t.Fatalf("%s: no global ask", tc.q)
+		}
+		if g.Phrase != tc.phrase || !slices.Equal(g.Categories, tc.categories) || g.Want != tc.want || g.Link != tc.link || g.Period != tc.period || g.Role != tc.role {
+			t.Errorf("%s: %+v", tc.q, *g)
+		}
+		if (g.From != nil) != (tc.period != "") || g.From != nil && *g.From > *g.To {
+			t.Errorf("%s: years %v–%v", tc.q, g.From, g.To)
+		}
+	}
+}
+
+// A list template right after an entity's relation word keeps the typed
+// question (孙权的儿子有哪些 asks for 孙权's sons); one far from it does
+// not (被封为 in 汉初被封为诸侯王的异姓功臣有哪些 qualifies the group).
+// Questions without a list template are not global.
+func TestGlobalOrTyped(t *testing.T) {
+	for q, want := range map[string]string{
+		"孙权的儿子有哪些？":              QKin,
+		"孔子的弟子有哪些？":              QGlobal,
+		"汉初被封为诸侯王的异姓功臣有哪些？":      QGlobal,
+		"汉元帝皇后王政君的家族中封侯掌权的有哪些人？": QGlobal,
+		"诸葛亮的弟弟是谁？":              QKin,
+		"诸葛亮担任过哪些官职？":            QOffice,
+		"赤壁之战有哪些人参加？":            QFought,
+		"诸葛亮是谁？":                 QIdentity,
+		"赤壁之战有什么影响？":             QWhat,
+	} {
+		if typ, _ := classify(q, "zh"); typ != want {
+			t.Errorf("%s: %q, want %q", q, typ, want)
+		}
+	}
+}
+
+// Periods: the longest name a question holds wins.
+func TestPeriodOf(t *testing.T) {
+	for q, want := range map[string]string{"东汉末年割据一方的群雄": "东汉末年", "东汉的宦官": "东汉", "汉宣帝时的功臣": "", "孙吴的将领": "孙吴"} {
+		p, ok := periodOf(q)
+		if ok != (want != "") || p.name != want {
+			t.Errorf("%s: %q %v, want %q", q, p.name, ok, want)
+		}
+	}
+	if p, _ := periodOf("孙吴的将领"); !slices.Contains(p.rulers, "孙权") {
+		t.Errorf("孙吴 has no ruler 孙权: %+v", p)
+	}
+}

@@ -1,0 +1,96 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/annals-project/annals/internal/store"
+)
+
+// DocumentsTitled lists the documents whose title holds one of the terms
+// (酷吏 finds 酷吏列传 and 酷吏传), in id order.
+func (s *DB) DocumentsTitled(ctx context.Context, terms []string) ([]int64, error) {
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	rows, err := s.query(ctx, `SELECT id, title FROM documents ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("read document titles: %w", err)
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		var title string
+		if err := rows.Scan(&id, &title); err != nil {
+			return nil, err
+		}
+		for _, t := range terms {
+			if t != "" && strings.Contains(title, t) {
+				out = append(out, id)
+				break
+			}
+		}
+	}
+	return out, rows.Err()
+}
+
+// EntitiesIn counts the mentions of each entity in the given documents,
+// most mentioned first, with its first mention there.
+func (s *DB) EntitiesIn(ctx context.Context, docs []int64, limit int) ([]store.EntityCount, error) {
+	if len(docs) == 0 {
+		return nil, nil
+	}
+	rows, err := s.query(ctx, `WITH d(id) AS (SELECT value FROM json_each(?1)),
+		hit AS (SELECT n.entity_id AS eid, m.doc_id, m.chunk_id, m.start, m.end FROM mentions m
+			JOIN names n ON n.id = m.name_id WHERE m.doc_id IN (SELECT id FROM d) AND n.entity_id IS NOT NULL),
+		c AS (SELECT eid, count(*) AS n, min(doc_id * 100000000 + start) AS first FROM hit GROUP BY eid)
+		SELECT `+entityColumns+`, c.n, hit.doc_id, hit.chunk_id, hit.start, hit.end FROM c
+		JOIN entities e ON e.id = c.eid
+		JOIN hit ON hit.eid = c.eid AND hit.doc_id * 100000000 + hit.start = c.first
+		ORDER BY c.n DESC, e.id LIMIT ?2`, idList(docs), limit)
+	if err != nil {
+		return nil, fmt.Errorf("count the entities of documents: %w", err)
+	}
+	defer rows.Close()
+	var out []store.EntityCount
+	seen := map[int64]bool{}
+	for rows.Next() {
+		var c store.EntityCount
+		if err := rows.Scan(append(entityDest(&c.Entity), &c.Count, &c.DocID, &c.ChunkID, &c.Start, &c.End)...); err != nil {
+			return nil, err
+		}
+		if seen[c.Entity.ID] { // two names of one entity at one offset
+			continue
+		}
+		seen[c.Entity.ID] = true
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// EntityYears are the years of the dated chunks that mention each entity,
+// one per mention: when in the corpus's time an entity stands.
+func (s *DB) EntityYears(ctx context.Context, ids []int64) (map[int64][]int, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	rows, err := s.query(ctx, `SELECT n.entity_id, cy.year FROM names n
+		JOIN mentions m ON m.name_id = n.id JOIN chunk_years cy ON cy.chunk_id = m.chunk_id
+		WHERE n.entity_id IN (SELECT value FROM json_each(?))`, idList(ids))
+	if err != nil {
+		return nil, fmt.Errorf("read the years of entities: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64][]int{}
+	for rows.Next() {
+		var id int64
+		var y int
+		if err := rows.Scan(&id, &y); err != nil {
+			return nil, err
+		}
+		out[id] = append(out[id], y)
+	}
+	return out, rows.Err()
+}
