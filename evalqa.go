@@ -32,22 +32,105 @@ func (w *Workspace) EvaluateQA(ctx context.Context, qs []QAQuestion, opts QAEval
 		opts.Workers = 4
 	}
 	return qa.Run(ctx, qs, func(ctx context.Context, q qa.Question) (qa.Prediction, error) {
-		var options []AnswerOption
-		for _, o := range q.Options {
-			options = append(options, AnswerOption{Letter: o.Letter, Text: o.Text})
-		}
-		ao := opts.Ask
-		ao.Options = options
-		ans, err := w.Ask(ctx, q.Question, ao)
+		return w.predict(ctx, q, opts.Ask)
+	}, opts.Workers)
+}
+
+// predict asks one question of an evaluation set.
+func (w *Workspace) predict(ctx context.Context, q qa.Question, ao AskOptions) (qa.Prediction, error) {
+	var options []AnswerOption
+	for _, o := range q.Options {
+		options = append(options, AnswerOption{Letter: o.Letter, Text: o.Text})
+	}
+	ao.Options = options
+	ans, err := w.Ask(ctx, q.Question, ao)
+	if err != nil {
+		return qa.Prediction{}, err
+	}
+	pred := qa.Prediction{Answer: ans.Answer, Choice: ans.Choice, Abstained: !ans.Answered, Confidence: ans.Confidence}
+	for _, e := range ans.List {
+		pred.Names = append(pred.Names, e.Name)
+	}
+	return pred, nil
+}
+
+// EvaluateQAAnonymized scores the questions again over a copy of the
+// workspace's corpus whose person names are replaced by pseudonyms
+// (Youtu-GraphRAG, Appendix B), indexed into dir: each question is asked
+// with its names hidden, and its answer scored with them revealed. The
+// copy is indexed with the workspace's settings; its alias imports are not
+// carried over, since they would give the names away.
+func (w *Workspace) EvaluateQAAnonymized(ctx context.Context, qs []QAQuestion, opts QAEvalOptions, dir string) (*QAReport, error) {
+	if opts.Workers <= 0 {
+		opts.Workers = 4
+	}
+	anon, p, err := w.anonymized(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	defer anon.Close()
+	return qa.Run(ctx, qs, func(ctx context.Context, q qa.Question) (qa.Prediction, error) {
+		pred, err := anon.predict(ctx, p.HideQuestion(q), opts.Ask)
 		if err != nil {
-			return qa.Prediction{}, err
+			return pred, err
 		}
-		pred := qa.Prediction{Answer: ans.Answer, Choice: ans.Choice, Abstained: !ans.Answered, Confidence: ans.Confidence}
-		for _, e := range ans.List {
-			pred.Names = append(pred.Names, e.Name)
+		pred.Answer = p.Reveal(pred.Answer)
+		for i := range pred.Names {
+			pred.Names[i] = p.Reveal(pred.Names[i])
 		}
 		return pred, nil
 	}, opts.Workers)
+}
+
+// anonymized writes the corpus with its person names hidden under
+// dir/corpus, by the documents' keys, and indexes it into dir/.annals.
+func (w *Workspace) anonymized(ctx context.Context, dir string) (*Workspace, *qa.Pseudonyms, error) {
+	names, err := w.db.PersonNames(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	docs, err := w.db.Documents(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	texts := make([]string, len(docs))
+	for i, d := range docs {
+		full, err := w.db.Document(ctx, d.Key)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read %s: %w", d.Key, err)
+		}
+		texts[i] = full.Text
+	}
+	bigrams, words := qa.CorpusGrams(texts)
+	p := qa.NewPseudonyms(names, bigrams, words)
+	root := filepath.Join(dir, "corpus")
+	for i, d := range docs {
+		path := filepath.Join(root, filepath.FromSlash(d.Key))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, nil, err
+		}
+		if err := os.WriteFile(path, []byte(p.Hide(texts[i])), 0o644); err != nil {
+			return nil, nil, fmt.Errorf("write the anonymised corpus: %w", err)
+		}
+	}
+	wsDir := filepath.Join(dir, ".annals")
+	if err := os.MkdirAll(wsDir, 0o755); err != nil {
+		return nil, nil, err
+	}
+	if cfg, err := os.ReadFile(filepath.Join(w.Dir, "annals.yaml")); err == nil {
+		if err := os.WriteFile(filepath.Join(wsDir, "annals.yaml"), cfg, 0o644); err != nil {
+			return nil, nil, err
+		}
+	}
+	anon, err := Open(ctx, wsDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := anon.Index(ctx, []string{root}, IndexOptions{}); err != nil {
+		anon.Close()
+		return nil, nil, fmt.Errorf("index the anonymised corpus: %w", err)
+	}
+	return anon, p, nil
 }
 
 // EvaluateQABaseline scores the baseline that reads each question's gold

@@ -2,6 +2,9 @@ package annals_test
 
 import (
 	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -141,5 +144,47 @@ func TestGlobalQuestionWithLLMMapReduce(t *testing.T) {
 	}
 	if ans.Answered || !strings.HasPrefix(ans.Answer, "无法回答") {
 		t.Errorf("no points: %+v", ans.Answer)
+	}
+}
+
+// Anonymised evaluation asks again over a copy of the corpus whose person
+// names are pseudonyms, and scores the answers with the names put back.
+func TestEvaluateQAAnonymized(t *testing.T) {
+	ctx := context.Background()
+	ws, _ := indexDemo(t)
+	qs := []annals.QAQuestion{
+		{ID: "z", Question: "诸葛亮字什么？", Answer: "孔明"},
+		{ID: "g", Question: "刘备手下的将领有哪些？", Answer: "关羽", Type: "global", Expected: []string{"关羽", "张飞", "赵云", "马超", "黄忠"}},
+	}
+	dir := t.TempDir()
+	rep, err := ws.EvaluateQAAnonymized(ctx, qs, annals.QAEvalOptions{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.N != 2 || rep.Errors != 0 {
+		t.Fatalf("report %+v", rep.Summary)
+	}
+	var hidden strings.Builder
+	err = filepath.WalkDir(filepath.Join(dir, "corpus"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		hidden.Write(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hidden.Len() == 0 || strings.Contains(hidden.String(), "诸葛亮") || strings.Contains(hidden.String(), "关羽") {
+		t.Fatalf("names left in the anonymised corpus (%d bytes)", hidden.Len())
+	}
+	// Answers come back in the real names: the courtesy name is read
+	// from the pseudonymised text and revealed.
+	if r := rep.Results[0]; !r.Contains {
+		t.Errorf("anonymised 字 question: %+v", r)
+	}
+	for _, r := range rep.Results {
+		t.Logf("%s → %s %v", r.Question, r.Predicted, r.Listed)
 	}
 }

@@ -16,7 +16,7 @@ func (a *app) evalQACmd() *cobra.Command {
 	var dataset, format, corpus, keep string
 	var opts annals.QAEvalOptions
 	var limit int
-	var baseline bool
+	var baseline, anonymize bool
 	cmd := &cobra.Command{
 		Use:   "qa",
 		Short: "Score question answering: multiple-choice accuracy, answer-contains, token F1",
@@ -26,7 +26,10 @@ the answers per question type. When the questions carry context passages (or
 --corpus names a corpus file), they are pooled into a corpus and indexed into a
 fresh workspace first (kept with --keep DIR); otherwise the questions are asked
 of the current workspace. --baseline answers from each question's own gold
-context, without retrieval, as a reference point.`,
+context, without retrieval, as a reference point. --anonymize scores the
+questions a second time over a copy of the corpus whose person names are
+replaced by pseudonyms (in the questions too, revealed again before
+scoring): what remains is reasoning over retrieval, not memory of names.`,
 		Example: `  annals eval qa --dataset ../shared/data/vi-history-mcq/dev.jsonl
   annals eval qa --dataset ../shared/data/multihop/musique_train.json --corpus ../shared/data/multihop/musique_train_corpus.json
   annals eval qa --dataset questions.jsonl --baseline --json`,
@@ -59,10 +62,33 @@ context, without retrieval, as a reference point.`,
 			}
 			run := func(ws *annals.Workspace) error {
 				rep, err := ws.EvaluateQA(ctx, qs, opts)
+				if err != nil || !anonymize {
+					if err != nil {
+						return err
+					}
+					return report(rep)
+				}
+				dir, err := os.MkdirTemp("", "annals-anonymised-")
 				if err != nil {
 					return err
 				}
-				return report(rep)
+				defer os.RemoveAll(dir)
+				if !a.quiet && !a.json {
+					a.warnf("indexing the corpus with its names hidden into %s …\n", dir)
+				}
+				anon, err := ws.EvaluateQAAnonymized(ctx, qs, opts, dir)
+				if err != nil {
+					return err
+				}
+				if a.json {
+					return a.printJSON(map[string]any{"plain": rep, "anonymized": anon})
+				}
+				a.printf("plain:\n")
+				if err := report(rep); err != nil {
+					return err
+				}
+				a.printf("\nanonymised (person names replaced by pseudonyms in the corpus and the questions):\n")
+				return report(anon)
 			}
 			if baseline {
 				rep, err := annals.EvaluateQABaseline(ctx, qs, true)
@@ -105,6 +131,7 @@ context, without retrieval, as a reference point.`,
 	f.StringVar(&corpus, "corpus", "", "a corpus file to index instead of the questions' pooled contexts")
 	f.StringVar(&keep, "keep", "", "index into this folder and keep it")
 	f.BoolVar(&baseline, "baseline", false, "answer from each question's gold context, without retrieval")
+	f.BoolVar(&anonymize, "anonymize", false, "score again with person names replaced by pseudonyms in the corpus and the questions, side by side")
 	f.BoolVar(&opts.Ask.Agent, "agent", false, "answer in agent mode")
 	f.StringVar(&opts.Ask.Mode, "mode", annals.ModeReject, "reject or open")
 	f.IntVar(&opts.Workers, "workers", 4, "questions answered at once")

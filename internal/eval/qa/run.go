@@ -177,7 +177,8 @@ func score(q Question, pred Prediction, err error) Result {
 	golds := append([]string{q.Answer}, q.Aliases...)
 	r.Contains = Contains(pred.Answer, golds...)
 	r.Short = r.Contains && utf8.RuneCountInString(strings.TrimSpace(pred.Answer)) <= ShortAnswer
-	r.ConfidentlyWrong = !r.Short && r.Confidence >= Confident
+	// A list is judged by its names, not by holding the gold text.
+	r.ConfidentlyWrong = !r.Short && r.Confidence >= Confident && len(q.Expected) == 0
 	r.F1 = F1(pred.Answer, golds...)
 	if ExactMatch(pred.Answer, golds...) {
 		r.EM = 1

@@ -94,3 +94,23 @@ func (s *DB) EntityYears(ctx context.Context, ids []int64) (map[int64][]int, err
 	}
 	return out, rows.Err()
 }
+
+// PersonNames are the names and aliases of every person, of two
+// characters or more.
+func (s *DB) PersonNames(ctx context.Context) ([]string, error) {
+	rows, err := s.query(ctx, `SELECT name FROM entities WHERE type IN ('人物', 'person') AND length(name) >= 2
+		UNION SELECT a.alias FROM aliases a JOIN entities e ON e.id = a.entity_id WHERE e.type IN ('人物', 'person') AND length(a.alias) >= 2`)
+	if err != nil {
+		return nil, fmt.Errorf("read person names: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
