@@ -66,6 +66,9 @@ type Workspace struct {
 	// the highest relation id and the alignments that wrote anything:
 	// another process indexed, fed back or aligned.
 	relateGraph cached[[4]int64, *relate.EKG]
+	// communities are the reports every question ranks, keyed by the
+	// signature the communities step wrote them under.
+	communities cached[string, []kg.Community]
 	lexical     lazyLexical
 	reader      lazyReader
 }

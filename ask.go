@@ -112,7 +112,7 @@ func (w *Workspace) answerer(ctx context.Context, opts AskOptions) (*answer.Answ
 // retriever wires the routes to the workspace: BM25 over chunks, and the
 // nearest chunks by the vectors the index step stored.
 func (w *Workspace) retriever(run *llmRun) *retrieve.Retriever {
-	r := &retrieve.Retriever{Src: w.db}
+	r := &retrieve.Retriever{Src: askSource{w.db, w}}
 	r.Lexical = func(ctx context.Context, text string, limit int) ([]retrieve.Scored, error) {
 		hits, err := w.rankChunks(ctx, text, limit)
 		if err != nil {

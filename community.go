@@ -4,7 +4,27 @@ import (
 	"context"
 
 	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/pipeline"
+	"github.com/annals-project/annals/internal/store/sqlite"
 )
+
+// askSource is the store as retrieval reads it, with the community
+// reports held in memory between questions: the community route ranks
+// them all for every question.
+type askSource struct {
+	*sqlite.DB
+	w *Workspace
+}
+
+// Communities reads the reports again only when the communities step has
+// written new ones since.
+func (s askSource) Communities(ctx context.Context) ([]kg.Community, error) {
+	gen, err := s.DB.State(ctx, pipeline.StateCommunities)
+	if err != nil {
+		return nil, err
+	}
+	return s.w.communities.get(string(gen), func() ([]kg.Community, error) { return s.DB.Communities(ctx) })
+}
 
 // CommunityDetail is a community's report with every member, most
 // central first.

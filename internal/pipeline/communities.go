@@ -19,9 +19,10 @@ const StepCommunities = "communities"
 // new binary finds the communities again.
 const communitiesVersion = "c1"
 
-// stateCommunities records the graph the stored communities were found
-// in: the step's version, the method, and the graph's generation.
-const stateCommunities = "communities"
+// StateCommunities records the graph the stored communities were found
+// in: the step's version, the method, and the graph's generation. Readers
+// key their copies of the reports by it.
+const StateCommunities = "communities"
 
 // Detection methods.
 const (
@@ -86,7 +87,7 @@ func (s communities) Run(ctx context.Context, r *Run) error {
 		return err
 	}
 	key := s.Version() + "/" + strconv.FormatInt(maxID, 10) + "/" + strconv.FormatInt(aligned, 10) + "/" + vecs
-	if prev, err := s.db.State(ctx, stateCommunities); err != nil {
+	if prev, err := s.db.State(ctx, StateCommunities); err != nil {
 		return err
 	} else if string(prev) == key {
 		rep.Current = true
@@ -107,7 +108,7 @@ func (s communities) Run(ctx context.Context, r *Run) error {
 	if err := s.db.ReplaceCommunities(ctx, reports, members); err != nil {
 		return err
 	}
-	return s.db.SetState(ctx, stateCommunities, []byte(key))
+	return s.db.SetState(ctx, StateCommunities, []byte(key))
 }
 
 // Detect partitions g by method (leiden by default).
