@@ -2,12 +2,16 @@ package annals
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/annals-project/annals/internal/answer"
 	"github.com/annals-project/annals/internal/eval/qa"
+	"github.com/annals-project/annals/internal/retrieve"
 	"github.com/annals-project/annals/internal/store"
 	"github.com/annals-project/annals/internal/text"
 )
@@ -22,6 +26,9 @@ type QAReport = qa.Report
 type QAEvalOptions struct {
 	Ask     AskOptions
 	Workers int // questions answered at once; 0 means 4
+	// Judge has the configured LLM grade each free answer against the
+	// gold as well (an error when none is configured).
+	Judge bool
 }
 
 // EvaluateQA answers every question over the workspace and scores the
@@ -31,9 +38,63 @@ func (w *Workspace) EvaluateQA(ctx context.Context, qs []QAQuestion, opts QAEval
 	if opts.Workers <= 0 {
 		opts.Workers = 4
 	}
-	return qa.Run(ctx, qs, func(ctx context.Context, q qa.Question) (qa.Prediction, error) {
-		return w.predict(ctx, q, opts.Ask)
+	judge, err := w.judge(opts)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := qa.Run(ctx, qs, func(ctx context.Context, q qa.Question) (qa.Prediction, error) {
+		pred, err := w.predict(ctx, q, opts.Ask)
+		if err != nil {
+			return pred, err
+		}
+		return pred, judge.grade(ctx, q, &pred)
 	}, opts.Workers)
+	return rep, errors.Join(err, judge.finish(ctx, w))
+}
+
+// qaJudge grades free answers with an LLM; nil grades none.
+type qaJudge struct {
+	run       *llmRun
+	promptDir string
+}
+
+func (w *Workspace) judge(opts QAEvalOptions) (*qaJudge, error) {
+	if !opts.Judge {
+		return nil, nil
+	}
+	run, err := w.optionalLLM(true, false, opts.Ask.MaxTokens, opts.Ask.Waiting)
+	if err != nil {
+		return nil, fmt.Errorf("judge the answers with an LLM: %w", err)
+	}
+	return &qaJudge{run: run, promptDir: filepath.Join(w.Dir, "prompts")}, nil
+}
+
+// grade sets pred's verdict and adds the judge's tokens to its cost;
+// multiple-choice and list questions are scored without it.
+func (j *qaJudge) grade(ctx context.Context, q qa.Question, pred *qa.Prediction) error {
+	if j == nil || q.MultipleChoice() || len(q.Expected) > 0 {
+		return nil
+	}
+	ok := false
+	if !pred.Abstained {
+		v, usage, err := answer.Judge(ctx, j.run.client, j.promptDir, q.Question, pred.Answer, q.Answer, q.Aliases)
+		if err != nil {
+			return err
+		}
+		ok = v.Correct
+		pred.Tokens += usage.PromptTokens + usage.CompletionTokens
+	}
+	pred.Judged = &ok
+	return nil
+}
+
+// finish records the judge's LLM usage.
+func (j *qaJudge) finish(ctx context.Context, w *Workspace) error {
+	if j == nil {
+		return nil
+	}
+	_, err := w.finish(ctx, j.run, "eval qa")
+	return err
 }
 
 // predict asks one question of an evaluation set.
@@ -47,11 +108,32 @@ func (w *Workspace) predict(ctx context.Context, q qa.Question, ao AskOptions) (
 	if err != nil {
 		return qa.Prediction{}, err
 	}
-	pred := qa.Prediction{Answer: ans.Answer, Choice: ans.Choice, Abstained: !ans.Answered, Confidence: ans.Confidence}
+	pred := qa.Prediction{Answer: ans.Answer, Choice: ans.Choice, Abstained: !ans.Answered, Confidence: ans.Confidence,
+		Tokens: ans.Usage.PromptTokens + ans.Usage.CompletionTokens, Docs: evidenceDocs(ans.Items, ao.TopK)}
 	for _, e := range ans.List {
 		pred.Names = append(pred.Names, e.Name)
 	}
 	return pred, nil
+}
+
+// evidenceDocs are the documents the first topK items cite, best first,
+// named as the passages they were written from (WritePassages): the
+// passages retrieval handed to the answer.
+func evidenceDocs(items []retrieve.Item, topK int) []string {
+	if topK <= 0 {
+		topK = answer.DefaultTopK
+	}
+	var out []string
+	for _, it := range items[:min(len(items), topK)] {
+		if it.Citation == nil {
+			continue
+		}
+		k := strings.TrimSuffix(it.Citation.DocKey, ".txt")
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // EvaluateQAAnonymized scores the questions again over a copy of the
@@ -69,7 +151,11 @@ func (w *Workspace) EvaluateQAAnonymized(ctx context.Context, qs []QAQuestion, o
 		return nil, err
 	}
 	defer anon.Close()
-	return qa.Run(ctx, qs, func(ctx context.Context, q qa.Question) (qa.Prediction, error) {
+	judge, err := w.judge(opts)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := qa.Run(ctx, qs, func(ctx context.Context, q qa.Question) (qa.Prediction, error) {
 		pred, err := anon.predict(ctx, p.HideQuestion(q), opts.Ask)
 		if err != nil {
 			return pred, err
@@ -78,8 +164,9 @@ func (w *Workspace) EvaluateQAAnonymized(ctx context.Context, qs []QAQuestion, o
 		for i := range pred.Names {
 			pred.Names[i] = p.Reveal(pred.Names[i])
 		}
-		return pred, nil
+		return pred, judge.grade(ctx, q, &pred)
 	}, opts.Workers)
+	return rep, errors.Join(err, judge.finish(ctx, w))
 }
 
 // anonymized writes the corpus with its person names hidden under

@@ -29,10 +29,17 @@ of the current workspace. --baseline answers from each question's own gold
 context, without retrieval, as a reference point. --anonymize scores the
 questions a second time over a copy of the corpus whose person names are
 replaced by pseudonyms (in the questions too, revealed again before
-scoring): what remains is reasoning over retrieval, not memory of names.`,
+scoring): what remains is reasoning over retrieval, not memory of names.
+
+Beside the answers' figures it reports the time (ms/q) and LLM tokens
+(tokens/q) per question and, where the data set marks supporting passages
+(MuSiQue, HotpotQA), retrieval recall@k: the share of them among the
+passages the top-k evidence items come from. --judge has the configured
+LLM grade each free answer against the gold as well.`,
 		Example: `  annals eval qa --dataset ../shared/data/vi-history-mcq/dev.jsonl
   annals eval qa --dataset ../shared/data/multihop/musique_train.json --corpus ../shared/data/multihop/musique_train_corpus.json
-  annals eval qa --dataset questions.jsonl --baseline --json`,
+  annals eval qa --dataset questions.jsonl --baseline --json
+  annals eval qa --dataset questions.jsonl --top-k 5 --delta 3 --judge`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
@@ -51,6 +58,7 @@ scoring): what remains is reasoning over retrieval, not memory of names.`,
 			} else {
 				passages = qa.Corpus(qs)
 			}
+			qa.LinkSupporting(qs, passages)
 			report := func(rep *annals.QAReport) error {
 				if a.json {
 					return a.printJSON(rep)
@@ -134,6 +142,10 @@ scoring): what remains is reasoning over retrieval, not memory of names.`,
 	f.BoolVar(&anonymize, "anonymize", false, "score again with person names replaced by pseudonyms in the corpus and the questions, side by side")
 	f.BoolVar(&opts.Ask.Agent, "agent", false, "answer in agent mode")
 	f.StringVar(&opts.Ask.Mode, "mode", annals.ModeReject, "reject or open")
+	f.IntVar(&opts.Ask.TopK, "top-k", 0, "evidence items given to the answer, and over which retrieval recall@k is scored (0: 15)")
+	f.IntVar(&opts.Ask.Delta, "delta", -1, "± years of the temporal retrieval window (default 1)")
+	f.Float64Var(&opts.Ask.Theta, "theta", 0, "multiple choice: drop options less plausible than this (0: 0.15; negative keeps all)")
+	f.BoolVar(&opts.Judge, "judge", false, "have the configured LLM grade each free answer against the gold too (judge% column)")
 	f.IntVar(&opts.Workers, "workers", 4, "questions answered at once")
 	f.IntVar(&limit, "limit", 0, "only the first N questions (0: all)")
 	_ = cmd.MarkFlagRequired("dataset")

@@ -396,7 +396,8 @@ func answerLetter(ans string, opts []Option) (string, error) {
 }
 
 // parseContext reads a string, or a list of strings or {title, text}
-// objects, into passages.
+// objects (with "supporting": true on those the answer needs), into
+// passages.
 func parseContext(raw json.RawMessage) ([]Passage, error) {
 	items, err := oneOrMany(raw)
 	if err != nil {
@@ -409,11 +410,14 @@ func parseContext(raw json.RawMessage) ([]Passage, error) {
 		if err := json.Unmarshal(it, &s); err == nil {
 			p.Text = s
 		} else {
-			var obj struct{ Title, Text string }
+			var obj struct {
+				Title, Text string
+				Supporting  bool
+			}
 			if err := json.Unmarshal(it, &obj); err != nil {
 				return nil, fmt.Errorf("passage %d: want a string or {title, text}, got %s", i+1, abbrev(it))
 			}
-			p.Title, p.Text = strings.TrimSpace(obj.Title), obj.Text
+			p.Title, p.Text, p.Supporting = strings.TrimSpace(obj.Title), obj.Text, obj.Supporting
 		}
 		if strings.TrimSpace(p.Text) != "" {
 			out = append(out, p)

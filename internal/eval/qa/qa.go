@@ -6,7 +6,10 @@
 // answers.
 package qa
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Question is one question with its gold answer.
 type Question struct {
@@ -25,6 +28,51 @@ type Question struct {
 	// Expected are the names a list answer should hold (a whole-corpus
 	// question: 孙吴的将领有哪些); each may give alternates, 张良|留侯.
 	Expected []string `json:"expected,omitempty"`
+	// Supporting are the keys, in the corpus indexed, of the passages the
+	// answer needs (LinkSupporting); nil when the data set does not say.
+	Supporting []string `json:"supporting,omitempty"`
+}
+
+// LinkSupporting gives each question the keys its supporting context
+// passages have in corpus (pooled by Corpus or read by LoadCorpus),
+// matched by title and text as pooling matches them, and returns how many
+// questions got some.
+func LinkSupporting(qs []Question, corpus []Passage) int {
+	type tt struct{ title, text string }
+	keys := make(map[tt]string, len(corpus))
+	for _, p := range corpus {
+		keys[tt{strings.TrimSpace(p.Title), strings.TrimSpace(p.Text)}] = p.Key
+	}
+	n := 0
+	for i := range qs {
+		qs[i].Supporting = nil
+		for _, p := range qs[i].Context {
+			if !p.Supporting {
+				continue
+			}
+			if k, ok := keys[tt{strings.TrimSpace(p.Title), strings.TrimSpace(p.Text)}]; ok && !slices.Contains(qs[i].Supporting, k) {
+				qs[i].Supporting = append(qs[i].Supporting, k)
+			}
+		}
+		if len(qs[i].Supporting) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Recall is the share of supporting passages among those retrieved.
+func Recall(retrieved, supporting []string) float64 {
+	if len(supporting) == 0 {
+		return 0
+	}
+	hit := 0
+	for _, k := range supporting {
+		if slices.Contains(retrieved, k) {
+			hit++
+		}
+	}
+	return float64(hit) / float64(len(supporting))
 }
 
 // ListScored is how many of a list answer's names are scored, and at most

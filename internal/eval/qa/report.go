@@ -13,6 +13,7 @@ import (
 // confidently wrong when there are free answers.
 func (r *Report) Text(w io.Writer) error {
 	mc, free, lists := r.MultipleChoice > 0, r.N-r.MultipleChoice > 0, r.Lists > 0
+	recall, judged, tokens := r.Recalled > 0, r.Judged > 0, r.Tokens > 0
 	head := []string{"type", "n"}
 	if mc {
 		head = append(head, "acc%")
@@ -22,6 +23,16 @@ func (r *Report) Text(w io.Writer) error {
 	}
 	if free {
 		head = append(head, "short%", "contains%", "F1%", "EM%", "sure&wrong%")
+	}
+	if judged {
+		head = append(head, "judge%")
+	}
+	if recall {
+		head = append(head, "recall@k%")
+	}
+	head = append(head, "ms/q")
+	if tokens {
+		head = append(head, "tokens/q")
 	}
 	head = append(head, "abstained", "errors")
 	rows := [][]string{head}
@@ -36,6 +47,16 @@ func (r *Report) Text(w io.Writer) error {
 		if free {
 			f := s.N-s.MultipleChoice > 0
 			c = append(c, pctIf(f, s.Short), pctIf(f, s.Contains), pctIf(f, s.F1), pctIf(f, s.EM), pctIf(f, s.ConfidentlyWrong))
+		}
+		if judged {
+			c = append(c, pctIf(s.Judged > 0, s.JudgedRight))
+		}
+		if recall {
+			c = append(c, pctIf(s.Recalled > 0, s.Recall))
+		}
+		c = append(c, fmt.Sprintf("%.0f", s.Millis))
+		if tokens {
+			c = append(c, fmt.Sprintf("%.0f", s.Tokens))
 		}
 		rows = append(rows, append(c, fmt.Sprint(s.Abstained), fmt.Sprint(s.Errors)))
 	}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -24,6 +25,14 @@ type Prediction struct {
 	// Names are the names of a list answer, best first; nil when the
 	// answer is no list (its text is then split on 、 and commas).
 	Names []string `json:"names,omitempty"`
+	// Docs are the corpus passages (by key) the evidence given to the
+	// answer came from, best first: what retrieval recall is scored on.
+	Docs []string `json:"docs,omitempty"`
+	// Tokens are the LLM tokens the answer cost (prompt and completion).
+	Tokens int `json:"tokens,omitempty"`
+	// Judged is an LLM judge's verdict on a free answer against the gold;
+	// nil when none judged it.
+	Judged *bool `json:"judged,omitempty"`
 }
 
 // Figures of a short answer.
@@ -64,7 +73,17 @@ type Result struct {
 	// Listed the names it scored.
 	Names  *float64 `json:"names,omitempty"`
 	Listed []string `json:"listed,omitempty"`
-	Error  string   `json:"error,omitempty"`
+	// Recall is Recall of the question's supporting passages among the
+	// passages retrieved, for a question whose data set names them.
+	Recall *float64 `json:"recall,omitempty"`
+	// Docs are the passages retrieved for the answer (Prediction.Docs).
+	Docs []string `json:"docs,omitempty"`
+	// Millis is how long the answer took, Tokens what it cost in LLM
+	// tokens, Judged an LLM judge's verdict.
+	Millis float64 `json:"ms"`
+	Tokens int     `json:"tokens,omitempty"`
+	Judged *bool   `json:"judged,omitempty"`
+	Error  string  `json:"error,omitempty"`
 	// MultipleChoice says which figures apply: Correct, or Contains, F1
 	// and EM.
 	MultipleChoice bool `json:"multiple_choice"`
@@ -85,8 +104,19 @@ type Summary struct {
 	EM               float64 `json:"em"`
 	// Lists counts the questions with expected names, and Names is their
 	// mean NameRecall.
-	Lists     int     `json:"lists,omitempty"`
-	Names     float64 `json:"names,omitempty"`
+	Lists int     `json:"lists,omitempty"`
+	Names float64 `json:"names,omitempty"`
+	// Recalled counts the questions with supporting passages, and Recall
+	// is their mean Result.Recall.
+	Recalled int     `json:"recalled,omitempty"`
+	Recall   float64 `json:"recall,omitempty"`
+	// Judged counts the free answers an LLM judged, and JudgedRight the
+	// share it found right.
+	Judged      int     `json:"judged,omitempty"`
+	JudgedRight float64 `json:"judged_right,omitempty"`
+	// Millis and Tokens are means per question.
+	Millis    float64 `json:"ms"`
+	Tokens    float64 `json:"tokens"`
 	Abstained int     `json:"abstained"`
 	Errors    int     `json:"errors"`
 }
@@ -121,8 +151,10 @@ func Run(ctx context.Context, qs []Question, answer Answerer, workers int) (*Rep
 				if ctx.Err() != nil {
 					continue
 				}
+				start := time.Now()
 				pred, err := answer(ctx, qs[i])
 				results[i] = score(qs[i], pred, err)
+				results[i].Millis = float64(time.Since(start).Microseconds()) / 1000
 			}
 		})
 	}
@@ -150,6 +182,12 @@ func score(q Question, pred Prediction, err error) Result {
 		return r
 	}
 	r.Predicted, r.Abstained, r.Confidence = pred.Answer, pred.Abstained, pred.Confidence
+	r.Tokens, r.Judged, r.Docs = pred.Tokens, pred.Judged, pred.Docs
+	if len(q.Supporting) > 0 {
+		// Retrieval is scored whether or not an answer came of it.
+		x := Recall(pred.Docs, q.Supporting)
+		r.Recall = &x
+	}
 	if l, ok := letterOf(pred.Choice); ok {
 		r.Choice = l
 	} else {
@@ -194,6 +232,9 @@ type tally struct {
 	confidentlyWrong  int
 	f1, em            float64
 	names             float64
+	recall            float64
+	judgedRight       int
+	millis, tokens    float64
 }
 
 func (t *tally) add(r Result) {
@@ -208,6 +249,18 @@ func (t *tally) add(r Result) {
 		t.s.Lists++
 		t.names += *r.Names
 	}
+	if r.Recall != nil {
+		t.s.Recalled++
+		t.recall += *r.Recall
+	}
+	if r.Judged != nil {
+		t.s.Judged++
+		if *r.Judged {
+			t.judgedRight++
+		}
+	}
+	t.millis += r.Millis
+	t.tokens += float64(r.Tokens)
 	if r.MultipleChoice {
 		t.s.MultipleChoice++
 		if r.Correct {
@@ -242,6 +295,15 @@ func (t *tally) summary() Summary {
 	}
 	if s.Lists > 0 {
 		s.Names = t.names / float64(s.Lists)
+	}
+	if s.Recalled > 0 {
+		s.Recall = t.recall / float64(s.Recalled)
+	}
+	if s.Judged > 0 {
+		s.JudgedRight = float64(t.judgedRight) / float64(s.Judged)
+	}
+	if s.N > 0 {
+		s.Millis, s.Tokens = t.millis/float64(s.N), t.tokens/float64(s.N)
 	}
 	return s
 }

@@ -261,3 +261,70 @@ func TestRunScoresLists(t *testing.T) {
 		t.Errorf("summary: %d lists, names %v", rep.Lists, rep.Names)
 	}
 }
+
+// Where the data set marks supporting passages, retrieval is scored on
+// the passages the answer's evidence came from, whether or not the answer
+// is right; time, tokens and a judge's verdicts are summed per question.
+func TestRunScoresRetrievalAndCost(t *testing.T) {
+	qs := []Question{
+		{ID: "a", Question: "Where was X born?", Answer: "Y", Context: []Passage{
+			{Title: "X", Text: "X was born in Y.", Supporting: true},
+			{Title: "Z", Text: "Z is elsewhere."},
+		}},
+		{ID: "b", Question: "Who founded Y?", Answer: "W", Context: []Passage{
+			{Title: "Y", Text: "Y was founded by W.", Supporting: true},
+			{Title: "X", Text: "X was born in Y.", Supporting: true},
+		}},
+		{ID: "c", Question: "No support given?", Answer: "Q"},
+	}
+	corpus := Corpus(qs)
+	if n := LinkSupporting(qs, corpus); n != 2 {
+		t.Fatalf("%d questions linked to their supporting passages, want 2", n)
+	}
+	key := func(title string) string {
+		for _, p := range corpus {
+			if p.Title == title {
+				return p.Key
+			}
+		}
+		t.Fatalf("no passage %s in %+v", title, corpus)
+		return ""
+	}
+	if len(qs[1].Supporting) != 2 || qs[1].Supporting[1] != key("X") {
+		t.Fatalf("b's supporting passages: %v", qs[1].Supporting)
+	}
+	yes, no := true, false
+	preds := map[string]Prediction{
+		"a": {Answer: "Y", Docs: []string{key("Z"), key("X")}, Tokens: 100, Judged: &yes},
+		"b": {Answer: "V", Docs: []string{key("Y"), key("Z")}, Tokens: 50, Judged: &no},
+		"c": {Abstained: true, Docs: []string{key("X")}},
+	}
+	rep, err := Run(context.Background(), qs, func(ctx context.Context, q Question) (Prediction, error) {
+		time.Sleep(2 * time.Millisecond)
+		return preds[q.ID], nil
+	}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rep.Results; r[0].Recall == nil || *r[0].Recall != 1 || *r[1].Recall != 0.5 || r[2].Recall != nil {
+		t.Fatalf("recall per question: %+v", r)
+	}
+	if rep.Recalled != 2 || math.Abs(rep.Recall-0.75) > 1e-9 {
+		t.Errorf("recall over the questions with support: %d, %.3f; want 2, 0.75", rep.Recalled, rep.Recall)
+	}
+	if rep.Judged != 2 || rep.JudgedRight != 0.5 {
+		t.Errorf("judged %d, right %.2f; want 2, 0.5", rep.Judged, rep.JudgedRight)
+	}
+	if rep.Tokens != 50 || rep.Millis < 2 || rep.Results[0].Millis < 2 {
+		t.Errorf("tokens %.1f a question (want 50), %.2f ms a question (at least 2)", rep.Tokens, rep.Millis)
+	}
+	var b bytes.Buffer
+	if err := rep.Text(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, col := range []string{"recall@k%", "judge%", "ms/q", "tokens/q", "75.0", "50.0"} {
+		if !strings.Contains(b.String(), col) {
+			t.Errorf("the report lacks %q:\n%s", col, b.String())
+		}
+	}
+}
