@@ -31,7 +31,17 @@ func (s askSource) Communities(ctx context.Context) ([]kg.Community, error) {
 type CommunityDetail struct {
 	Community
 	AllMembers []kg.CommunityMember `json:"all_members"`
+	// Links are the relations among its most central members
+	// (linkedMembers), best supported first: what a graph of it draws.
+	Links []GraphEdge `json:"links"`
 }
+
+// What a community's graph holds: its most central members and the best
+// supported relations among them.
+const (
+	linkedMembers = 40
+	memberLinks   = 150
+)
 
 // Communities lists the communities indexing found, largest first, each
 // with its report. There are none until the communities step has run
@@ -51,5 +61,17 @@ func (w *Workspace) Community(ctx context.Context, id int64) (*CommunityDetail, 
 	if err != nil {
 		return nil, err
 	}
-	return &CommunityDetail{Community: *c, AllMembers: all}, nil
+	ids := make([]int64, 0, linkedMembers)
+	for _, m := range all[:min(len(all), linkedMembers)] {
+		ids = append(ids, m.EntityID)
+	}
+	links, err := w.db.LinksAmong(ctx, ids, memberLinks)
+	if err != nil {
+		return nil, err
+	}
+	d := &CommunityDetail{Community: *c, AllMembers: all, Links: []GraphEdge{}}
+	for _, l := range links {
+		d.Links = append(d.Links, GraphEdge{ID: l.ID, Head: l.Head, Tail: l.Tail, Type: l.Type, Status: l.Status, Support: l.Support})
+	}
+	return d, nil
 }

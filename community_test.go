@@ -79,6 +79,27 @@ func TestCommunitiesAreFoundAndReported(t *testing.T) {
 	if len(d.AllMembers) != d.Size || d.AllMembers[0].Name != wu.Members[0].Name {
 		t.Errorf("community %d: %d members listed of %d, first %v", d.ID, len(d.AllMembers), d.Size, d.AllMembers[:1])
 	}
+	// Its graph links its central members: 孙权 to his officers.
+	linked := false
+	for _, l := range d.Links {
+		if l.Head == d.AllMembers[0].EntityID || l.Tail == d.AllMembers[0].EntityID {
+			linked = true
+		}
+	}
+	if !linked {
+		t.Errorf("community %d: no relation of its most central member %s among %d links", d.ID, d.AllMembers[0].Name, len(d.Links))
+	}
+	// The graph explorer colours nodes by community: the neighbourhood
+	// names each node's.
+	g, err := ws.Neighbourhood(ctx, "孙权", annals.NeighbourhoodOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range g.Nodes {
+		if n.Name == "孙权" && (n.Community != wu.ID || g.Communities[wu.ID] != wu.Name) {
+			t.Errorf("孙权's node: community %d (%q), want %d (%q)", n.Community, g.Communities[n.Community], wu.ID, wu.Name)
+		}
+	}
 	if _, err := ws.Community(ctx, 100000); !errors.Is(err, annals.ErrNotFound) {
 		t.Errorf("a community that does not exist: %v", err)
 	}

@@ -15,6 +15,9 @@ type GraphNode struct {
 	Type     string `json:"type"`
 	Mentions int    `json:"mentions"`
 	Depth    int    `json:"depth"`
+	// Community is the community the entity belongs to (0: none), named
+	// in Neighbourhood.Communities.
+	Community int64 `json:"community,omitempty"`
 }
 
 // GraphEdge is a relation between two nodes of a neighbourhood.
@@ -37,6 +40,8 @@ type Neighbourhood struct {
 	// Truncated says the node limit cut the neighbourhood short: the
 	// best-supported relations of each node were followed first.
 	Truncated bool `json:"truncated"`
+	// Communities name the nodes' communities by id.
+	Communities map[int64]string `json:"communities,omitempty"`
 }
 
 // NeighbourhoodOptions bound a neighbourhood.
@@ -119,8 +124,19 @@ func (w *Workspace) Neighbourhood(ctx context.Context, name string, opts Neighbo
 	if err != nil {
 		return nil, err
 	}
+	comms, err := w.db.EntityCommunities(ctx, order)
+	if err != nil {
+		return nil, err
+	}
 	for _, e := range ents {
-		n.Nodes = append(n.Nodes, GraphNode{ID: e.ID, Name: e.Name, Type: e.Type, Mentions: e.Mentions, Depth: depth[e.ID]})
+		c := comms[e.ID]
+		n.Nodes = append(n.Nodes, GraphNode{ID: e.ID, Name: e.Name, Type: e.Type, Mentions: e.Mentions, Depth: depth[e.ID], Community: c.ID})
+		if c.ID != 0 {
+			if n.Communities == nil {
+				n.Communities = map[int64]string{}
+			}
+			n.Communities[c.ID] = c.Name
+		}
 	}
 	slices.SortStableFunc(n.Nodes, func(a, b GraphNode) int { return a.Depth - b.Depth })
 	return n, nil

@@ -91,6 +91,26 @@ func TestBrowser(t *testing.T) {
 		b.wait(`document.querySelector('.graph-years')?.hidden === false`)
 	})
 
+	t.Run("GraphByCommunity", func(t *testing.T) {
+		b := b.on(t)
+		b.wait(`!!document.querySelector('[data-testid=graph-colour]')`)
+		b.str(`(() => { const s = document.querySelector('[data-testid=graph-colour]'); s.value = 'community'; s.dispatchEvent(new Event('change')); return ''; })()`)
+		// The legend names the communities, each a link to its page.
+		b.wait(`[...document.querySelectorAll('[data-testid=legend-community] a')].some(a => a.getAttribute('href').startsWith('#/community/'))`)
+	})
+
+	t.Run("Communities", func(t *testing.T) {
+		b := b.on(t)
+		b.hash("#/communities")
+		b.wait(`document.querySelectorAll('[data-testid=community]').length >= 3`)
+		b.click(`[data-testid=community] a`)
+		b.wait(`location.hash.startsWith('#/community/') && !!document.querySelector('[data-testid=community-tree]')`)
+		// The four levels: community, keywords, triples with citations, attributes.
+		b.wait(`document.querySelectorAll('[data-testid=community-tree] details').length === 4 && !!document.querySelector('[data-testid=tree-triple] [data-testid=citation]')`)
+		b.wait(`+(document.querySelector('[data-testid=community-graph]')?.dataset.nodes || 0) >= 2`)
+		b.hash("#/entity/" + "诸葛亮")
+	})
+
 	t.Run("CitationOpensPassage", func(t *testing.T) {
 		b := b.on(t)
 		b.wait(`!!document.querySelector('[data-testid=fact] [data-testid=citation]')`)

@@ -70,11 +70,21 @@ export function countDrawn(cy, container) {
   container.setAttribute('data-nodes', String(cy.nodes().filter((n) => n.visible()).length));
 }
 
+// Colours for communities, told apart from each other rather than meaning
+// anything; a community keeps its colour while the page is open.
+const communityPalette = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#9a6324', '#469990', '#808000', '#000075', '#bfef45', '#dcbeff', '#800000', '#aaffc3', '#ffd8b1'];
+
+export function communityColor(id) {
+  if (!id) return '#c8c8c8';
+  return communityPalette[(Number(id) * 7) % communityPalette.length];
+}
+
 export function nodeData(n) {
   return {
     id: String(n.id),
     name: n.name,
     type: n.type || '',
+    community: n.community || 0,
     color: n.type ? typeColor(n.type) : '#95a5a6',
     size: Math.round(18 + Math.min(30, Math.sqrt(n.mentions || 1) * 3.5)),
     year: Number.isFinite(n.year) ? n.year : undefined,
@@ -94,12 +104,17 @@ export function graphExplorer(name, ctx, testid = 'graph') {
   const toIn = h('input', { type: 'number', class: 'num', 'aria-label': t('graph.to') });
   const years = h('fieldset', { class: 'graph-years', hidden: true }, h('legend', null, t('graph.years')), fromIn, ' – ', toIn);
   const legend = h('div', { class: 'legend' });
+  let byCommunity = false;
+  const names = new Map(); // community id → name, from the API
+  const colourSel = h('select', { 'aria-label': t('graph.colour'), 'data-testid': 'graph-colour', onchange: (e) => { byCommunity = e.target.value === 'community'; recolour(); } },
+    h('option', { value: 'type' }, t('graph.bytype')), h('option', { value: 'community' }, t('graph.bycommunity')));
   const status = h('div', { class: 'graph-status muted' }, loading());
   const sel = h('div', { class: 'graph-sel' });
   const wrap = h('div', { class: 'graph-wrap' },
     h('div', { class: 'graph-tools' }, rels, years),
     h('div', { class: 'graph-bar' }, sel,
       h('span', { class: 'spacer' }),
+      h('label', { class: 'small muted' }, t('graph.colour'), ' ', colourSel),
       h('button', { type: 'button', onclick: () => cy && cy.fit(undefined, 20) }, t('graph.fit')),
       h('button', { type: 'button', onclick: () => cy && relayout(true) }, t('graph.relayout'))),
     box, legend, status,
@@ -142,10 +157,26 @@ export function graphExplorer(name, ctx, testid = 'graph') {
     describe();
   };
 
+  const recolour = () => {
+    if (!cy) return;
+    cy.batch(() => cy.nodes().forEach((n) => {
+      n.data('color', byCommunity ? communityColor(n.data('community')) : n.data('type') ? typeColor(n.data('type')) : '#95a5a6');
+    }));
+    describe();
+  };
+
   const describe = () => {
     const nodes = cy.nodes().filter((n) => n.visible());
     const edges = cy.edges().filter((e) => e.visible());
     fill(status, t('graph.count', nodes.length, edges.length), truncated ? ' ' + t('graph.truncated') : '');
+    if (byCommunity) {
+      const cs = new Map();
+      nodes.forEach((n) => cs.set(n.data('community'), (cs.get(n.data('community')) || 0) + 1));
+      fill(legend, [...cs].sort((a, b) => b[1] - a[1]).map(([id, c]) =>
+        h('span', { class: 'legend-item', 'data-testid': 'legend-community' }, h('span', { class: 'swatch', style: `background:${communityColor(id)}` }),
+          id ? h('a', { href: href.community(id) }, names.get(id) || '#' + id) : t('graph.nocommunity'), h('span', { class: 'muted' }, ' ' + c))));
+      return;
+    }
     const types = new Map();
     nodes.forEach((n) => types.set(n.data('type'), (types.get(n.data('type')) || 0) + 1));
     fill(legend, [...types].sort((a, b) => b[1] - a[1]).map(([ty, c]) =>
@@ -188,6 +219,7 @@ export function graphExplorer(name, ctx, testid = 'graph') {
   };
 
   const merge = (g, around) => {
+    for (const [id, name] of Object.entries(g.communities || {})) names.set(Number(id), name);
     const adds = [];
     const have = (id) => cy.getElementById(id).nonempty() || adds.some((a) => a.data.id === id);
     const origin = around ? around.position() : { x: 0, y: 0 };
@@ -196,7 +228,9 @@ export function graphExplorer(name, ctx, testid = 'graph') {
       const id = String(n.id);
       if (have(id)) continue;
       const angle = (i++ * 2.4) % (2 * Math.PI); // spread new nodes around their parent
-      adds.push({ group: 'nodes', data: nodeData(n), position: { x: origin.x + 60 * Math.cos(angle), y: origin.y + 60 * Math.sin(angle) } });
+      const d = nodeData(n);
+      if (byCommunity) d.color = communityColor(d.community);
+      adds.push({ group: 'nodes', data: d, position: { x: origin.x + 60 * Math.cos(angle), y: origin.y + 60 * Math.sin(angle) } });
     }
     for (const e of g.edges || []) {
       const id = 'e' + e.id;

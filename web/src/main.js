@@ -11,6 +11,7 @@ import { relatePage } from './pages/relate.js';
 import { docPage } from './pages/doc.js';
 import { documentsPage } from './pages/documents.js';
 import { timelinePage } from './pages/timeline.js';
+import { communitiesPage, communityPage } from './pages/communities.js';
 
 const pages = {
   '': homePage,
@@ -21,6 +22,8 @@ const pages = {
   doc: docPage,
   documents: documentsPage,
   timeline: timelinePage,
+  communities: communitiesPage,
+  community: communityPage,
 };
 
 const navItems = [
@@ -29,6 +32,7 @@ const navItems = [
   ['relate', 'nav.relate', '#/relate'],
   ['documents', 'nav.documents', '#/documents'],
   ['timeline', 'nav.timeline', '#/timeline'],
+  ['communities', 'nav.communities', '#/communities'],
 ];
 
 function decode(s) {
@@ -57,6 +61,10 @@ setMessageArea(messages);
 
 let current = null; // the page shown: its abort controller and cleanups
 
+// isOn says whether a nav item is the page shown, or the list the page
+// shown belongs to (a community is under communities).
+const isOn = (route, name) => !!route && (route.name === name || (name === 'communities' && route.name === 'community'));
+
 function renderHeader(route) {
   const input = h('input', { type: 'search', class: 'search-input', 'data-testid': 'search-input', placeholder: t('search.placeholder'), 'aria-label': t('search.placeholder') });
   const box = suggestBox(input, {
@@ -75,7 +83,7 @@ function renderHeader(route) {
   });
   const nav = h('nav', { class: 'nav', 'aria-label': t('nav.label') },
     navItems.map(([name, key, link]) =>
-      h('a', { href: link, class: route && route.name === name ? 'on' : null, 'aria-current': route && route.name === name ? 'page' : null }, t(key))));
+      h('a', { href: link, class: isOn(route, name) ? 'on' : null, 'aria-current': isOn(route, name) ? 'page' : null }, t(key))));
   fill(header,
     h('a', { class: 'brand', href: '#/' }, 'annals'),
     h('div', { class: 'search' }, box),

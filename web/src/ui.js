@@ -12,6 +12,8 @@ export const href = {
   search: (text) => '#/search' + qs({ text }),
   relate: (head, tail) => '#/relate' + qs({ head, tail }),
   timeline: (from, to) => '#/timeline' + qs({ from, to }),
+  communities: () => '#/communities',
+  community: (id) => '#/community/' + encodeURIComponent(String(id)),
 };
 
 // Colours for the entity types annals's schemas name, Chinese and

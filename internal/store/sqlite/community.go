@@ -215,3 +215,64 @@ func (s *DB) EntityCommunity(ctx context.Context, entityID int64) (int64, error)
 	}
 	return id, nil
 }
+
+// CommunityRef names the community an entity belongs to.
+type CommunityRef struct {
+	ID   int64
+	Name string
+}
+
+// EntityCommunities are the communities of the given entities, for those
+// that belong to one.
+func (s *DB) EntityCommunities(ctx context.Context, ids []int64) (map[int64]CommunityRef, error) {
+	out := map[int64]CommunityRef{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := s.query(ctx, `SELECT m.entity_id, c.id, c.name FROM community_members m JOIN communities c ON c.id = m.community_id
+		WHERE m.entity_id IN (SELECT value FROM json_each(?))`, idList(ids))
+	if err != nil {
+		return nil, fmt.Errorf("read the communities of entities: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var e int64
+		var c CommunityRef
+		if err := rows.Scan(&e, &c.ID, &c.Name); err != nil {
+			return nil, err
+		}
+		out[e] = c
+	}
+	return out, rows.Err()
+}
+
+// Link is a relation between two entities of a set, for drawing them.
+type Link struct {
+	ID, Head, Tail int64
+	Type, Status   string
+	Support        int
+}
+
+// LinksAmong lists the relations whose head and tail are both among ids,
+// best supported first, at most limit.
+func (s *DB) LinksAmong(ctx context.Context, ids []int64, limit int) ([]Link, error) {
+	if len(ids) < 2 {
+		return nil, nil
+	}
+	rows, err := s.query(ctx, `SELECT id, head_id, tail_id, type, status, support FROM relations
+		WHERE head_id IN (SELECT value FROM json_each(?1)) AND tail_id IN (SELECT value FROM json_each(?1)) AND head_id != tail_id
+		ORDER BY support DESC, id LIMIT ?2`, idList(ids), limit)
+	if err != nil {
+		return nil, fmt.Errorf("read the relations among entities: %w", err)
+	}
+	defer rows.Close()
+	var out []Link
+	for rows.Next() {
+		var l Link
+		if err := rows.Scan(&l.ID, &l.Head, &l.Tail, &l.Type, &l.Status, &l.Support); err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
