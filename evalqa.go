@@ -164,13 +164,17 @@ func (w *Workspace) EvaluateQAAnonymized(ctx context.Context, qs []QAQuestion, o
 		for i := range pred.Names {
 			pred.Names[i] = p.Reveal(pred.Names[i])
 		}
+		for i := range pred.Docs {
+			pred.Docs[i] = p.Reveal(pred.Docs[i])
+		}
 		return pred, judge.grade(ctx, q, &pred)
 	}, opts.Workers)
 	return rep, errors.Join(err, judge.finish(ctx, w))
 }
 
 // anonymized writes the corpus with its person names hidden under
-// dir/corpus, by the documents' keys, and indexes it into dir/.annals.
+// dir/corpus, by the documents' keys (names in them hidden too), and
+// indexes it into dir/.annals.
 func (w *Workspace) anonymized(ctx context.Context, dir string) (*Workspace, *qa.Pseudonyms, error) {
 	names, err := w.db.PersonNames(ctx)
 	if err != nil {
@@ -192,7 +196,9 @@ func (w *Workspace) anonymized(ctx context.Context, dir string) (*Workspace, *qa
 	p := qa.NewPseudonyms(names, bigrams, words)
 	root := filepath.Join(dir, "corpus")
 	for i, d := range docs {
-		path := filepath.Join(root, filepath.FromSlash(d.Key))
+		// Chapter titles hold names too (诸葛亮传): hidden like the text,
+		// so that a chapter still names its own subject.
+		path := filepath.Join(root, filepath.FromSlash(p.Hide(d.Key)))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return nil, nil, err
 		}

@@ -170,6 +170,8 @@ func TestEvaluateQAAnonymized(t *testing.T) {
 			return err
 		}
 		b, err := os.ReadFile(path)
+		// The documents' names are hidden with their text (诸葛亮/text.txt).
+		hidden.WriteString(path + "\n")
 		hidden.Write(b)
 		return err
 	})
