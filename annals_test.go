@@ -443,6 +443,11 @@ func TestAskAgentFollowsABridge(t *testing.T) {
 	if len(ans.Trace) < 2 || ans.Trace[0].Bridge != "孙坚" || !strings.Contains(ans.Answer, "文台") {
 		t.Fatalf("his father 孙坚's 字 is 文台, found in two steps: %q %+v", ans.Answer, ans.Trace)
 	}
+	// Each step is routed to its level: his father is a relation, a 字 an
+	// attribute of the person.
+	if ans.Trace[0].Level != "triple" || ans.Trace[1].Level != "node" {
+		t.Errorf("levels %q, %q: want triple, node", ans.Trace[0].Level, ans.Trace[1].Level)
+	}
 }
 
 // The lexical index in memory follows the chunks: a document indexed

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/annals-project/annals"
@@ -152,6 +154,56 @@ func TestAskWithLLMAgentDecomposesAndReflects(t *testing.T) {
 	}
 	if ans.Trace[1].Question != "孙坚字什么" {
 		t.Fatalf("the second sub-question takes the first one's answer: %+v", ans.Trace)
+	}
+	// A plan of bare questions is routed by their wording: a relation to
+	// the triple level, a courtesy name to the node level.
+	if ans.Trace[0].Level != "triple" || ans.Trace[1].Level != "node" {
+		t.Errorf("levels %q, %q: want triple, node", ans.Trace[0].Level, ans.Trace[1].Level)
+	}
+}
+
+// Typed decomposition: a sub-question the plan puts at the community
+// level is answered by the whole-corpus search even when it is not worded
+// as a list; the others go to the level the plan gives them.
+func TestAgentRoutesSubQuestionsByLevel(t *testing.T) {
+	ctx := context.Background()
+	srv := llmtest.New(t)
+	ws := askWorkspace(t, srv)
+	var reduced atomic.Int32
+	srv.Handle(func(req llmtest.ChatRequest) llmtest.Reply {
+		sys, user := req.Messages[0].Content, req.Messages[len(req.Messages)-1].Content
+		switch {
+		case strings.HasPrefix(sys, "You plan"):
+			if !strings.Contains(sys, `"level"`) {
+				t.Errorf("the plan prompt asks for no levels: %s", sys)
+			}
+			return llmtest.Reply{Content: `{"sub_questions":[{"question":"刘备手下的将领","level":"community"},{"question":"关羽字什么","level":"node"},{"question":"","level":"node"}]}`}
+		case strings.HasPrefix(sys, "You read one part"):
+			n := regexp.MustCompile(`\n\[(\d+)\]`).FindStringSubmatch(user)[1]
+			return llmtest.Reply{Content: `{"points":[{"names":["关羽"],"text":"关羽随刘备","citations":[` + n + `],"score":80}]}`}
+		case strings.HasPrefix(sys, "You answer a question about a group"):
+			reduced.Add(1)
+			cited := regexp.MustCompile(`evidence: \[(\d+)\]`).FindStringSubmatch(user)
+			return llmtest.Reply{Content: `{"names":["关羽"],"answer":"刘备手下的将领有关羽等。","citations":[` + cited[1] + `]}`}
+		case strings.HasPrefix(sys, "You select evidence"):
+			return llmtest.Reply{Content: `{"selected":[1,2,3]}`}
+		case strings.Contains(user, "Steps so far"):
+			return llmtest.Reply{Content: `{"sufficient":true,"answer":"刘备的将领有关羽，字云长。","citations":[1]}`}
+		}
+		return llmtest.Reply{Content: `{"answer":"云长","citations":[1]}`}
+	})
+	ans, err := ws.Ask(ctx, "刘备手下的将领中，关羽字什么？", annals.AskOptions{Agent: true, TopK: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Trace) != 2 || ans.Trace[0].Level != "community" || ans.Trace[1].Level != "node" {
+		t.Fatalf("two sub-questions (the empty one dropped) at the community and node levels: %+v", ans.Trace)
+	}
+	if reduced.Load() != 1 || !strings.Contains(ans.Trace[0].Answer, "关羽") {
+		t.Errorf("the community-level step was not answered by the global search: %d reduce calls, answer %q", reduced.Load(), ans.Trace[0].Answer)
+	}
+	if !ans.Answered || ans.Answer != "刘备的将领有关羽，字云长。" {
+		t.Errorf("answer %+v", ans.Answer)
 	}
 }
 

@@ -2,8 +2,10 @@ package answer
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -65,7 +67,7 @@ func (a *Answerer) chained(ctx context.Context, question string, subs []string, 
 	answers := map[string]string{}
 	for i, sub := range subs {
 		q := placeholder.ReplaceAllStringFunc(sub, func(m string) string { return answers[m[1:]] })
-		res, err := a.R.Retrieve(ctx, q, a.retrieveOptions(opts, nil))
+		res, level, err := a.retrieveAt(ctx, q, "", opts)
 		if err != nil {
 			return nil, err
 		}
@@ -73,7 +75,7 @@ func (a *Answerer) chained(ctx context.Context, question string, subs []string, 
 		if err != nil {
 			return nil, err
 		}
-		st := Step{N: i + 1, Question: q, Answer: ans.Answer, Items: keys(ans.Items)}
+		st := Step{N: i + 1, Question: q, Level: level, Answer: ans.Answer, Items: keys(ans.Items)}
 		if !ans.Answered {
 			st.Thought = "no answer: the chain stops here"
 			steps = append(steps, st)
@@ -96,6 +98,48 @@ func (a *Answerer) chained(ctx context.Context, question string, subs []string, 
 		last.Citations = cite(evs...)
 	}
 	return last, nil
+}
+
+// retrieveAt retrieves for a sub-question at its level of the knowledge
+// tree: the one a plan gave it, or else the one its wording asks at
+// (retrieve.LevelOf). It says which level that was.
+func (a *Answerer) retrieveAt(ctx context.Context, q, level string, opts Options) (*retrieve.Result, string, error) {
+	ro := a.retrieveOptions(opts, nil)
+	if slices.Contains(retrieve.Levels, level) {
+		ro.Level = level
+		res, err := a.R.Retrieve(ctx, q, ro)
+		return res, level, err
+	}
+	an, err := retrieve.Analyze(ctx, a.R.Src, q, a.T2S)
+	if err != nil {
+		return nil, "", fmt.Errorf("analyse the sub-question: %w", err)
+	}
+	ro.Level = retrieve.LevelOf(an)
+	res, err := a.R.RetrieveFor(ctx, an, ro)
+	return res, ro.Level, err
+}
+
+// subQuestion is one step of a plan: the question and the level that
+// answers it. A plan may also give bare strings; their level is then
+// read from their wording.
+type subQuestion struct {
+	Question string `json:"question"`
+	Level    string `json:"level"`
+}
+
+func (s *subQuestion) UnmarshalJSON(b []byte) error {
+	var q string
+	if json.Unmarshal(b, &q) == nil {
+		*s = subQuestion{Question: q}
+		return nil
+	}
+	type plain subQuestion
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return fmt.Errorf("a sub-question is neither text nor {question, level}: %w", err)
+	}
+	*s = subQuestion(p)
+	return nil
 }
 
 // firstName is the answer entity of a typed answer, or the answer itself.
@@ -320,30 +364,32 @@ func (a *Answerer) agentLLM(ctx context.Context, question string, opts Options) 
 	}
 	ans := &Answer{Question: question, Mode: opts.Mode, Analysis: an, Method: "agent"}
 	var plan struct {
-		Sub []string `json:"sub_questions"`
+		Sub []subQuestion `json:"sub_questions"`
 	}
 	rels := "子女, 孙, 同胞, 婚恋, 别称, 任官, 封爵, 下级, 上级, 更代, 所属团体, 攻, 占, 辖, 访, 籍贯, 死亡时间"
 	if err := a.call(ctx, ans, StepAnswer, "decompose.tmpl", map[string]any{"Question": question, "Relations": rels}, &plan); err != nil {
 		return nil, err
 	}
+	plan.Sub = slices.DeleteFunc(plan.Sub, func(s subQuestion) bool { return strings.TrimSpace(s.Question) == "" })
 	if len(plan.Sub) == 0 {
-		plan.Sub = []string{question}
+		plan.Sub = []subQuestion{{Question: question}}
 	}
 	if len(plan.Sub) > opts.MaxSteps {
 		plan.Sub = plan.Sub[:opts.MaxSteps]
 	}
 	// Sub-questions that need no earlier answer are retrieved at once.
 	results := make([]*retrieve.Result, len(plan.Sub))
+	levels := make([]string, len(plan.Sub))
 	errs := make([]error, len(plan.Sub))
 	var wg sync.WaitGroup
 	for i, sub := range plan.Sub {
-		if placeholder.MatchString(sub) {
+		if placeholder.MatchString(sub.Question) {
 			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i], errs[i] = a.R.Retrieve(ctx, sub, a.retrieveOptions(opts, nil))
+			results[i], levels[i], errs[i] = a.retrieveAt(ctx, sub.Question, sub.Level, opts)
 		}()
 	}
 	wg.Wait()
@@ -362,10 +408,10 @@ func (a *Answerer) agentLLM(ctx context.Context, question string, opts Options) 
 		if errs[i] != nil {
 			return nil, errs[i]
 		}
-		q := placeholder.ReplaceAllStringFunc(sub, func(m string) string { return answers[m[1:]] })
-		res := results[i]
+		q := placeholder.ReplaceAllStringFunc(sub.Question, func(m string) string { return answers[m[1:]] })
+		res, level := results[i], levels[i]
 		if res == nil {
-			if res, err = a.R.Retrieve(ctx, q, a.retrieveOptions(opts, nil)); err != nil {
+			if res, level, err = a.retrieveAt(ctx, q, sub.Level, opts); err != nil {
 				return nil, err
 			}
 		}
@@ -375,7 +421,7 @@ func (a *Answerer) agentLLM(ctx context.Context, question string, opts Options) 
 		}
 		ans.Usage = ans.Usage.Add(sa.Usage)
 		answers[fmt.Sprint(i+1)] = sa.Answer
-		ans.Trace = append(ans.Trace, Step{N: i + 1, Question: q, Answer: sa.Answer, Items: keys(sa.Items)})
+		ans.Trace = append(ans.Trace, Step{N: i + 1, Question: q, Level: level, Answer: sa.Answer, Items: keys(sa.Items)})
 		addItems(sa.Items)
 	}
 	for len(ans.Trace) <= opts.MaxSteps {
@@ -401,7 +447,7 @@ func (a *Answerer) agentLLM(ctx context.Context, question string, opts Options) 
 		if reply.Unable || strings.TrimSpace(reply.Next) == "" || len(ans.Trace) == opts.MaxSteps {
 			break
 		}
-		res, err := a.R.Retrieve(ctx, reply.Next, a.retrieveOptions(opts, nil))
+		res, level, err := a.retrieveAt(ctx, reply.Next, "", opts)
 		if err != nil {
 			return nil, err
 		}
@@ -410,7 +456,7 @@ func (a *Answerer) agentLLM(ctx context.Context, question string, opts Options) 
 			return nil, err
 		}
 		ans.Usage = ans.Usage.Add(sa.Usage)
-		ans.Trace = append(ans.Trace, Step{N: len(ans.Trace) + 1, Question: reply.Next, Answer: sa.Answer, Items: keys(sa.Items),
+		ans.Trace = append(ans.Trace, Step{N: len(ans.Trace) + 1, Question: reply.Next, Level: level, Answer: sa.Answer, Items: keys(sa.Items),
 			Thought: "the evidence did not suffice"})
 		addItems(sa.Items)
 	}

@@ -73,6 +73,7 @@ type OptionScore struct {
 type Step struct {
 	N        int      `json:"n"`
 	Question string   `json:"question"`          // the sub-question asked
+	Level    string   `json:"level,omitempty"`   // the level it was routed to: node, triple or community
 	Answer   string   `json:"answer"`            // what it found
 	Bridge   string   `json:"bridge,omitempty"`  // the entity carried to the next step
 	Items    []string `json:"items,omitempty"`   // keys of what it retrieved

@@ -107,6 +107,11 @@ type Options struct {
 	T2S    bool // normalise the question to simplified characters
 	Extra  []string
 	NoPath bool
+	// Level, when set (LevelNode, LevelTriple, LevelCommunity), is the
+	// level of the knowledge tree a decomposed sub-question is routed to:
+	// the items that level answers from come first, and a community
+	// question is searched over the whole corpus.
+	Level string
 }
 
 // Retriever runs the routes over one workspace.
@@ -142,6 +147,7 @@ func (r *Retriever) Retrieve(ctx context.Context, question string, opts Options)
 	if err != nil {
 		return nil, fmt.Errorf("analyse question: %w", err)
 	}
+	atLevel(a, opts.Level)
 	return r.RetrieveFor(ctx, a, opts)
 }
 
@@ -275,6 +281,7 @@ func (r *Retriever) RetrieveFor(ctx context.Context, a *Analysis, opts Options) 
 		res.Inactive[RouteCommunity] = "no community's report matches the question (or the workspace has none)"
 	}
 	res.Items = f.ranked(opts.Limit)
+	byLevel(res.Items, opts.Level)
 	if len(res.Inactive) == 0 {
 		res.Inactive = nil
 	}
