@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/annals-project/annals/internal/chrono/eras"
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/store"
 	"github.com/annals-project/annals/internal/text"
@@ -336,6 +337,9 @@ func (r *Retriever) Global(ctx context.Context, a *Analysis, limit int) (*Global
 	}
 	members := rankMembers(g, anchors, cands, years)
 	if members, err = r.byRole(ctx, g.Role, members); err != nil {
+		return nil, err
+	}
+	if members, err = r.rulersApart(ctx, g, members); err != nil {
 		return nil, err
 	}
 	if len(members) > limit {
@@ -889,6 +893,63 @@ func (r *Retriever) byRole(ctx context.Context, role string, ms []Member) ([]Mem
 	}
 	sortMembers(ms)
 	return ms, nil
+}
+
+// rulerWords mark a group of rulers: kings enfeoffed, men who called
+// themselves emperor, warlords who held a region.
+var rulerWords = []string{"帝", "王", "君", "主", "群雄", "割据", "诸侯", "霸", "ruler", "king", "emperor"}
+
+// rulerPenalty scales a ruler's score in a group that is not one of
+// rulers: the emperor is named beside every official of his reign, and
+// is none of them.
+const rulerPenalty = 0.15
+
+// rulersApart lowers the rulers among the best members, unless the group
+// asked for is one of rulers: an emperor by succession (a temple name, or
+// a title the ruler table knows) is not one of his reign's 酷吏 or 宦官.
+func (r *Retriever) rulersApart(ctx context.Context, g *GlobalAsk, ms []Member) ([]Member, error) {
+	if containsAny(strings.ToLower(g.Phrase), rulerWords) {
+		return ms, nil
+	}
+	changed := false
+	for i := range ms[:min(len(ms), roleChecked)] {
+		if !isPersonType(ms[i].Entity.Type) {
+			continue
+		}
+		as, err := r.Src.Aliases(ctx, ms[i].Entity.ID)
+		if err != nil {
+			return nil, fmt.Errorf("global search: read the names of %s: %w", ms[i].Entity.Name, err)
+		}
+		if founder(as) {
+			continue
+		}
+		for _, al := range as {
+			if al.Kind == "庙号" || ((al.Kind == "称号" || al.Kind == "谥号") && len(eras.LookupRuler(al.Name)) > 0) {
+				ms[i].Score = math.Round(ms[i].Score*rulerPenalty*1000) / 1000
+				changed = true
+				break
+			}
+		}
+	}
+	if changed {
+		sortMembers(ms)
+	}
+	return ms, nil
+}
+
+// founderTemples are the temple names of a dynasty's founders.
+var founderTemples = []string{"高祖", "太祖", "世祖", "烈祖"}
+
+// founder says whether names hold a founder's temple name: a founder
+// (刘邦, 曹操) rose among others before he reigned, and belongs to the
+// groups of his rise.
+func founder(as []kg.Alias) bool {
+	for _, al := range as {
+		if al.Kind == "庙号" && slices.Contains(founderTemples, al.Name) {
+			return true
+		}
+	}
+	return false
 }
 
 // citeMember finds a citation for a member that has none yet: its first

@@ -1,8 +1,11 @@
 package retrieve
 
 import (
+	"context"
 	"slices"
 	"testing"
+
+	"github.com/annals-project/annals/internal/kg"
 )
 
 // A list template makes a whole-corpus question, and its phrase says what
@@ -78,5 +81,47 @@ func TestPeriodOf(t *testing.T) {
 	}
 	if p, _ := periodOf("孙吴的将领"); !slices.Contains(p.rulers, "孙权") {
 		t.Errorf("孙吴 has no ruler 孙权: %+v", p)
+	}
+}
+
+// aliasSource gives names for entities by id.
+type aliasSource struct {
+	noNames
+	names map[int64][]kg.Alias
+}
+
+func (s aliasSource) Aliases(_ context.Context, id int64) ([]kg.Alias, error) {
+	return s.names[id], nil
+}
+
+// An emperor by succession is lowered in a group that is not one of
+// rulers; a founder, who rose among the others, is not, and neither is
+// anyone in a group of rulers.
+func TestRulersApart(t *testing.T) {
+	src := aliasSource{names: map[int64][]kg.Alias{
+		1: {{Name: "中宗", Kind: "庙号"}, {Name: "孝宣", Kind: "称号"}},
+		2: {{Name: "高祖", Kind: "庙号"}},
+	}}
+	r := &Retriever{Src: src}
+	members := func() []Member {
+		return []Member{
+			{Entity: kg.Entity{ID: 1, Name: "刘询", Type: "人物"}, Score: 1},
+			{Entity: kg.Entity{ID: 2, Name: "刘邦", Type: "人物"}, Score: 0.9},
+			{Entity: kg.Entity{ID: 3, Name: "张汤", Type: "人物"}, Score: 0.8},
+		}
+	}
+	ms, err := r.rulersApart(t.Context(), &GlobalAsk{Phrase: "西汉以严刑峻法著称的酷吏"}, members())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms[0].Entity.Name != "刘邦" || ms[1].Entity.Name != "张汤" || ms[2].Entity.Name != "刘询" {
+		t.Errorf("order %s %s %s: the emperor by succession last", ms[0].Entity.Name, ms[1].Entity.Name, ms[2].Entity.Name)
+	}
+	ms, err = r.rulersApart(t.Context(), &GlobalAsk{Phrase: "两汉之际称帝称王的"}, members())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms[0].Entity.Name != "刘询" || ms[0].Score != 1 {
+		t.Errorf("a group of rulers keeps its emperors: %+v", ms[0])
 	}
 }
