@@ -6,8 +6,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/annals-project/annals/internal/text"
 )
 
 // Pseudonyms replace person names, in a corpus and its questions, with
@@ -16,7 +14,7 @@ import (
 // measures reasoning over what was retrieved, not a model's memory of
 // famous history.
 type Pseudonyms struct {
-	hide, reveal, surnames *strings.Replacer
+	hide, reveal *strings.Replacer
 	// Pairs are the names and their pseudonyms, longest name first.
 	Pairs [][2]string
 }
@@ -25,9 +23,8 @@ type Pseudonyms struct {
 // the same length built of characters the corpus's own names use (so a
 // name recogniser still reads it as a name), whose first two characters
 // never stand together in the corpus (so it matches nothing there); names
-// that share a surname get pseudonyms that share one, a character the
-// corpus never uses (familyNames). Any other name gets two made-up
-// capitalised words. bigrams are the corpus's
+// that share a surname get pseudonyms that share one (familyNames). Any
+// other name gets two made-up capitalised words. bigrams are the corpus's
 // Han bigrams and words its other words.
 func NewPseudonyms(names []string, bigrams, words map[string]bool) *Pseudonyms {
 	names = slices.Clone(names)
@@ -35,12 +32,8 @@ func NewPseudonyms(names []string, bigrams, words map[string]bool) *Pseudonyms {
 		return cmp.Or(cmp.Compare(utf8.RuneCountInString(b), utf8.RuneCountInString(a)), strings.Compare(a, b))
 	})
 	names = slices.Compact(names)
-	surnames, allGiven := namePools(names)
-	// A handful of each is plenty of names and keeps them name-like; kin,
-	// who share the surname, need every given character the names have
-	// (王 heads hundreds of two-character names).
-	surnames, given := surnames[:min(len(surnames), 60)], allGiven[:min(len(allGiven), 200)]
-	kin := familyNames(names, bigrams)
+	surnames, given := namePools(names)
+	kin := familyNames(names)
 	p := &Pseudonyms{}
 	used := map[string]bool{}
 	var hide, reveal []string
@@ -54,7 +47,7 @@ func NewPseudonyms(names []string, bigrams, words map[string]bool) *Pseudonyms {
 			// Kin keep a surname in common: 孙坚 and 孙策 become 甲X and
 			// 甲Y, so that what the surname says is still there.
 			if s, ok := kin[[]rune(n)[0]]; ok {
-				pseudo = keptSurname(s, utf8.RuneCountInString(n), allGiven, bigrams, used)
+				pseudo = keptSurname(s, utf8.RuneCountInString(n), given, bigrams, used)
 			}
 			if pseudo == "" {
 				pseudo, next = hanPseudonym(utf8.RuneCountInString(n), surnames, given, next, bigrams, used)
@@ -77,15 +70,7 @@ func NewPseudonyms(names []string, bigrams, words map[string]bool) *Pseudonyms {
 	for _, pair := range back {
 		reveal = append(reveal, pair[1], pair[0])
 	}
-	// A pseudonymous surname left over once the pseudonyms are put back
-	// heads a name an answer put together itself (the son's surname and
-	// the father's given name, 父吉): it stands for the real surname,
-	// since the corpus never has it otherwise.
-	var kinBack []string
-	for real, pseudo := range kin {
-		kinBack = append(kinBack, string(pseudo), string(real))
-	}
-	p.hide, p.reveal, p.surnames = strings.NewReplacer(hide...), strings.NewReplacer(reveal...), strings.NewReplacer(kinBack...)
+	p.hide, p.reveal = strings.NewReplacer(hide...), strings.NewReplacer(reveal...)
 	return p
 }
 
@@ -93,7 +78,7 @@ func NewPseudonyms(names []string, bigrams, words map[string]bool) *Pseudonyms {
 func (p *Pseudonyms) Hide(s string) string { return p.hide.Replace(s) }
 
 // Reveal puts the names back.
-func (p *Pseudonyms) Reveal(s string) string { return p.surnames.Replace(p.reveal.Replace(s)) }
+func (p *Pseudonyms) Reveal(s string) string { return p.reveal.Replace(s) }
 
 // HideQuestion hides the names of a question and its options; the gold
 // answer stays as it is, since answers are revealed before scoring.
@@ -131,15 +116,16 @@ func namePools(names []string) (surnames, given []rune) {
 		slices.SortFunc(out, func(a, b rune) int { return cmp.Or(cmp.Compare(m[b], m[a]), cmp.Compare(a, b)) })
 		return out
 	}
-	return byCount(first), byCount(rest)
+	surnames, given = byCount(first), byCount(rest)
+	// A handful of each is plenty of names and keeps them name-like.
+	return surnames[:min(len(surnames), 60)], given[:min(len(given), 200)]
 }
 
 // familyNames maps each character that begins at least two Han names of
-// two or three characters (a surname, as far as the names tell) to a
-// character the corpus never uses, one for one, most used surnames first:
-// kin keep a surname in common, and a pseudonymous surname is never read
-// as anything else (see Reveal).
-func familyNames(names []string, bigrams map[string]bool) map[rune]rune {
+// two or three characters (a surname, as far as the names tell) to
+// another such character: a rotation of them, most used first, so that
+// no two surnames share a pseudonym.
+func familyNames(names []string) map[rune]rune {
 	count := map[rune]int{}
 	for _, n := range names {
 		if l := utf8.RuneCountInString(n); isHanName(n) && l >= 2 && l <= 3 {
@@ -153,33 +139,15 @@ func familyNames(names []string, bigrams map[string]bool) map[rune]rune {
 		}
 	}
 	slices.SortFunc(pool, func(a, b rune) int { return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(a, b)) })
-	// Characters the corpus has, and their simplified forms: the index
-	// reads text simplified (亙 as 亘), so a pseudonymous surname must be a
-	// simplified character that nothing in the corpus becomes.
-	seen := map[rune]bool{}
-	see := func(r rune) { seen[r], seen[text.SimplifiedRune(r)] = true, true }
-	for bg := range bigrams {
-		for _, r := range bg {
-			see(r)
-		}
-	}
-	for _, n := range names {
-		for _, r := range n {
-			see(r)
-		}
-	}
 	out := make(map[rune]rune, len(pool))
-	// Unused characters of the common CJK block, in a fixed order.
-	next := rune(0x4E00)
-	for _, r := range pool {
-		for next <= 0x9FA5 && (seen[next] || text.SimplifiedRune(next) != next) {
-			next++
-		}
-		if next > 0x9FA5 {
-			break
-		}
-		out[r] = next
-		next++
+	if len(pool) < 2 {
+		return out
+	}
+	// Half way round: a common surname never becomes its neighbour in
+	// frequency, which might be a real kin's.
+	shift := len(pool) / 2
+	for i, r := range pool {
+		out[r] = pool[(i+shift)%len(pool)]
 	}
 	return out
 }
