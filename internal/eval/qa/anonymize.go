@@ -22,8 +22,7 @@ type Pseudonyms struct {
 // NewPseudonyms makes a pseudonym for each name. A Han name gets one of
 // the same length built of characters the corpus's own names use (so a
 // name recogniser still reads it as a name), whose first two characters
-// never stand together in the corpus (so it matches nothing there); names
-// that share a surname get pseudonyms that share one (familyNames). Any
+// never stand together in the corpus (so it matches nothing there); any
 // other name gets two made-up capitalised words. bigrams are the corpus's
 // Han bigrams and words its other words.
 func NewPseudonyms(names []string, bigrams, words map[string]bool) *Pseudonyms {
@@ -33,7 +32,6 @@ func NewPseudonyms(names []string, bigrams, words map[string]bool) *Pseudonyms {
 	})
 	names = slices.Compact(names)
 	surnames, given := namePools(names)
-	kin := familyNames(names)
 	p := &Pseudonyms{}
 	used := map[string]bool{}
 	var hide, reveal []string
@@ -44,14 +42,7 @@ func NewPseudonyms(names []string, bigrams, words map[string]bool) *Pseudonyms {
 		}
 		var pseudo string
 		if isHanName(n) {
-			// Kin keep a surname in common: 孙坚 and 孙策 become 甲X and
-			// 甲Y, so that what the surname says is still there.
-			if s, ok := kin[[]rune(n)[0]]; ok {
-				pseudo = keptSurname(s, utf8.RuneCountInString(n), given, bigrams, used)
-			}
-			if pseudo == "" {
-				pseudo, next = hanPseudonym(utf8.RuneCountInString(n), surnames, given, next, bigrams, used)
-			}
+			pseudo, next = hanPseudonym(utf8.RuneCountInString(n), surnames, given, next, bigrams, used)
 		} else {
 			pseudo, next = wordPseudonym(next, words, used)
 		}
@@ -119,54 +110,6 @@ func namePools(names []string) (surnames, given []rune) {
 	surnames, given = byCount(first), byCount(rest)
 	// A handful of each is plenty of names and keeps them name-like.
 	return surnames[:min(len(surnames), 60)], given[:min(len(given), 200)]
-}
-
-// familyNames maps each character that begins at least two Han names of
-// two or three characters (a surname, as far as the names tell) to
-// another such character: a rotation of them, most used first, so that
-// no two surnames share a pseudonym.
-func familyNames(names []string) map[rune]rune {
-	count := map[rune]int{}
-	for _, n := range names {
-		if l := utf8.RuneCountInString(n); isHanName(n) && l >= 2 && l <= 3 {
-			count[[]rune(n)[0]]++
-		}
-	}
-	var pool []rune
-	for r, c := range count {
-		if c >= 2 {
-			pool = append(pool, r)
-		}
-	}
-	slices.SortFunc(pool, func(a, b rune) int { return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(a, b)) })
-	out := make(map[rune]rune, len(pool))
-	if len(pool) < 2 {
-		return out
-	}
-	// Half way round: a common surname never becomes its neighbour in
-	// frequency, which might be a real kin's.
-	shift := len(pool) / 2
-	for i, r := range pool {
-		out[r] = pool[(i+shift)%len(pool)]
-	}
-	return out
-}
-
-// keptSurname is surname followed by given characters, the first unused
-// such name whose first bigram is not the corpus's; "" when none is left.
-func keptSurname(surname rune, length int, given []rune, bigrams, used map[string]bool) string {
-	if length < 2 || length > 3 || len(given) == 0 {
-		return ""
-	}
-	for i := range len(given) * len(given) {
-		g1, g2 := given[i%len(given)], given[i/len(given)%len(given)]
-		name := []rune{surname, g1, g2}[:length]
-		if bigrams[string(name[:2])] || used[string(name)] {
-			continue
-		}
-		return string(name)
-	}
-	return ""
 }
 
 // hanPseudonym enumerates surname + given characters from position next
