@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/annals-project/annals/internal/community"
 	"github.com/annals-project/annals/internal/config"
 	"github.com/annals-project/annals/internal/corpus"
 	"github.com/annals-project/annals/internal/embed"
@@ -195,7 +196,12 @@ func (w *Workspace) Index(ctx context.Context, paths []string, opts IndexOptions
 		pipeline.Embedding(w.db, em, func(ctx context.Context) error { _, err := w.vectors(ctx); return err }),
 		pipeline.Dating(w.db))
 	if m := w.Config.Index.Communities; m != "off" {
-		po.Steps = append(po.Steps, pipeline.Communities(w.db, m))
+		// With a model, it writes the reports too, from the offline ones.
+		var writer pipeline.ReportWriter
+		if run != nil {
+			writer = community.Writer{Client: run.client, Model: run.cfg.Model, PromptDir: filepath.Join(w.Dir, "prompts")}
+		}
+		po.Steps = append(po.Steps, pipeline.CommunitiesWritten(w.db, m, writer))
 	}
 	rep, err := pipeline.Index(ctx, w.db, paths, po)
 	usage, ferr := w.finish(ctx, run, "index")

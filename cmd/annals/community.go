@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -77,6 +78,16 @@ sentences, and all its members.`,
 				a.printf("  %d members%s, found by %s\n", c.Size, years(c.Community), c.Method)
 				a.printf("  central: %s\n", memberList(c.Community, 12))
 				a.printf("  keywords: %s\n", keywordList(c.Community))
+				if w := c.Written; w != nil {
+					a.printf("  report (written by %s): %s\n", cmp.Or(w.Model, "an LLM"), w.Title)
+					for _, l := range w.Summary {
+						var cites []string
+						for _, e := range l.Evidence {
+							cites = append(cites, fmt.Sprintf("%s [%d,%d)", e.Cite, e.Start, e.End))
+						}
+						a.printf("    %s  (%s)\n", l.Text, strings.Join(cites, "; "))
+					}
+				}
 				if len(c.Facts) > 0 {
 					a.printf("  key facts:\n")
 					for _, f := range c.Facts {

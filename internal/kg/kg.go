@@ -174,6 +174,23 @@ type Community struct {
 	// keywords: an extractive summary.
 	Summary    []Evidence  `json:"summary"`
 	Attributes []Attribute `json:"attributes"`
+	// Written is the report an LLM wrote from the cited sentences above,
+	// when one was configured at indexing; nil offline.
+	Written *WrittenReport `json:"written,omitempty"`
+}
+
+// WrittenReport is a community's report written by an LLM: a title and a
+// summary whose every sentence cites the evidence it rests on.
+type WrittenReport struct {
+	Title   string       `json:"title"`
+	Summary []ReportLine `json:"summary"`
+	Model   string       `json:"model,omitempty"`
+}
+
+// ReportLine is one sentence of a written report with its evidence.
+type ReportLine struct {
+	Text     string     `json:"text"`
+	Evidence []Evidence `json:"evidence"`
 }
 
 // CommunityMember is an entity of a community and how central it is there

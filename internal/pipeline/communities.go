@@ -2,12 +2,14 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 
 	"github.com/annals-project/annals/internal/community"
 	"github.com/annals-project/annals/internal/embed"
 	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/llm"
 	"github.com/annals-project/annals/internal/store"
 )
 
@@ -50,7 +52,20 @@ type CommunityReport struct {
 	Edges       int     `json:"edges"`
 	Communities int     `json:"communities"`
 	Modularity  float64 `json:"modularity"`
+	// Written counts the reports an LLM wrote; WriteErrors say why others
+	// kept only their offline report (the first few).
+	Written     int      `json:"written,omitempty"`
+	WriteErrors []string `json:"write_errors,omitempty"`
 }
+
+// ReportWriter writes a community's report with an LLM (community.Writer).
+type ReportWriter interface {
+	Write(ctx context.Context, c *kg.Community) (llm.Usage, error)
+}
+
+// writtenReports bounds the reports an LLM writes in one run, largest
+// communities first; the rest keep their offline reports.
+const writtenReports = 60
 
 // Communities is the corpus step that groups the graph's people, places,
 // groups and events into communities (by method: leiden, the default, or
@@ -61,19 +76,36 @@ type CommunityReport struct {
 // alignment or passage vector changed since they were found, all are found
 // again; when none did, the step costs a query.
 func Communities(db CommunityStore, method string) CorpusStep {
+	return CommunitiesWritten(db, method, nil)
+}
+
+// CommunitiesWritten is Communities whose reports an LLM also writes, in
+// the map-reduce style of GraphRAG global search (nil: offline reports
+// only). A report the model fails to write keeps its offline one.
+func CommunitiesWritten(db CommunityStore, method string, w ReportWriter) CorpusStep {
 	if method == "" {
 		method = MethodLeiden
 	}
-	return communities{db: db, method: method}
+	return communities{db: db, method: method, writer: w}
 }
 
 type communities struct {
 	db     CommunityStore
 	method string
+	writer ReportWriter
 }
 
-func (communities) Name() string      { return StepCommunities }
-func (s communities) Version() string { return communitiesVersion + "-" + s.method }
+func (communities) Name() string { return StepCommunities }
+
+// Version names what the reports hold: written ones are found again when
+// a model is first configured.
+func (s communities) Version() string {
+	v := communitiesVersion + "-" + s.method
+	if s.writer != nil {
+		v += "-written"
+	}
+	return v
+}
 
 func (s communities) Run(ctx context.Context, r *Run) error {
 	rep := &CommunityReport{Method: s.method}
@@ -105,10 +137,41 @@ func (s communities) Run(ctx context.Context, r *Run) error {
 		return err
 	}
 	rep.Communities = len(reports)
+	if err := s.write(ctx, reports, rep); err != nil {
+		return err
+	}
 	if err := s.db.ReplaceCommunities(ctx, reports, members); err != nil {
 		return err
 	}
 	return s.db.SetState(ctx, StateCommunities, []byte(key))
+}
+
+// write has the LLM write the largest communities' reports. A cancelled
+// run stops; a spent token budget stops the writing, keeping what was
+// written; any other failure leaves that community its offline report.
+func (s communities) write(ctx context.Context, reports []kg.Community, rep *CommunityReport) error {
+	if s.writer == nil {
+		return nil
+	}
+	for i := range reports[:min(len(reports), writtenReports)] {
+		_, err := s.writer.Write(ctx, &reports[i])
+		switch {
+		case err == nil:
+			if reports[i].Written != nil {
+				rep.Written++
+			}
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case errors.Is(err, llm.ErrBudget):
+			rep.WriteErrors = append(rep.WriteErrors, err.Error())
+			return nil
+		default:
+			if len(rep.WriteErrors) < 5 {
+				rep.WriteErrors = append(rep.WriteErrors, err.Error())
+			}
+		}
+	}
+	return nil
 }
 
 // Detect partitions g by method (leiden by default).

@@ -128,6 +128,15 @@ function communityGraph(c, ctx) {
   return box;
 }
 
+// writtenReport is the report an LLM wrote, each sentence with its
+// citations.
+function writtenReport(w) {
+  let n = 0;
+  return h('div', { class: 'written', 'data-testid': 'written-report' },
+    h('h2', null, w.title, ' ', h('span', { class: 'muted small' }, t('community.written', w.model || 'LLM'))),
+    h('p', null, (w.summary || []).map((l) => [l.text, ' ', (l.evidence || []).map((ev) => citeLink(ev, ++n)), ' '])));
+}
+
 // communityPage shows one community: its knowledge tree, summary with
 // citations, graph and every member by centrality.
 export function communityPage(ctx) {
@@ -141,6 +150,7 @@ export function communityPage(ctx) {
       h('section', { class: 'card' },
         h('p', { class: 'muted small' }, h('a', { href: href.communities() }, t('communities.title')), ' › ', t('community.method', c.method)),
         h('h1', { 'data-testid': 'community-name' }, c.name),
+        c.written ? writtenReport(c.written) : null,
         (c.summary || []).length ? h('div', { class: 'summary' }, h('h2', null, t('community.summary')), c.summary.map((ev, i) => evidenceLine(ev, i + 1))) : null),
       h('section', { class: 'card' }, h('h2', null, t('community.tree')), tree(c)),
       h('section', { class: 'card' }, h('h2', null, t('graph.title')), communityGraph(c, ctx), h('p', { class: 'muted small' }, t('community.graphhint'))),
