@@ -114,7 +114,47 @@ func (e *Extractor) Extract(ctx context.Context, in extract.Input) (extract.Resu
 	if err != nil {
 		return extract.Result{}, err
 	}
+	res = dropSplit(res, found)
 	return e.merge(res, dropNested(found, res.Entities), sch), nil
+}
+
+// dropSplit drops the base's mentions, other than people, that hold a
+// person the model read (颍川司马徽 read as one place, where the model read
+// 颍川 a place and 司马徽 a person): the model read the whole chunk
+// against the schema, and a person is not part of a place's or an
+// office's name. Offices fused with their place (南阳太守) stay whole
+// whatever the model read inside them. Triples through a dropped mention
+// go with it.
+func dropSplit(res extract.Result, found []extract.Entity) extract.Result {
+	person := func(t string) bool { return t == "人物" || t == "person" }
+	split := map[kg.Span]bool{}
+	kept := res.Entities[:0:0]
+	for _, b := range res.Entities {
+		drop := false
+		for _, f := range found {
+			if person(f.Type) && !person(b.Type) && b.Len() > f.Len() && b.Contains(f.Span) {
+				drop = true
+				break
+			}
+		}
+		if drop {
+			split[b.Span] = true
+			continue
+		}
+		kept = append(kept, b)
+	}
+	if len(split) == 0 {
+		return res
+	}
+	res.Entities = kept
+	triples := res.Triples[:0:0]
+	for _, t := range res.Triples {
+		if !split[t.Head.Span] && !split[t.Tail.Span] {
+			triples = append(triples, t)
+		}
+	}
+	res.Triples = triples
+	return res
 }
 
 // schemaFor is the input's schema, or the default for its language.

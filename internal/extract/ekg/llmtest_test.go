@@ -6,6 +6,7 @@ import (
 
 	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/extract/pattern"
+	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/llm"
 	"github.com/annals-project/annals/internal/llm/llmtest"
 )
@@ -37,5 +38,22 @@ func TestOverHTTP(t *testing.T) {
 	}
 	if srv.Calls() != 1 || len(srv.Requests()[0].ResponseFormat) == 0 {
 		t.Fatalf("%d calls", srv.Calls())
+	}
+}
+
+// A place or an office the offline reader ran into a person the model
+// read is dropped; an office fused with its place stays whole.
+func TestDropSplit(t *testing.T) {
+	ent := func(text, typ string, start int) extract.Entity {
+		return extract.Entity{Text: text, Type: typ, Span: kg.Span{Start: start, End: start + len([]rune(text))}}
+	}
+	base := extract.Result{
+		Entities: []extract.Entity{ent("颍川司马徽", "地点", 2), ent("南阳太守", "职官", 10)},
+		Triples:  []extract.Triple{{Head: ent("颍川司马徽", "地点", 2), Relation: "别称", Tail: ent("水镜", "人物", 20)}},
+	}
+	found := []extract.Entity{ent("颍川", "地点", 2), ent("司马徽", "人物", 4), ent("南阳", "地点", 10)}
+	got := dropSplit(base, found)
+	if len(got.Entities) != 1 || got.Entities[0].Text != "南阳太守" || len(got.Triples) != 0 {
+		t.Fatalf("kept %+v, triples %+v", got.Entities, got.Triples)
 	}
 }
