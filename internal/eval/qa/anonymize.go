@@ -83,6 +83,11 @@ func (p *Pseudonyms) HideQuestion(q Question) Question {
 	return q
 }
 
+// titleRunes end designations rather than names (曹公, 孔子, 留侯, 齐王):
+// a pseudonym built of them reads as a title, and a name model treats it
+// as one.
+const titleRunes = "公子侯王帝君氏后主相将卿伯叔"
+
 // namePools are the characters that begin the names (surnames) and the
 // others, most used first.
 func namePools(names []string) (surnames, given []rune) {
@@ -92,9 +97,10 @@ func namePools(names []string) (surnames, given []rune) {
 			continue
 		}
 		for i, r := range []rune(n) {
-			if i == 0 {
+			switch {
+			case i == 0:
 				first[r]++
-			} else {
+			case !strings.ContainsRune(titleRunes, r):
 				rest[r]++
 			}
 		}
