@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/annals-project/annals"
+	"github.com/annals-project/annals/internal/community"
 	"github.com/spf13/cobra"
 )
 
@@ -40,8 +41,8 @@ in full.`,
 				}
 				for _, c := range cs {
 					a.printf("%4d  %s  (%d members%s)\n", c.ID, c.Name, c.Size, years(c))
-					a.printf("      members: %s\n", memberList(c, 8))
-					a.printf("      keywords: %s\n", keywordList(c))
+					a.printf("      members: %s\n", community.MemberNames(&c, 8))
+					a.printf("      keywords: %s\n", community.KeywordTerms(&c, len(c.Keywords)))
 				}
 				return nil
 			})
@@ -76,8 +77,8 @@ sentences, and all its members.`,
 				}
 				a.printf("community %d: %s\n", c.ID, c.Name)
 				a.printf("  %d members%s, found by %s\n", c.Size, years(c.Community), c.Method)
-				a.printf("  central: %s\n", memberList(c.Community, 12))
-				a.printf("  keywords: %s\n", keywordList(c.Community))
+				a.printf("  central: %s\n", community.MemberNames(&c.Community, 12))
+				a.printf("  keywords: %s\n", community.KeywordTerms(&c.Community, len(c.Keywords)))
 				if w := c.Written; w != nil {
 					a.printf("  report (written by %s): %s\n", cmp.Or(w.Model, "an LLM"), w.Title)
 					for _, l := range w.Summary {
@@ -125,20 +126,4 @@ func years(c annals.Community) string {
 		return ""
 	}
 	return fmt.Sprintf(", %s–%s", yearLabel(*c.From), yearLabel(*c.To))
-}
-
-func memberList(c annals.Community, n int) string {
-	var out []string
-	for _, m := range c.Members[:min(n, len(c.Members))] {
-		out = append(out, m.Name)
-	}
-	return strings.Join(out, "、")
-}
-
-func keywordList(c annals.Community) string {
-	var out []string
-	for _, k := range c.Keywords {
-		out = append(out, k.Term)
-	}
-	return strings.Join(out, "、")
 }

@@ -76,7 +76,7 @@ func (w Writer) Write(ctx context.Context, c *kg.Community) (llm.Usage, error) {
 	if err != nil {
 		return usage, err
 	}
-	head := map[string]any{"Name": c.Name, "Size": c.Size, "Members": memberList(c, 8), "Keywords": keywordList(c, 8), "Years": yearsOf(c)}
+	head := map[string]any{"Name": c.Name, "Size": c.Size, "Members": MemberNames(c, 8), "Keywords": KeywordTerms(c, 8), "Years": yearsOf(c)}
 	var points []reportPoint
 	for start := 0; start < len(evidence); start += reportPart {
 		part := evidence[start:min(len(evidence), start+reportPart)]
@@ -176,7 +176,8 @@ func reportSentences(c *kg.Community) []numberedSentence {
 	return out
 }
 
-func memberList(c *kg.Community, n int) string {
+// MemberNames lists a report's first n central members, 、-separated.
+func MemberNames(c *kg.Community, n int) string {
 	var names []string
 	for _, m := range c.Members[:min(len(c.Members), n)] {
 		names = append(names, m.Name)
@@ -184,7 +185,8 @@ func memberList(c *kg.Community, n int) string {
 	return strings.Join(names, "、")
 }
 
-func keywordList(c *kg.Community, n int) string {
+// KeywordTerms lists a report's first n keywords, 、-separated.
+func KeywordTerms(c *kg.Community, n int) string {
 	var ks []string
 	for _, k := range c.Keywords[:min(len(c.Keywords), n)] {
 		ks = append(ks, k.Term)
