@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -179,11 +178,11 @@ func TestAgentRoutesSubQuestionsByLevel(t *testing.T) {
 			}
 			return llmtest.Reply{Content: `{"sub_questions":[{"question":"刘备手下的将领","level":"community"},{"question":"关羽字什么","level":"node"},{"question":"","level":"node"}]}`}
 		case strings.HasPrefix(sys, "You read one part"):
-			n := regexp.MustCompile(`\n\[(\d+)\]`).FindStringSubmatch(user)[1]
+			n := shownNumber.FindStringSubmatch(user)[1]
 			return llmtest.Reply{Content: `{"points":[{"names":["关羽"],"text":"关羽随刘备","citations":[` + n + `],"score":80}]}`}
 		case strings.HasPrefix(sys, "You answer a question about a group"):
 			reduced.Add(1)
-			cited := regexp.MustCompile(`evidence: \[(\d+)\]`).FindStringSubmatch(user)
+			cited := citedNumber.FindStringSubmatch(user)
 			return llmtest.Reply{Content: `{"names":["关羽"],"answer":"刘备手下的将领有关羽等。","citations":[` + cited[1] + `]}`}
 		case strings.HasPrefix(sys, "You select evidence"):
 			return llmtest.Reply{Content: `{"selected":[1,2,3]}`}

@@ -91,6 +91,14 @@ func TestKinListStaysAFactQuestion(t *testing.T) {
 // search's members), then one reduce call over the points; names come
 // with the sentences the points cite, and numbers no part offered are
 // dropped.
+// shownNumber finds the first evidence number a map prompt shows, and
+// citedNumber the first one a reduce prompt's points cite: what a fake
+// model's replies cite.
+var (
+	shownNumber = regexp.MustCompile(`\n\[(\d+)\]`)
+	citedNumber = regexp.MustCompile(`evidence: \[(\d+)\]`)
+)
+
 func TestGlobalQuestionWithLLMMapReduce(t *testing.T) {
 	ctx := context.Background()
 	srv := llmtest.New(t)
@@ -105,13 +113,13 @@ func TestGlobalQuestionWithLLMMapReduce(t *testing.T) {
 				t.Errorf("map prompt: %s", user)
 			}
 			// Cite the first sentence this part shows, and one it does not.
-			n := regexp.MustCompile(`\n\[(\d+)\]`).FindStringSubmatch(user)[1]
+			n := shownNumber.FindStringSubmatch(user)[1]
 			return llmtest.Reply{Content: `{"points":[{"names":["关羽"],"text":"关羽随刘备","citations":[` + n + `,999],"score":80}]}`}
 		case strings.HasPrefix(sys, "You answer a question about a group"):
 			if !strings.Contains(user, "关羽") || strings.Contains(user, "[999]") {
 				t.Errorf("reduce prompt: %s", user)
 			}
-			cited := regexp.MustCompile(`evidence: \[(\d+)\]`).FindStringSubmatch(user)
+			cited := citedNumber.FindStringSubmatch(user)
 			if cited == nil {
 				t.Errorf("reduce prompt cites nothing: %s", user)
 				return llmtest.Reply{Content: `{"unable":true}`}
