@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/annals-project/annals/internal/eval/rouge"
+	"github.com/annals-project/annals/internal/text"
 )
 
 // ProfileCase is a person with what the texts state of them: the gold of
@@ -110,10 +111,10 @@ func (w *Workspace) EvalProfiles(ctx context.Context, cases []ProfileCase) (*Pro
 		for _, s := range []*ProfileScore{sc, &rep.All} {
 			s.add(c, zi, place)
 		}
-		if c.Zi != "" && zi != c.Zi {
+		if c.Zi != "" && !sameWord(zi, c.Zi) {
 			rep.Misses = append(rep.Misses, ProfileMiss{Name: c.Name, Field: "zi", Want: c.Zi, Got: zi})
 		}
-		if c.NativePlace != "" && place != c.NativePlace {
+		if c.NativePlace != "" && !sameWord(place, c.NativePlace) {
 			rep.Misses = append(rep.Misses, ProfileMiss{Name: c.Name, Field: "native_place", Want: c.NativePlace, Got: place})
 		}
 	}
@@ -134,16 +135,24 @@ func (s *ProfileScore) add(c ProfileCase, zi, place string) {
 	s.People++
 	if c.Zi != "" {
 		s.ZiAsked++
-		if zi == c.Zi {
+		if sameWord(zi, c.Zi) {
 			s.Zi++
 		}
 	}
 	if c.NativePlace != "" {
 		s.PlaceAsked++
-		if place == c.NativePlace {
+		if sameWord(place, c.NativePlace) {
 			s.Place++
 		}
 	}
+}
+
+// sameWord says whether a profile's word is the gold one, variant
+// characters counting as equal (子幹 and 子干, 魏郡鄴 and 魏郡邺): the
+// openings keep the characters of the text, the profile may give the
+// ones of another book.
+func sameWord(got, want string) bool {
+	return got != "" && text.FoldVariants(got) == text.FoldVariants(want)
 }
 
 func values(m map[string]*ProfileScore) []*ProfileScore {

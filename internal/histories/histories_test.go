@@ -105,3 +105,21 @@ func TestAnnals(t *testing.T) {
 		}
 	}
 }
+
+// An opening's native place is the clause before 人也, whole, with 犍为
+// (a commandery) kept though 为 ends other clauses.
+func TestNativePlaceIn(t *testing.T) {
+	for sentence, want := range map[string]string{
+		"诸葛亮字孔明，琅邪阳都人也。": "琅邪阳都",
+		"张翼字伯恭，犍为武阳人也。":  "犍为武阳",
+		"匡衡字稚圭，东海承人也。":   "东海承",
+		"房凤字子元，不其人也。":    "不其",
+		"其先本齐人也。":        "齐",
+		"时人以为贤人也。":       "",
+	} {
+		got, ok := NativePlaceIn(sentence)
+		if got != want || ok != (want != "") {
+			t.Errorf("%s: %q %v, want %q", sentence, got, ok, want)
+		}
+	}
+}

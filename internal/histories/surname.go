@@ -48,11 +48,16 @@ func placeBefore(s string, at, end int) (string, bool) {
 		return "", false
 	}
 	span := s[start:end]
-	if n := utf8.RuneCountInString(span); n < 1 || n > 8 || strings.ContainsAny(span, "，。之为其字") {
+	if n := utf8.RuneCountInString(span); n < 1 || n > 8 || strings.ContainsAny(placesWithParticles.Replace(span), "，。之为其字") {
 		return "", false
 	}
 	return span, true
 }
+
+// placesWithParticles are place names that hold a character that elsewhere
+// ends a clause or takes an object (为 of 以为, 其 of 其人): 犍为 is a
+// commandery, 不其 a county.
+var placesWithParticles = strings.NewReplacer("犍为", "", "不其", "")
 
 // compoundSurnames are the two-character family names of the histories.
 var compoundSurnames = []string{"诸葛", "司马", "欧阳", "淳于", "夏侯", "皇甫", "公孙", "上官", "东方", "长孙", "令狐",

@@ -16,7 +16,7 @@ import (
 )
 
 // Version changes whenever alignment would group names differently.
-const Version = "3"
+const Version = "4"
 
 // Normalize is the key under which two spellings of a name are the same:
 // simplified characters, no spaces or separator dots, lower-case letters.
@@ -65,6 +65,15 @@ func Resolve(names []store.NameRef, aliases []store.AliasFact, merges ...store.M
 		}
 		claims[al][Normalize(a.Main)] = true
 	}
+	// Names the text gives a 字 of their own are men's names: the same
+	// characters as another man's 字 (蔡衍字孟喜, beside 孟喜字长卿) are
+	// two men, not one.
+	ownsCourtesy := map[string]bool{}
+	for _, a := range aliases {
+		if a.Kind == "字" && a.DocID != 0 {
+			ownsCourtesy[Normalize(a.Main)] = true
+		}
+	}
 	isMain := map[key]int{} // keys named as main: 2 by a dictionary, 1 by the text
 	pending := map[key][]kg.Alias{}
 	for _, a := range aliases {
@@ -85,7 +94,8 @@ func Resolve(names []store.NameRef, aliases []store.AliasFact, merges ...store.M
 			pending[mk] = append(pending[mk], kg.Alias{Name: a.Alias, Kind: a.Kind, Source: a.Source})
 			ak := key{al, t}
 			refs, exists := byKey[ak]
-			if exists && len(claims[al]) == 1 && !chapterScoped[a.Kind] && (!shortForm(a, main, al) || unmentioned(refs)) {
+			if exists && len(claims[al]) == 1 && !chapterScoped[a.Kind] && (!shortForm(a, main, al) || unmentioned(refs)) &&
+				!(a.Kind == "字" && ownsCourtesy[al]) {
 				uf.union(mk, ak)
 			}
 		}

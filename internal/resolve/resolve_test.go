@@ -173,3 +173,24 @@ func TestCourtesyFullNameJoinsItsOwner(t *testing.T) {
 		t.Errorf("诸葛孔明 not joined to 诸葛亮: %+v", r.Entities)
 	}
 }
+
+// A 字 that is also a name the text gives a 字 of its own is another man's
+// name: 蔡衍字孟喜 does not make 蔡衍 the 孟喜 who is 字长卿.
+func TestCourtesyThatIsAnotherMansNameMergesNothing(t *testing.T) {
+	ns := names(store.NameRef{Name: "蔡衍", Mentions: 6}, store.NameRef{Name: "孟喜", Mentions: 9}, store.NameRef{Name: "长卿", Mentions: 1})
+	facts := []store.AliasFact{
+		{Main: "蔡衍", Alias: "孟喜", Kind: "字", Source: "text:a@0", DocID: 1},
+		{Main: "孟喜", Alias: "长卿", Kind: "字", Source: "text:b@0", DocID: 2},
+	}
+	r := Resolve(ns, facts)
+	cai, meng := find(r, "蔡衍"), find(r, "孟喜")
+	if cai == nil || meng == nil || len(cai.NameIDs) != 1 {
+		t.Fatalf("蔡衍 and 孟喜 merged: %+v", r.Entities)
+	}
+	if len(meng.NameIDs) != 2 {
+		t.Errorf("长卿 not joined to 孟喜: %+v", meng)
+	}
+	if len(cai.Aliases) != 1 || cai.Aliases[0].Name != "孟喜" || cai.Aliases[0].Kind != "字" {
+		t.Errorf("蔡衍 should still list 孟喜 as his 字: %+v", cai)
+	}
+}

@@ -215,3 +215,40 @@ func TestGivenNamesAreReadAsPersons(t *testing.T) {
 		t.Errorf("马哥's office = %q, want 都统 (%v)", offices["马哥"], offices)
 	}
 }
+
+// A name before its 字 is a whole name, even where the chapter knows its
+// given name as another man's: 王章字仲卿 introduces 王章, not 杨章.
+func TestANameBeforeItsCourtesyNameStaysWhole(t *testing.T) {
+	res := extractIn(t, "汉书/传/赵尹韩张两王传", "城西萭章、杜陵杨章等皆通邪结党。\n王章字仲卿，泰山巨平人也。")
+	got := map[string]bool{}
+	for _, tr := range res.Triples {
+		got[tr.Head.Canonical()+" "+tr.Relation+" "+tr.Tail.Canonical()] = true
+	}
+	for _, want := range []string{"王章 别称 仲卿", "王章 籍贯 泰山"} {
+		if !got[want] {
+			t.Errorf("missing %s in %v", want, got)
+		}
+	}
+	if got["杨章 别称 仲卿"] {
+		t.Errorf("杨章 given 王章's 字: %v", got)
+	}
+}
+
+// An opening joins the persons read over its name into one (云 of 云敞
+// read as the chapter's 朱云, then 敞), and the given name is his for the
+// rest of the chapter.
+func TestAnOpeningJoinsItsNameAndTeachesTheGivenName(t *testing.T) {
+	res := extractIn(t, "汉书/传/杨胡朱梅云传", "朱云字游，鲁人也。云数上书。\n云敞字幼孺，平陵人也。敞时为大司徒掾。")
+	got := map[string]bool{}
+	for _, tr := range res.Triples {
+		got[tr.Head.Canonical()+" "+tr.Relation+" "+tr.Tail.Canonical()] = true
+	}
+	for _, want := range []string{"云敞 别称 幼孺", "云敞 籍贯 平陵", "云敞 任官 大司徒掾"} {
+		if !got[want] {
+			t.Errorf("missing %s in %v", want, got)
+		}
+	}
+	if got["朱云 籍贯 平陵"] {
+		t.Errorf("朱云 given 云敞's native place: %v", got)
+	}
+}

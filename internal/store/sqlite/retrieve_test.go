@@ -129,3 +129,39 @@ func TestOwnDocuments(t *testing.T) {
 		t.Fatalf("own chapters %v, want 高帝纪 and 高祖本纪 (a one-character name such as 帝 names none)", titles)
 	}
 }
+
+// A chapter of several lives whose title names a man by surname only
+// (匡张孔马传) is his own where it introduces him: his name, then his 字.
+// One that names his 字 in passing is not.
+func TestOwnDocumentsOpenedByTheFormula(t *testing.T) {
+	ctx, db := openTest(t)
+	for _, w := range []store.DocWrite{
+		chunked("汉书/传/匡张孔马传/text.txt", "匡衡字稚圭，东海承人也。", "", nil, 20, 0),
+		chunked("汉书/传/儒林传/text.txt", "授匡衡，衡字稚圭。", "", nil, 20, 0),
+	} {
+		if err := db.WriteDocs(ctx, []store.DocWrite{w}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var own, other int64
+	if err := db.db.QueryRow("SELECT id FROM documents WHERE title = '匡张孔马传'").Scan(&own); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.db.QueryRow("SELECT id FROM documents WHERE title = '儒林传'").Scan(&other); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.db.ExecContext(ctx, `INSERT INTO entities(id, name, type) VALUES(1, '匡衡', '人物');
+		INSERT INTO names(id, name, type, entity_id) VALUES(1, '匡衡', '人物', 1), (2, '稚圭', '人物', 1), (3, '衡', '人物', 1);
+		INSERT INTO evidence(doc_id, chunk_id, rtype, head_name, tail_name, head_start, head_end, tail_start, tail_end, start, end, extractor, alias_kind, sentence, kept)
+		VALUES (?1, 0, '别称', 1, 2, 0, 2, 3, 5, 0, 12, 'x', '字', '匡衡字稚圭，东海承人也。', 1),
+		       (?2, 0, '别称', 3, 2, 4, 5, 6, 8, 0, 9, 'x', '字', '授匡衡，衡字稚圭。', 1)`, own, other); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.OwnDocuments(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got[own] || got[other] || len(got) != 1 {
+		t.Fatalf("own documents %v, want only %d (匡张孔马传)", got, own)
+	}
+}

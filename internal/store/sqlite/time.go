@@ -331,12 +331,42 @@ func (s *DB) FactYears(ctx context.Context, entityID int64, types []string) (map
 	return out, rows.Err()
 }
 
-// OwnDocuments returns the documents whose title holds one of an
-// entity's names of two characters or more: a person's own chapters
-// (先主传 for 刘备, 吴主传 for 孙权, 高祖本纪 and 高帝纪 for 刘邦). The
-// titles are matched here rather than in SQL, where every title against
-// every name of a much-named person (刘邦 has scores) cost milliseconds.
+// OwnDocuments returns a person's own chapters: the documents whose title
+// holds one of the entity's names of two characters or more (先主传 for
+// 刘备, 吴主传 for 孙权, 高祖本纪 and 高帝纪 for 刘邦), and those that
+// open his part with the formula that introduces a man, his name and his
+// 字 (匡衡字稚圭 in 匡张孔马传, whose title names him by surname only).
+// The titles are matched here rather than in SQL, where every title
+// against every name of a much-named person (刘邦 has scores) cost
+// milliseconds.
 func (s *DB) OwnDocuments(ctx context.Context, entityID int64) (map[int64]bool, error) {
+	out, err := s.ownByTitle(ctx, entityID)
+	if err != nil {
+		return nil, err
+	}
+	// alias_kind != '' names the partial index of alias sentences, which
+	// SQLite does not infer from alias_kind = '字'.
+	rows, err := s.query(ctx, `SELECT e.doc_id, h.name, t.name, COALESCE(e.sentence_norm, e.sentence)
+		FROM names h JOIN evidence e ON e.head_name = h.id JOIN names t ON t.id = e.tail_name
+		WHERE h.entity_id = ? AND e.alias_kind != '' AND e.alias_kind = '字' AND e.kept = 1`, entityID)
+	if err != nil {
+		return nil, fmt.Errorf("read an entity's 字 sentences: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var doc int64
+		var name, zi, sentence string
+		if err := rows.Scan(&doc, &name, &zi, &sentence); err != nil {
+			return nil, err
+		}
+		if strings.HasPrefix(sentence, name+"字"+zi) {
+			out[doc] = true
+		}
+	}
+	return out, rows.Err()
+}
+
+func (s *DB) ownByTitle(ctx context.Context, entityID int64) (map[int64]bool, error) {
 	names, err := s.query(ctx, `SELECT name FROM entities WHERE id = ?1 UNION SELECT alias FROM aliases WHERE entity_id = ?1`, entityID)
 	if err != nil {
 		return nil, fmt.Errorf("read an entity's names: %w", err)

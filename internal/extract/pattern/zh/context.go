@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/annals-project/annals/internal/histories"
 )
 
 // rel is a relation between two mentions, by index into run.ents.
@@ -630,6 +632,9 @@ func (x *run) openings(ss []sentence) {
 				if p < 0 || t < 0 {
 					continue
 				}
+				if !x.plain {
+					x.learnOpened(start, i)
+				}
 				added = true
 				if x.realias(t, p) {
 					continue
@@ -655,23 +660,61 @@ func (x *run) openings(ss []sentence) {
 	}
 }
 
+// learnOpened teaches the document the given name of the man an opening
+// introduces at [s, e): the text that follows calls him by it (敞 of
+// 云敞), whoever it named before. The formula says the name is a full one,
+// so its first character is his surname, known as one or not.
+func (x *run) learnOpened(s, e int) {
+	full := string(x.rs[s:e])
+	given := []rune(strings.TrimPrefix(full, histories.Surname(full)))
+	if len(given) == 0 || len(given) == 1 && noSingle.has(given[0]) {
+		return
+	}
+	x.doc.Names[string(given)] = full
+	x.doc.Types[full] = tPer
+}
+
 // wholeName makes rs[s:e] one person: the mention read there, widened to
-// it where only part of the name was read (军 of 终军); -1 when what was
-// read there is more than one mention or reaches outside it.
+// it where only part of the name was read (军 of 终军), or the persons read
+// there joined into one, with their relations (云 and 敞 of 云敞, 云 read
+// as the chapter's 朱云); -1 when what was read there reaches outside it,
+// or is more than one mention and not all persons, or when reading for
+// the recogniser's training, which saw names as the rules read them.
 func (x *run) wholeName(s, e int) int {
-	k := -1
+	var ks []int
 	for j := s; j < e; j++ {
 		m := x.entAt(j)
-		if m < 0 {
+		if m < 0 || len(ks) > 0 && ks[len(ks)-1] == m {
 			continue
 		}
-		if x.ents[m].s < s || x.ents[m].e > e || k >= 0 && m != k {
+		if x.ents[m].s < s || x.ents[m].e > e {
 			return -1
 		}
-		k = m
+		ks = append(ks, m)
 	}
-	if k < 0 {
+	if len(ks) == 0 {
 		return x.add(s, e, tPer, "")
+	}
+	k := ks[len(ks)-1]
+	if len(ks) > 1 && x.plain {
+		return -1 // what the recogniser was trained to see: the names as read
+	}
+	if len(ks) > 1 {
+		for _, m := range ks {
+			if x.ents[m].typ != tPer {
+				return -1
+			}
+		}
+		for _, m := range ks[:len(ks)-1] {
+			x.drop(m)
+			for i := range x.rels {
+				if r := &x.rels[i]; r.h == m {
+					r.h = k
+				} else if r.t == m {
+					r.t = k
+				}
+			}
+		}
 	}
 	for j := s; j < e; j++ {
 		x.cov[j] = int32(k + 1)

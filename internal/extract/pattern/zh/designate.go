@@ -442,8 +442,8 @@ func (x *run) trimGlued(path string) {
 			continue
 		}
 		w := string(x.rs[en.s:en.e])
-		if x.doc.Designations[w] != nil {
-			continue
+		if x.doc.Designations[w] != nil || x.at(en.e) == '字' {
+			continue // a name before its 字 is whole (王章字仲卿, though 章 is 杨章 here)
 		}
 		if _, ok := histories.Resolve(w, path); ok {
 			continue
