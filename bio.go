@@ -33,6 +33,10 @@ type BioOptions struct {
 	Waiting   func(string) // told what an LLM call waits for
 }
 
+// maxNeighbours is how many of a person's kin and associates an LLM
+// biography reads the shared passages of.
+const maxNeighbours = 6
+
 // Biography is a person's profile and a biography written from it.
 type Biography struct {
 	Name      string         `json:"name"`
@@ -111,22 +115,43 @@ func (w *Workspace) Bio(ctx context.Context, name string, opts BioOptions) (*Bio
 	for _, n := range p.Names {
 		names = append(names, n.Text)
 	}
+	// about retrieves passages for a query that name every one of must,
+	// outside the documents excluded.
+	about := func(ctx context.Context, query string, limit int, must ...string) ([]bio.Citation, error) {
+		res, err := w.retriever(run).Retrieve(ctx, query, retrieve.Options{Limit: limit, Delta: -1, T2S: w.Config.Normalize.T2S})
+		if err != nil {
+			return nil, err
+		}
+		var out []bio.Citation
+		for _, it := range res.Items {
+			if it.Citation == nil || slices.Contains(opts.Exclude, it.Citation.DocKey) {
+				continue
+			}
+			if !slices.ContainsFunc(must, func(m string) bool { return !strings.Contains(it.Citation.Norm, m) }) {
+				out = append(out, bio.Cite(*it.Citation))
+			}
+		}
+		return out, nil
+	}
+	// Seed 003 retrieves the chunks of the person's neighbours in the graph
+	// too: the passages his closest kin and associates share with him.
+	var neighbours []bio.Citation
+	for i, it := range append(slices.Clone(p.Kin), p.Associates...) {
+		if i == maxNeighbours {
+			break
+		}
+		found, err := about(ctx, e.Name+" "+it.Text, 3, e.Name, it.Text)
+		if err != nil {
+			return nil, fmt.Errorf("passages of %s and %s: %w", e.Name, it.Text, err)
+		}
+		neighbours = append(neighbours, found...)
+	}
 	lo := bio.LLMOptions{Client: run.client, PromptDir: filepath.Join(w.Dir, "prompts"), Style: opts.Style,
-		Strict: opts.Strict, Rounds: opts.Rounds, Names: names,
+		Strict: opts.Strict, Rounds: opts.Rounds, Names: names, Neighbours: neighbours,
 		More: func(ctx context.Context, text string) ([]bio.Citation, error) {
 			// Knowledge lack: what retrieval finds about the person and the
-			// sentence, outside the documents excluded.
-			res, err := w.retriever(run).Retrieve(ctx, e.Name+" "+text, retrieve.Options{Limit: 8, Delta: -1, T2S: w.Config.Normalize.T2S})
-			if err != nil {
-				return nil, err
-			}
-			var out []bio.Citation
-			for _, it := range res.Items {
-				if it.Citation != nil && !slices.Contains(opts.Exclude, it.Citation.DocKey) && strings.Contains(it.Citation.Norm, e.Name) {
-					out = append(out, bio.Cite(*it.Citation))
-				}
-			}
-			return out, nil
+			// sentence.
+			return about(ctx, e.Name+" "+text, 8, e.Name)
 		}}
 	b.Biography, _, err = bio.Generate(ctx, e.Name, p, lo)
 	rows, ferr := w.finish(ctx, run, "bio")

@@ -324,9 +324,11 @@ func TestSchemaGrowsFromConfidentProposals(t *testing.T) {
 func TestBioWithLLMWritesAndChecks(t *testing.T) {
 	ctx := context.Background()
 	srv := llmtest.New(t)
+	var written string
 	srv.Handle(func(r llmtest.ChatRequest) llmtest.Reply {
 		switch system := r.Messages[0].Content; {
 		case strings.Contains(system, "You write a short biography"):
+			written = r.Messages[len(r.Messages)-1].Content
 			return llmtest.Reply{Content: `{"sentences":[{"text":"诸葛亮，字孔明，琅邪阳都人。","sources":[1]}]}`}
 		case strings.Contains(system, "You check one sentence"):
 			return llmtest.Reply{Content: `{"facts":[{"fact":"字孔明","verdict":"supported","source":1},{"fact":"琅邪阳都人","verdict":"supported","source":1}]}`}
@@ -335,7 +337,10 @@ func TestBioWithLLMWritesAndChecks(t *testing.T) {
 	})
 	ws, corpus := llmWorkspace(t, srv)
 	os.MkdirAll(filepath.Join(corpus, "诸葛亮传"), 0o755)
-	os.WriteFile(filepath.Join(corpus, "诸葛亮传", "text.txt"), []byte("诸葛亮字孔明，琅邪阳都人也。建兴十二年，亮卒于五丈原，时年五十四。"), 0o644)
+	os.WriteFile(filepath.Join(corpus, "诸葛亮传", "text.txt"), []byte("诸葛亮字孔明，琅邪阳都人也。父珪。建兴十二年，亮卒于五丈原，时年五十四。"), 0o644)
+	// A passage of his father's that names him: a neighbour's chunk.
+	os.MkdirAll(filepath.Join(corpus, "诸葛珪传"), 0o755)
+	os.WriteFile(filepath.Join(corpus, "诸葛珪传", "text.txt"), []byte("诸葛珪字君贡，为泰山郡丞。诸葛珪尝言诸葛亮好学。"), 0o644)
 	if _, err := ws.Index(ctx, []string{corpus}, annals.IndexOptions{Extractor: "pattern"}); err != nil {
 		t.Fatal(err)
 	}
@@ -346,6 +351,9 @@ func TestBioWithLLMWritesAndChecks(t *testing.T) {
 	}
 	if len(b.Biography) != 1 || !b.Biography[0].Verified || len(b.Biography[0].Citations) != 1 || len(b.Biography[0].Checks) != 2 {
 		t.Fatalf("biography: %+v", b.Biography)
+	}
+	if !strings.Contains(written, "诸葛珪尝言诸葛亮好学") {
+		t.Errorf("the father's passage that names him is not among the sources:\n%s", written)
 	}
 	if b.Usage.Calls != srv.Calls()-calls || b.Usage.Calls != 2 {
 		t.Errorf("usage %+v, %d calls", b.Usage, srv.Calls()-calls)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/annals-project/annals"
@@ -53,6 +54,45 @@ the person's names given), for --rounds rounds. --offline writes without it.`,
 	return cmd
 }
 
+// kinTree lays relatives out a generation a line, elders first, the
+// person on his own generation's line (● 诸葛亮 · 兄弟姊妹 诸葛均), and
+// clansmen last.
+func kinTree(name string, kin []bio.Item) []string {
+	if len(kin) == 0 {
+		return nil
+	}
+	byGen := map[int][]string{0: {"● " + name}}
+	gens := []int{0}
+	const clan = 100
+	for _, it := range kin {
+		g := clan
+		if it.Generation != nil {
+			g = *it.Generation
+		}
+		if _, ok := byGen[g]; !ok {
+			gens = append(gens, g)
+		}
+		s := it.Kind + " " + it.Text
+		if it.Year != nil {
+			s += " (" + yearLabel(*it.Year) + ")"
+		}
+		byGen[g] = append(byGen[g], s)
+	}
+	sort.Ints(gens)
+	var out []string
+	for _, g := range gens {
+		line := strings.Join(byGen[g], "、")
+		if g == 0 {
+			line = byGen[0][0]
+			if len(byGen[0]) > 1 {
+				line += " · " + strings.Join(byGen[0][1:], "、")
+			}
+		}
+		out = append(out, map[int]string{-2: "  ", -1: "  ", 0: "", 1: "  ", 2: "  ", clan: "  "}[g]+line)
+	}
+	return out
+}
+
 // printBio prints the profile, then the biography with its citations
 // numbered as they first appear.
 func (a *app) printBio(b *annals.Biography) {
@@ -65,8 +105,13 @@ func (a *app) printBio(b *annals.Biography) {
 			if it.Kind != "" {
 				s = it.Kind + " " + s
 			}
-			if it.Year != nil {
+			switch {
+			case it.Era != "":
+				s += " (" + it.Era + "，" + yearLabel(*it.Year) + ")"
+			case it.Year != nil:
 				s += " (" + yearLabel(*it.Year) + ")"
+			case it.Reign != "":
+				s += " (" + it.Reign + ")"
 			}
 			out = append(out, s)
 		}
@@ -82,6 +127,15 @@ func (a *app) printBio(b *annals.Biography) {
 	}
 	line("zi", p.Zi)
 	line("names", names(p.Names))
+	var called []string
+	for _, d := range p.Designations {
+		var where []string
+		for _, u := range d.Scope {
+			where = append(where, fmt.Sprintf("%s %d", u.Part, u.Mentions))
+		}
+		called = append(called, d.Name+" ("+strings.Join(where, ", ")+")")
+	}
+	line("called", strings.Join(called, "、"))
 	if p.NativePlace != nil {
 		line("from", p.NativePlace.Text)
 	}
@@ -96,7 +150,13 @@ func (a *app) printBio(b *annals.Biography) {
 	} else if len(p.Active) == 2 {
 		line("fl.", yearLabel(p.Active[0])+" – "+yearLabel(p.Active[1]))
 	}
-	line("kin", names(p.Kin))
+	for i, gen := range kinTree(b.Name, p.Kin) {
+		label := ""
+		if i == 0 {
+			label = "kin"
+		}
+		line(label, gen)
+	}
 	line("offices", names(p.Offices))
 	line("titles", names(p.Titles))
 	line("places", names(p.Places))

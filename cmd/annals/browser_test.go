@@ -91,6 +91,14 @@ func TestBrowser(t *testing.T) {
 		b.wait(`document.querySelector('.graph-years')?.hidden === false`)
 	})
 
+	t.Run("BioKinTree", func(t *testing.T) {
+		b := b.on(t)
+		// The person stands in his generation's row, his father's above.
+		b.wait(`document.querySelector('[data-testid=kin-tree] .kin-self')?.textContent === '诸葛亮'`)
+		b.wait(`(document.querySelector('[data-testid=kin-tree] [data-generation="-1"]')?.textContent || '').includes('诸葛珪')`)
+		b.wait(`(document.querySelector('[data-testid=kin-tree] [data-generation="1"]')?.textContent || '').includes('诸葛瞻')`)
+	})
+
 	t.Run("GraphByCommunity", func(t *testing.T) {
 		b := b.on(t)
 		b.wait(`!!document.querySelector('[data-testid=graph-colour]')`)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/annals-project/annals/internal/chrono"
 	"github.com/annals-project/annals/internal/histories"
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/retrieve"
@@ -686,16 +687,14 @@ func (f *factual) dates(ctx context.Context) ([]candidate, error) {
 // the passage around it, where a chronicle names the era once for the
 // sentences after (建兴十二年春…其年八月，亮卒).
 func (f *factual) era(ctx context.Context, year int, expr string, ev kg.Evidence) (string, error) {
-	if era := eraOf(year, expr, ev); era != "" {
+	if era := chrono.EraYear(year, expr, ev.Norm, ev.Cite); era != "" {
 		return era, nil
 	}
 	ps, err := f.src.Passages(ctx, []int64{ev.ChunkID})
 	if err != nil || len(ps) == 0 {
 		return "", err
 	}
-	around := ev
-	around.Norm = ps[0].Norm
-	return eraOf(year, expr, around), nil
+	return chrono.EraYear(year, expr, ps[0].Norm, ev.Cite), nil
 }
 
 // dateValue writes a year as the texts count it, with the Western year:

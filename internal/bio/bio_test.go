@@ -2,6 +2,7 @@ package bio
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +16,11 @@ type fakeSource struct {
 	aliases []store.AliasEvidence
 	rels    []kg.Relation
 	own     map[int64]bool
+	uses    []store.NameUse
+}
+
+func (f fakeSource) NameUses(context.Context, int64, int) ([]store.NameUse, error) {
+	return f.uses, nil
 }
 
 func (f fakeSource) AliasEvidence(_ context.Context, _ int64, kinds []string) ([]store.AliasEvidence, error) {
@@ -220,5 +226,69 @@ func TestExcludedChaptersAreNotRestedOn(t *testing.T) {
 	}
 	if len(p.Offices) != 1 || p.Offices[0].Text != "益州牧" {
 		t.Errorf("the other chapter's office should stay: %+v", p.Offices)
+	}
+}
+
+// A career names its years as the texts count them: by the era a dated
+// sentence or its book counts in, and, where only a reign dates a fact
+// (秦昭王四十年), by the year of that reign.
+func TestCareerYearsAsTheTextsCountThem(t *testing.T) {
+	src := zhuge()
+	reigned := ev(2, "其四十年，以不韦为相。", "其四十年，以不韦为相。", "不韦", "相", 0)
+	reigned.Reign, reigned.ReignYear = "秦昭王", 40
+	src.rels = append(src.rels, rel("任官", self, 33, "诸葛亮", "相", reigned))
+	p, err := Read(context.Background(), src, kg.Entity{ID: self, Name: "诸葛亮", Type: "人物"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][2]string{}
+	for _, it := range append(p.Offices, p.Titles...) {
+		got[it.Text] = [2]string{it.Era, it.Reign}
+	}
+	for name, want := range map[string][2]string{
+		"武乡侯":  {"建兴元年", ""}, // the sentence names the era
+		"丞相":   {"", ""},     // dated, but no era of a known book fits
+		"相":    {"", "秦昭王四十年"},
+		"军师将军": {"", ""}, // its year, before his birth, was dropped: no era
+	} {
+		if got[name] != want {
+			t.Errorf("%s: era and reign %q, want %q", name, got[name], want)
+		}
+	}
+}
+
+// The names the texts call a person by are listed with where they do,
+// most used first, each part cited by its first mention; his own name, and
+// a name used once, are not.
+func TestDesignationsWithTheirScope(t *testing.T) {
+	src := zhuge()
+	first := func(doc string, start int, context string) kg.Mention {
+		return kg.Mention{DocKey: doc, Cite: "《" + doc + "》", Span: kg.Span{Start: start, End: start + 1}, Context: context}
+	}
+	src.uses = []store.NameUse{
+		{Name: "亮", Part: "三国志/蜀书", Mentions: 300, First: first("诸葛亮传", 40, "亮躬耕陇亩")},
+		{Name: "诸葛亮", Part: "三国志/蜀书", Mentions: 90, First: first("先主传", 5, "诸葛亮")},
+		{Name: "孔明", Part: "三国志/蜀书", Mentions: 12, First: first("诸葛亮传", 80, "孔明")},
+		{Name: "亮", Part: "三国志/魏书", Mentions: 20, First: first("明帝纪", 7, "诸葛亮寇天水")},
+		{Name: "卧龙", Part: "三国志/蜀书", Mentions: 1, First: first("诸葛亮传", 200, "卧龙也")},
+	}
+	p, err := Read(context.Background(), src, kg.Entity{ID: self, Name: "诸葛亮", Type: "人物"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range p.Designations {
+		var parts []string
+		for _, u := range d.Scope {
+			parts = append(parts, fmt.Sprintf("%s %d @%s:%d", u.Part, u.Mentions, u.Citation.Doc, u.Citation.Start))
+		}
+		got = append(got, fmt.Sprintf("%s %s %d [%s]", d.Name, d.Kind, d.Mentions, strings.Join(parts, "; ")))
+	}
+	want := []string{
+		"亮 名 320 [三国志·蜀书 300 @诸葛亮传:40; 三国志·魏书 20 @明帝纪:7]",
+		"孔明 字 12 [三国志·蜀书 12 @诸葛亮传:80]",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("designations\n got %q\nwant %q", got, want)
 	}
 }

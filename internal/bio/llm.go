@@ -48,6 +48,10 @@ type LLMOptions struct {
 	// Names are the person's other names (字, designations), given to the
 	// model where it called the person or a relative by a wrong one.
 	Names []string
+	// Neighbours are passages about the person's neighbours in the graph
+	// (kin, associates) that name him, shown after the profile's own
+	// sentences: the story he shares with them.
+	Neighbours []Citation
 }
 
 // source is a numbered sentence the model may cite.
@@ -78,7 +82,7 @@ func Generate(ctx context.Context, name string, p *Profile, o LLMOptions) ([]Sen
 	if o.Rounds <= 0 {
 		o.Rounds = 2
 	}
-	g := &generator{o: o, name: name, srcs: sourcesOf(p)}
+	g := &generator{o: o, name: name, srcs: sourcesOf(p, o.Neighbours)}
 	if len(g.srcs) == 0 {
 		return []Sentence{}, g.usage, nil
 	}
@@ -362,8 +366,9 @@ func (g *generator) more(ctx context.Context, d *draft) (bool, error) {
 const maxSources = 60
 
 // sourcesOf numbers the sentences a profile rests on, the person's own
-// story first (names, origin, life, kin, career), each once.
-func sourcesOf(p *Profile) []source {
+// story first (names, origin, life, kin, career), then the passages about
+// his neighbours, each once.
+func sourcesOf(p *Profile, neighbours []Citation) []source {
 	type at struct {
 		doc        string
 		start, end int
@@ -395,6 +400,9 @@ func sourcesOf(p *Profile) []source {
 	add(p.Titles...)
 	add(p.Places...)
 	add(p.Associates...)
+	for _, c := range neighbours {
+		add(Item{Citations: []Citation{c}})
+	}
 	return out
 }
 

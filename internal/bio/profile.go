@@ -29,6 +29,9 @@ type Source interface {
 	Statements(ctx context.Context, entityID int64, types []string, per int) ([]kg.Relation, error)
 	// OwnDocuments are the chapters about the entity.
 	OwnDocuments(ctx context.Context, entityID int64) (map[int64]bool, error)
+	// NameUses count the entity's mentions by name and part of the
+	// corpus, most used first, each with its first mention.
+	NameUses(ctx context.Context, entityID int64, limit int) ([]store.NameUse, error)
 }
 
 // Citation is a sentence a profile item or a biography sentence rests on.
@@ -55,23 +58,53 @@ type Item struct {
 	EntityID int64  `json:"entity_id,omitempty"`
 	// Year is the first year the texts date the fact to, where they do.
 	Year *int `json:"year,omitempty"`
+	// Era is Year as the texts count it (建兴十二年), for a career's
+	// offices and titles, where an era of the cited book fits.
+	Era string `json:"era,omitempty"`
+	// Reign dates an undated office or title within a reign the era table
+	// cannot place (秦昭王四十年).
+	Reign string `json:"reign,omitempty"`
 	// Basis, for a fact worked out rather than read (a birth from the age
 	// at death), is the words it was worked out from.
 	Basis     string     `json:"basis,omitempty"`
 	Citations []Citation `json:"citations"`
+	// Generation places a relative in the family tree: −2 grandparents,
+	// −1 parents, 0 siblings and spouses, 1 children, 2 grandchildren;
+	// nil for clansmen, whose generation the texts do not give.
+	Generation *int `json:"generation,omitempty"`
 
 	first position // where the texts first state it, own chapters first
 }
 
+// Designation is a name the texts call the person by, and where: its
+// scope (太祖 for 曹操 in 三国志·魏书, 曹公 in the other two books).
+type Designation struct {
+	Name     string `json:"name"`
+	Kind     string `json:"kind,omitempty"` // 字, 庙号 … where a sentence states it
+	Mentions int    `json:"mentions"`
+	Scope    []Use  `json:"scope"`
+}
+
+// Use is how often a designation names the person in one part of the
+// corpus (a book, or a book's part), cited by its first mention there.
+type Use struct {
+	Part     string   `json:"part"` // 三国志·魏书
+	Mentions int      `json:"mentions"`
+	Citation Citation `json:"citation"`
+}
+
 // Profile is a person as the texts describe them.
 type Profile struct {
-	Names       []Item `json:"names"` // every designation, by kind
-	Surname     string `json:"surname,omitempty"`
-	Given       string `json:"given,omitempty"`
-	Zi          string `json:"zi,omitempty"`
-	NativePlace *Item  `json:"native_place,omitempty"`
-	Born        *Item  `json:"born,omitempty"`
-	Died        *Item  `json:"died,omitempty"`
+	Names []Item `json:"names"` // every designation a sentence states, by kind
+	// Designations are the names the texts use for the person most, with
+	// their scope.
+	Designations []Designation `json:"designations"`
+	Surname      string        `json:"surname,omitempty"`
+	Given        string        `json:"given,omitempty"`
+	Zi           string        `json:"zi,omitempty"`
+	NativePlace  *Item         `json:"native_place,omitempty"`
+	Born         *Item         `json:"born,omitempty"`
+	Died         *Item         `json:"died,omitempty"`
 	// Active is the span of years of the person's dated facts ("fl."),
 	// where neither birth nor death is dated.
 	Active     []int  `json:"active,omitempty"`
@@ -123,6 +156,9 @@ func Read(ctx context.Context, src Source, e kg.Entity, opts Options) (*Profile,
 	}
 	p := &Profile{}
 	if err := r.names(ctx, src, p); err != nil {
+		return nil, err
+	}
+	if err := r.designations(ctx, src, p); err != nil {
 		return nil, err
 	}
 	// A section at a time: a much-told person's places would crowd out
@@ -322,6 +358,58 @@ func (r reader) names(ctx context.Context, src Source, p *Profile) error {
 	return nil
 }
 
+// Most designations a profile lists, and parts of the corpus each.
+const (
+	maxDesignations = 10
+	maxScope        = 4
+)
+
+// designations lists the names the texts call the person by other than
+// his own, most used first, each with the parts of the corpus it is used
+// in: a title stands for him in one book (太祖 in 三国志·魏书), a 字 in
+// all. A name used once is left out as more likely a misreading.
+func (r reader) designations(ctx context.Context, src Source, p *Profile) error {
+	uses, err := src.NameUses(ctx, r.self.ID, 60)
+	if err != nil {
+		return fmt.Errorf("read the names of %s: %w", r.self.Name, err)
+	}
+	kinds := map[string]string{}
+	for _, n := range p.Names {
+		if kinds[n.Text] == "" {
+			kinds[n.Text] = n.Kind
+		}
+	}
+	at := map[string]int{}
+	p.Designations = []Designation{}
+	for _, u := range uses {
+		if u.Name == r.self.Name || r.exclude[u.First.DocKey] {
+			continue
+		}
+		i, ok := at[u.Name]
+		if !ok {
+			i = len(p.Designations)
+			at[u.Name] = i
+			p.Designations = append(p.Designations, Designation{Name: u.Name, Kind: kinds[u.Name], Scope: []Use{}})
+		}
+		d := &p.Designations[i]
+		d.Mentions += u.Mentions
+		if len(d.Scope) < maxScope {
+			m := u.First
+			d.Scope = append(d.Scope, Use{Part: strings.ReplaceAll(u.Part, "/", "·"), Mentions: u.Mentions,
+				Citation: Citation{Doc: m.DocKey, Cite: m.Cite, Start: m.Start, End: m.End, Quote: m.Context}})
+		}
+	}
+	kept := p.Designations[:0]
+	for _, d := range p.Designations {
+		if d.Mentions > 1 {
+			kept = append(kept, d)
+		}
+	}
+	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Mentions > kept[j].Mentions })
+	p.Designations = kept[:min(len(kept), maxDesignations)]
+	return nil
+}
+
 // formula reports whether a sentence states a name as its kind: 字孔明,
 // 号曰卧龙.
 func formula(ev kg.Evidence, kind, name string) bool {
@@ -474,7 +562,7 @@ func (p *Profile) undateOutsideLife() {
 				continue
 			}
 			if p.Born != nil && *y < *p.Born.Year || !afterDeath && p.Died != nil && *y > *p.Died.Year {
-				items[i].Year = nil
+				items[i].Year, items[i].Era = nil, ""
 			}
 		}
 	}
@@ -533,10 +621,29 @@ func (r reader) career(rels []kg.Relation) []Item {
 		if rel.HeadID != r.self.ID {
 			continue
 		}
-		out = append(out, r.item(rel.Tail, rel.Type, rel.TailID, rel.Evidence, r.end(rel)))
+		it := r.item(rel.Tail, rel.Type, rel.TailID, rel.Evidence, r.end(rel))
+		it.Era, it.Reign = reignYear(it.Year, rel.Evidence)
+		out = append(out, it)
 	}
 	inTimeOrder(out)
 	return out
+}
+
+// reignYear names a career fact's year as its sentences count it: by the
+// era of the sentence dated to year (建兴十二年), or, undated, by the year
+// of the reign a sentence dates it in (秦昭王四十年).
+func reignYear(year *int, evs []kg.Evidence) (era, reign string) {
+	for _, ev := range evs {
+		switch {
+		case year != nil && ev.Year != nil && *ev.Year == *year:
+			if era := chrono.EraYear(*year, "", ev.Norm, ev.Cite); era != "" {
+				return era, ""
+			}
+		case year == nil && ev.Reign != "" && ev.ReignYear > 0:
+			return "", ev.Reign + chrono.YearNumeral(ev.ReignYear)
+		}
+	}
+	return "", ""
 }
 
 // inTimeOrder puts dated items first, by year, and the undated after them
@@ -560,6 +667,9 @@ func (r reader) kin(by map[string][]kg.Relation) []Item {
 			}
 			it := r.item(name, "", id, rel.Evidence, r.end(rel))
 			it.Kind = kinKind(t, head, it.Citations[0])
+			if g, ok := kinGeneration[it.Kind]; ok {
+				it.Generation = &g
+			}
 			// A relative only other chapters name once is more likely a
 			// misreading than a relative.
 			if it.first.notOwn && len(it.Citations) < 2 {
@@ -609,6 +719,10 @@ func (r reader) mergeGivenNames(items []Item) []Item {
 
 // kinRank orders relatives as a family tree is read: elders, spouses,
 // siblings, children, then the rest.
+// kinGeneration is each kind of relative's generation relative to the
+// person; clansmen (族人) have none.
+var kinGeneration = map[string]int{"祖": -2, "父": -1, "母": -1, "父母": -1, "配偶": 0, "兄弟姊妹": 0, "子": 1, "女": 1, "子女": 1, "孙": 2}
+
 var kinRank = map[string]int{"祖": 0, "父": 1, "母": 1, "父母": 1, "配偶": 2, "兄弟姊妹": 3, "子": 4, "女": 4, "子女": 4, "孙": 5, "族人": 6}
 
 // kinKind names a relative: the relation's direction says parent or

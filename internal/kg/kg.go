@@ -100,6 +100,11 @@ type Evidence struct {
 	// no time and the year is the one in force where it stands; else the
 	// precision of the sentence's own time expression (year, month, day …).
 	Precision string `json:"year_precision,omitempty"`
+	// Reign and ReignYear date a fact only within a reign the era table
+	// cannot place (景公二十九年): the ruler as written, and the year of
+	// his reign.
+	Reign     string `json:"reign,omitempty"`
+	ReignYear int    `json:"reign_year,omitempty"`
 }
 
 // Words is the normalised text of a span of the document inside the

@@ -53,6 +53,15 @@ type AliasEvidence struct {
 	Evidence kg.Evidence
 }
 
+// NameUse is how often a name stands for an entity in one part of the
+// corpus (a book, or a book's part: 三国志/魏书): a designation's scope.
+type NameUse struct {
+	Name     string
+	Part     string
+	Mentions int
+	First    kg.Mention // the first of them, with its context
+}
+
 // DocMention is an entity named in a document: where (original offsets),
 // as written, and which entity.
 type DocMention struct {

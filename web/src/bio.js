@@ -9,7 +9,7 @@ const asEvidence = (c) => ({ doc_key: c.doc, cite: c.cite, start: c.start, end: 
 
 // profileRows lays out what a who's-who gives: names, life, native place,
 // kin, offices and titles, each item linked to its first citation.
-function profileRows(p, number) {
+function profileRows(name, p, number) {
   const cites = (...items) => {
     const seen = new Set();
     return items.flatMap((item) => (item ? (item.citations || []).slice(0, 2) : [])).filter((c) => {
@@ -18,15 +18,28 @@ function profileRows(p, number) {
     }).map((c) => citeLink(asEvidence(c), number(c)));
   };
   const life = (it) => (it ? fmtYear(it.year) : '?');
-  const items = (list, type) => list.map((it, i) => [i ? '、' : '',
+  // When: the era as the texts count it with the year, the year, or the
+  // year of a reign the era table cannot place.
+  const when = (it) => {
+    if (it.era) return ` (${it.era}，${fmtYear(it.year)})`;
+    if (it.year != null) return ` (${fmtYear(it.year)})`;
+    return it.reign ? ` (${it.reign})` : '';
+  };
+  const item = (it, type) => [
     type === '人物' && it.kind ? h('span', { class: 'muted' }, it.kind, ' ') : null,
     it.entity_id ? entityLink(it.text, type) : it.text,
-    it.year != null ? h('span', { class: 'muted' }, ` (${fmtYear(it.year)})`) : null, cites(it)]);
+    when(it) ? h('span', { class: 'muted' }, when(it)) : null, cites(it)];
+  const items = (list, type) => list.map((it, i) => [i ? '、' : '', item(it, type)]);
   const rows = [];
   const row = (label, ...value) => rows.push(h('div', null, h('dt', null, label), h('dd', null, ...value)));
   if (p.surname) row(t('bio.name'), '姓', p.surname, '，名', p.given);
   const zi = (p.names || []).find((n) => n.kind === '字' && n.text === p.zi);
   if (zi) row('字', zi.text, cites(zi));
+  if ((p.designations || []).length) {
+    row(t('bio.called'), p.designations.map((d, i) => [i ? '、' : '', d.name,
+      h('span', { class: 'muted' }, ` (${d.scope.map((u) => `${u.part} ${u.mentions}`).join('，')})`),
+      d.scope.slice(0, 2).map((u) => citeLink(asEvidence(u.citation), number(u.citation)))]));
+  }
   if (p.native_place) row(t('bio.from'), p.native_place.text, cites(p.native_place));
   if (p.born || p.died) {
     row(t('bio.life'), life(p.born), ' – ', life(p.died),
@@ -35,10 +48,31 @@ function profileRows(p, number) {
   } else if (p.active && p.active.length === 2) {
     row(t('bio.active'), fmtYear(p.active[0]), ' – ', fmtYear(p.active[1]));
   }
-  if ((p.kin || []).length) row(t('bio.kin'), items(p.kin, '人物'));
+  if ((p.kin || []).length) row(t('bio.kin'), kinTree(name, p.kin, (it) => item(it, '人物')));
   if ((p.offices || []).length) row(t('bio.offices'), items(p.offices.slice(0, 12), '职官'));
   if ((p.titles || []).length) row(t('bio.titles'), items(p.titles.slice(0, 8), '爵位'));
   return h('dl', { class: 'aliases profile' }, rows);
+}
+
+// kinTree draws the family a generation a row, elders on top, the person
+// in his own generation's row with his siblings and spouses; clansmen,
+// whose generation the texts do not give, in a row of their own.
+function kinTree(name, kin, render) {
+  const gens = new Map([[0, []]]);
+  const clan = [];
+  for (const it of kin) {
+    if (it.generation == null) {
+      clan.push(it);
+      continue;
+    }
+    if (!gens.has(it.generation)) gens.set(it.generation, []);
+    gens.get(it.generation).push(it);
+  }
+  const people = (list) => list.map((it) => h('span', { class: 'kin-person' }, render(it)));
+  const rows = [...gens.keys()].sort((a, b) => a - b).map((g) => h('div', { class: 'kin-gen', 'data-generation': String(g) },
+    g === 0 ? h('span', { class: 'kin-person kin-self' }, name) : null, people(gens.get(g))));
+  if (clan.length) rows.push(h('div', { class: 'kin-gen kin-clan' }, people(clan)));
+  return h('div', { class: 'kin-tree', 'data-testid': 'kin-tree' }, rows);
 }
 
 // bioCard shows a person's profile and the biography written from it, its
@@ -54,7 +88,7 @@ export function bioCard(name, ctx) {
       if (!seen.has(k)) seen.set(k, seen.size + 1);
       return seen.get(k);
     };
-    const profile = profileRows(b.profile || {}, number);
+    const profile = profileRows(b.name || name, b.profile || {}, number);
     const text = h('p', { class: 'bio-text' }, (b.biography || []).map((s) => h('span', {
       class: s.verified ? 'bio-sentence' : 'bio-sentence unverified',
       title: s.verified ? '' : t('bio.unverified'),

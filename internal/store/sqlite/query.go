@@ -179,7 +179,8 @@ func (s *DB) attachEvidence(ctx context.Context, rels []kg.Relation, per int) er
 		ids[i] = r.ID
 	}
 	cols := `e.relation_id, e.doc_id, d.key, d.title, d.section, e.chunk_id, e.start, e.end, e.head_start, e.head_end,
-		e.tail_start, e.tail_end, e.sentence, COALESCE(e.sentence_norm, e.sentence), e.year, COALESCE(e.precision, '')`
+		e.tail_start, e.tail_end, e.sentence, COALESCE(e.sentence_norm, e.sentence), e.year, COALESCE(e.precision, ''),
+		COALESCE(e.reign, ''), COALESCE(e.reign_year, 0)`
 	// The first sentences stored for each, read through the relation's
 	// index in id order (the order documents were indexed in): a relation
 	// stated in hundreds of places costs only the few kept.
@@ -197,7 +198,8 @@ func (s *DB) attachEvidence(ctx context.Context, rels []kg.Relation, per int) er
 		var title, section string
 		var year sql.NullInt64
 		if err := rows.Scan(&rid, &ev.DocID, &ev.DocKey, &title, &section, &ev.ChunkID, &ev.Start, &ev.End,
-			&ev.Head.Start, &ev.Head.End, &ev.Tail.Start, &ev.Tail.End, &ev.Sentence, &ev.Norm, &year, &ev.Precision); err != nil {
+			&ev.Head.Start, &ev.Head.End, &ev.Tail.Start, &ev.Tail.End, &ev.Sentence, &ev.Norm, &year, &ev.Precision,
+			&ev.Reign, &ev.ReignYear); err != nil {
 			return err
 		}
 		if year.Valid {

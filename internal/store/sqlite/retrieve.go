@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/store"
@@ -210,6 +212,82 @@ func (s *DB) AliasEvidence(ctx context.Context, entityID int64, kinds []string) 
 		out = append(out, a)
 	}
 	return out, rows.Err()
+}
+
+// NameUses counts the mentions of an entity by the name written and the
+// part of the corpus (a document's section without its chapter), most
+// used first, at most limit, each with its first mention.
+func (s *DB) NameUses(ctx context.Context, entityID int64, limit int) ([]store.NameUse, error) {
+	rows, err := s.query(ctx, `SELECT m.surface, d.section, count(*), min(m.id) FROM mentions m
+		JOIN names n ON n.id = m.name_id JOIN documents d ON d.id = m.doc_id
+		WHERE n.entity_id = ? GROUP BY m.surface, d.section`, entityID)
+	if err != nil {
+		return nil, fmt.Errorf("count an entity's names by part: %w", err)
+	}
+	defer rows.Close()
+	type use struct{ n, first int64 }
+	byPart := map[[2]string]*use{}
+	for rows.Next() {
+		var name, section string
+		var n, first int64
+		if err := rows.Scan(&name, &section, &n, &first); err != nil {
+			return nil, err
+		}
+		part := section
+		if i := strings.LastIndex(section, "/"); i > 0 {
+			part = section[:i]
+		}
+		k := [2]string{name, part}
+		if u := byPart[k]; u != nil {
+			u.n += n
+			u.first = min(u.first, first)
+		} else {
+			byPart[k] = &use{n, first}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	out := make([]store.NameUse, 0, len(byPart))
+	for k, u := range byPart {
+		out = append(out, store.NameUse{Name: k[0], Part: k[1], Mentions: int(u.n), First: kg.Mention{EntityID: u.first}})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Mentions != b.Mentions {
+			return a.Mentions > b.Mentions
+		}
+		return a.First.EntityID < b.First.EntityID
+	})
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	// The first mentions, read in one query (EntityID held their ids).
+	ids := make([]int64, len(out))
+	at := make(map[int64]int, len(out))
+	for i, u := range out {
+		ids[i], at[u.First.EntityID] = u.First.EntityID, i
+	}
+	ms, err := s.query(ctx, `SELECT m.id, m.doc_id, m.chunk_id, m.start, m.end, m.surface, d.key, d.title, d.section,
+			substr(c.text, max(m.start - c.start - 20, 0) + 1, m.end - c.start - max(m.start - c.start - 20, 0) + 20)
+		FROM mentions m JOIN documents d ON d.id = m.doc_id JOIN chunks c ON c.id = m.chunk_id
+		WHERE m.id IN (SELECT value FROM json_each(?))`, idList(ids))
+	if err != nil {
+		return nil, fmt.Errorf("read first mentions: %w", err)
+	}
+	defer ms.Close()
+	for ms.Next() {
+		var id int64
+		m := kg.Mention{EntityID: entityID}
+		var title, section string
+		if err := ms.Scan(&id, &m.DocID, &m.ChunkID, &m.Start, &m.End, &m.Surface, &m.DocKey, &title, &section, &m.Context); err != nil {
+			return nil, err
+		}
+		m.Cite = kg.Cite(splitSection(section), title, m.DocKey)
+		out[at[id]].First = m
+	}
+	return out, ms.Err()
 }
 
 // EntitiesByID reads entities (without their aliases) by id.

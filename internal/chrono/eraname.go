@@ -1,4 +1,4 @@
-package answer
+package chrono
 
 import (
 	"sort"
@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/annals-project/annals/internal/chrono/eras"
-	"github.com/annals-project/annals/internal/kg"
 )
 
 // bookDynasties are the dynasties whose eras a book counts years in, in
@@ -30,11 +29,12 @@ var erasByStart = sync.OnceValue(func() []eras.Era {
 	return all
 })
 
-// eraOf names the year as its era counts it (建安二十四年): the era the
-// statement's own expression or sentence names, else the era of the book's dynasties
-// in force that year whose count agrees with the expression's number.
-// Empty when none fits.
-func eraOf(year int, expr string, ev kg.Evidence) string {
+// EraYear names the year as its era counts it (建安二十四年): the era the
+// statement's own time expression (expr, "" when unknown) or its sentence
+// names, else the era of the dynasties of the book it is cited from (cite,
+// 《三国志·蜀书·…》) in force that year whose count agrees with the
+// expression's number. Empty when none fits.
+func EraYear(year int, expr, sentence, cite string) string {
 	var in []eras.Era
 	for _, e := range erasByStart() {
 		if e.Start > year {
@@ -53,17 +53,19 @@ func eraOf(year int, expr string, ev kg.Evidence) string {
 	}
 	// The sentence names the era (建兴十二年春，亮悉大众由斜谷出).
 	for _, e := range in {
-		if name := e.Name + yearNumeral(year-e.Start+1); strings.Contains(ev.Norm, name) {
+		if name := e.Name + yearNumeral(year-e.Start+1); strings.Contains(sentence, name) {
 			return name
 		}
 	}
 	for _, b := range bookDynasties {
-		if !strings.HasPrefix(strings.TrimPrefix(ev.Cite, "《"), b.book) {
+		if !strings.HasPrefix(strings.TrimPrefix(cite, "《"), b.book) {
 			continue
 		}
+		// The latest era of the dynasty that fits: a year an era began in
+		// is counted by it (196 is 建安元年, not 兴平三年).
 		for _, d := range b.dynasties {
-			for _, e := range in {
-				if e.Dynasty == d && fits(e) {
+			for i := len(in) - 1; i >= 0; i-- {
+				if e := in[i]; e.Dynasty == d && fits(e) {
 					return e.Name + yearNumeral(year-e.Start+1)
 				}
 			}
@@ -73,14 +75,16 @@ func eraOf(year int, expr string, ev kg.Evidence) string {
 	return ""
 }
 
-const digits = "〇一二三四五六七八九"
+const eraDigits = "〇一二三四五六七八九"
 
-// yearNumeral writes the year of an era: 元年, 十二年, 二十四年.
+// YearNumeral writes the year of an era or a reign: 元年, 十二年, 二十四年.
+func YearNumeral(n int) string { return yearNumeral(n) }
+
 func yearNumeral(n int) string {
 	if n == 1 {
 		return "元年"
 	}
-	d := []rune(digits)
+	d := []rune(eraDigits)
 	var b strings.Builder
 	if n >= 20 {
 		b.WriteRune(d[n/10%10])
@@ -105,7 +109,7 @@ func leadingYear(expr string) int {
 	}
 	end := len([]rune(expr[:i]))
 	start := end
-	for start > 0 && (strings.ContainsRune(digits, rs[start-1]) || rs[start-1] == '十' || rs[start-1] == '元') {
+	for start > 0 && (strings.ContainsRune(eraDigits, rs[start-1]) || rs[start-1] == '十' || rs[start-1] == '元') {
 		start--
 	}
 	num := rs[start:end]
@@ -127,7 +131,7 @@ func leadingYear(expr string) int {
 		case r == '元':
 			return 0
 		default:
-			cur = strings.IndexRune(digits, r) / len("一")
+			cur = strings.IndexRune(eraDigits, r) / len("一")
 		}
 	}
 	return n + cur

@@ -1,12 +1,8 @@
-package answer
+package chrono
 
-import (
-	"testing"
+import "testing"
 
-	"github.com/annals-project/annals/internal/kg"
-)
-
-func TestEraOf(t *testing.T) {
+func TestEraYear(t *testing.T) {
 	for _, tt := range []struct {
 		year       int
 		expr, cite string
@@ -18,9 +14,10 @@ func TestEraOf(t *testing.T) {
 		{220, "二十五年春正月", "《三国志·魏书·武帝纪》", "", "建安二十五年"}, // 黄初元年 too, but the count says 25
 		{234, "八月", "《三国人物·蜀·诸葛亮》", "建兴十二年春，亮悉大众出。", "建兴十二年"},
 		{234, "八月", "《某书》", "", ""},
+		{196, "", "《三国志·魏书·武帝纪》", "", "建安元年"}, // 兴平三年 too, but 建安 began that year
 	} {
-		if got := eraOf(tt.year, tt.expr, kg.Evidence{Cite: tt.cite, Norm: tt.sentence}); got != tt.want {
-			t.Errorf("eraOf(%d, %q, %s) = %q, want %q", tt.year, tt.expr, tt.cite, got, tt.want)
+		if got := EraYear(tt.year, tt.expr, tt.sentence, tt.cite); got != tt.want {
+			t.Errorf("EraYear(%d, %q, %s) = %q, want %q", tt.year, tt.expr, tt.cite, got, tt.want)
 		}
 	}
 	for n, want := range map[int]string{1: "元年", 5: "五年", 10: "十年", 12: "十二年", 20: "二十年", 24: "二十四年"} {
