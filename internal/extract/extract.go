@@ -86,6 +86,9 @@ type DocContext struct {
 	// model that reads a sentence at a time; nil: an extractor counts the
 	// text it is given.
 	Use *docstats.Stats
+	// Found are the names a name model has found in the document so far,
+	// sentence by sentence, for it to read the next sentence knowing them.
+	Found *docstats.Found
 }
 
 // Designation is the person a title stands for in a document.
@@ -99,7 +102,7 @@ type Designation struct {
 
 // NewDocContext returns an empty context for a document.
 func NewDocContext(key, title string, section []string) *DocContext {
-	return &DocContext{Key: key, Title: title, Section: section, Names: map[string]string{}, Types: map[string]string{}, Designations: map[string]*Designation{}, Subjects: map[string]bool{}}
+	return &DocContext{Key: key, Title: title, Section: section, Names: map[string]string{}, Types: map[string]string{}, Designations: map[string]*Designation{}, Subjects: map[string]bool{}, Found: docstats.NewFound()}
 }
 
 // Entity is one mention of an entity.

@@ -103,6 +103,29 @@ func Within(spans []Span, start, end int) []Span {
 	return out
 }
 
+// chapterText is a chapter of the corpus as the tagger reads it: its
+// sentences, the rules' names over it, the given names it taught them and
+// how it uses its characters.
+type chapterText struct {
+	runes  []rune
+	pieces []Piece
+	hints  []Span
+	names  Names
+	use    *docstats.Stats
+}
+
+func readChapter(doc, title string) *chapterText {
+	hints, names := DocumentHints(doc, title)
+	rs := []rune(doc)
+	return &chapterText{rs, Split(doc), hints, names, docstats.OfDocument(rs)}
+}
+
+// context is what the tagger knows of the chapter's sentence k.
+func (ch *chapterText) context(k int, found *docstats.Found) Context {
+	p := ch.pieces[k]
+	return Context{Hints: Within(ch.hints, p.Start, p.End), Names: ch.names, Use: ch.use, Found: found, Sentence: k}
+}
+
 // AddHints gives each sentence the rules' names read in its whole chapter
 // of the corpus at root (BOOK/…/CHAPTER/text.txt, titled by CHAPTER), and
 // how that chapter uses its characters, as the tagger sees them when
@@ -110,13 +133,7 @@ func Within(spans []Span, start, end int) []Span {
 // chapter is not there, or reads otherwise, keeps no hints; found says
 // how many got them.
 func AddHints(sentences []Sentence, root string) (found int, err error) {
-	type chapter struct {
-		pieces []Piece
-		hints  []Span
-		names  Names
-		use    *docstats.Stats
-	}
-	chapters := map[string]*chapter{}
+	chapters := map[string]*chapterText{}
 	for i := range sentences {
 		s := &sentences[i]
 		path, nth, ok := strings.Cut(s.ID, ":")
@@ -134,21 +151,54 @@ func AddHints(sentences []Sentence, root string) (found int, err error) {
 				return found, fmt.Errorf("read the chapter of %s: %w", s.ID, err)
 			}
 			if err == nil {
-				doc := string(b)
-				hints, names := DocumentHints(doc, filepath.Base(path))
-				ch = &chapter{Split(doc), hints, names, docstats.OfDocument([]rune(doc))}
+				ch = readChapter(string(b), filepath.Base(path))
 			}
 			chapters[path] = ch
 		}
 		if ch == nil || k >= len(ch.pieces) || ch.pieces[k].Text != s.Text {
 			continue
 		}
-		s.Hints = Within(ch.hints, ch.pieces[k].Start, ch.pieces[k].End)
-		s.Doc = ch.names
-		s.Use = ch.use
+		c := ch.context(k, nil)
+		s.Hints, s.Doc, s.Use = c.Hints, c.Names, c.Use
+		s.Seq, s.chapter = k, ch
 		found++
 	}
 	return found, nil
+}
+
+// ReadChapters tags, in order, the sentences of each chapter the given
+// sentences were read in (AddHints) up to the last of them, each knowing
+// the names found in those before it, as annals does when it indexes the
+// chapter; each sentence gets what its chapter found (Sentence.Found).
+func (t *Tagger) ReadChapters(sentences []Sentence) {
+	last := map[*chapterText]int{}
+	var order []*chapterText
+	for _, s := range sentences {
+		if s.chapter == nil {
+			continue
+		}
+		if _, ok := last[s.chapter]; !ok {
+			order = append(order, s.chapter)
+		}
+		last[s.chapter] = max(last[s.chapter], s.Seq)
+	}
+	found := make(map[*chapterText]*docstats.Found, len(order))
+	for _, ch := range order {
+		f := docstats.NewFound()
+		for k := 0; k <= last[ch]; k++ {
+			p := ch.pieces[k]
+			for _, sp := range t.TagIn(ch.runes[p.Start:p.End], ch.context(k, f)) {
+				f.Add(k, string(ch.runes[p.Start+sp.Start:p.Start+sp.End]), sp.Type)
+			}
+			f.Read = k + 1
+		}
+		found[ch] = f
+	}
+	for i := range sentences {
+		if f, ok := found[sentences[i].chapter]; ok {
+			sentences[i].Found = f
+		}
+	}
 }
 
 // Names are the given names a document has taught the rules, each with

@@ -1,6 +1,8 @@
 package ner
 
 import (
+	"unicode/utf8"
+
 	"github.com/annals-project/annals/internal/docstats"
 	"github.com/annals-project/annals/internal/extract/pattern/zh"
 	"github.com/annals-project/annals/internal/featurehash"
@@ -51,6 +53,10 @@ const (
 	fUseR0 // … with the rules' tag
 	fGram2 // how often the bigrams before and after the character recur in the chapter
 	fGram3 // … the three trigrams through it
+	fSeen0 // a name found before in the document: its type, how often, and place
+	fSeenC1
+	fSeenCm1
+	fSeenR0 // … with the rules' tag
 )
 
 // Runes outside the sentence.
@@ -108,6 +114,10 @@ type Context struct {
 	Names Names
 	// Use is how its whole chapter uses its characters; nil: unknown.
 	Use *docstats.Stats
+	// Found are the names read in the chapter's sentences before this
+	// one, sentence number Sentence; nil: none.
+	Found    *docstats.Found
+	Sentence int
 }
 
 // features are the hashed features of each position of text, read in
@@ -200,6 +210,12 @@ func (t *Tagger) features(text []rune, c Context, known Known) [][]uint64 {
 			}
 		}
 	}
+	var seenPos, seenCode []uint64
+	if t.Found && c.Found != nil {
+		seenPos, seenCode = make([]uint64, n), make([]uint64, n)
+		markFound(text, c.Found, c.Sentence, seenPos, seenCode)
+		per += 4
+	}
 	gram := func(counts []uint64, i int) uint64 {
 		if i < 0 {
 			return 0
@@ -254,7 +270,50 @@ func (t *Tagger) features(text []rune, c Context, known Known) [][]uint64 {
 				all = append(all, featurehash.Of1(fD0, k), featurehash.Of2(fD0C1, k, c1), featurehash.Of2(fD0Cm1, k, cm1), featurehash.Of2(fD0R0, k, rTag(i)))
 			}
 		}
+		if seenPos != nil && seenPos[i] != posO {
+			k := seenPos[i]<<16 | seenCode[i]
+			all = append(all, featurehash.Of1(fSeen0, k), featurehash.Of2(fSeenC1, k, c1), featurehash.Of2(fSeenCm1, k, cm1))
+			if t.Rules {
+				all = append(all, featurehash.Of2(fSeenR0, k, rTag(i)))
+			}
+		}
 		out[i] = all[start:len(all):len(all)]
 	}
 	return out
+}
+
+// markFound puts on each rune of a sentence the place (B, I, E, S) of the
+// longest name of up to four runes starting there that the document found
+// before sentence k, with its type and how often (1, 2, 3–5, 6 or more).
+func markFound(rs []rune, f *docstats.Found, k int, pos, code []uint64) {
+	var b []byte
+	for i := 0; i < len(rs); {
+		l := 0
+		lengths := f.Lengths(rs[i])
+		for m := min(4, len(rs)-i); m >= 1 && l == 0; m-- {
+			if lengths&(1<<(m-1)) == 0 {
+				continue
+			}
+			b = b[:0]
+			for _, r := range rs[i : i+m] {
+				b = utf8.AppendRune(b, r)
+			}
+			if typ, n := f.Before(b, k); n > 0 {
+				l = m
+				markSpan(pos, code, i, i+m, typeCode(typ)<<4|often(n))
+			}
+		}
+		i += max(l, 1)
+	}
+}
+
+// often buckets a count: 1, 2, 3–5, 6 or more.
+func often(n int) uint64 {
+	switch {
+	case n <= 2:
+		return uint64(n)
+	case n <= 5:
+		return 3
+	}
+	return 4
 }

@@ -54,10 +54,19 @@ type Sentence struct {
 	// Use is how the whole document uses its characters; nil when not
 	// read.
 	Use *docstats.Stats
+	// Found are the names a tagger found in the sentences of its chapter
+	// (Tagger.ReadChapters), of which those before sentence Seq are known
+	// when reading it; nil when not read.
+	Found *docstats.Found
+	Seq   int
+	// chapter is the chapter it was read in (AddHints).
+	chapter *chapterText
 }
 
 // Context is what the tagger may know of the sentence beyond its runes.
-func (s Sentence) Context() Context { return Context{Hints: s.Hints, Names: s.Doc, Use: s.Use} }
+func (s Sentence) Context() Context {
+	return Context{Hints: s.Hints, Names: s.Doc, Use: s.Use, Found: s.Found, Sentence: s.Seq}
+}
 
 // Relation is a relation the sentence states between two of its names.
 type Relation struct {

@@ -33,6 +33,7 @@ type ModelInfo struct {
 	Clusters int      `json:"clusters,omitempty"` // characters with a class
 	Known    int      `json:"known,omitempty"`    // names the annotations know
 	DocUse   bool     `json:"doc_use,omitempty"`  // how a chapter uses its characters is a feature
+	Found    bool     `json:"found,omitempty"`    // the names found before in a chapter are features
 	// Trained says on what, for whoever reads the model later.
 	Trained string `json:"trained,omitempty"`
 }
@@ -55,7 +56,7 @@ func (t *Tagger) Save(w io.Writer, trained string) error {
 	})
 	// Sorted, so that the same weights always give the same bytes.
 	sort.Slice(rows, func(i, j int) bool { return rows[i].h < rows[j].h })
-	mw, err := modelfile.Create(w, modelMagic, ModelInfo{Types: t.Types, Rules: t.Rules, Features: len(rows), Clusters: len(t.Clusters), Known: len(t.Known), DocUse: t.DocUse, Trained: trained})
+	mw, err := modelfile.Create(w, modelMagic, ModelInfo{Types: t.Types, Rules: t.Rules, Features: len(rows), Clusters: len(t.Clusters), Known: len(t.Known), DocUse: t.DocUse, Found: t.Found, Trained: trained})
 	if err != nil {
 		return err
 	}
@@ -157,7 +158,7 @@ func Load(r io.Reader) (*Tagger, ModelInfo, error) {
 	if err := br.End(); err != nil {
 		return nil, info, err
 	}
-	t.Rules, t.DocUse = info.Rules, info.DocUse
+	t.Rules, t.DocUse, t.Found = info.Rules, info.DocUse, info.Found
 	return t, info, nil
 }
 

@@ -41,15 +41,26 @@ func LoadRecogniser(path string) (Recogniser, error) {
 func (r Recogniser) Version() string { return "ner-" + r.Digest }
 
 // Recognise implements zh.Recogniser.
-func (r Recogniser) Recognise(sentence []rune, hints []zh.Mention, known map[string]string, use *docstats.Stats) []zh.Mention {
+// The names it finds join found, as the sentence after the last read.
+func (r Recogniser) Recognise(sentence []rune, hints []zh.Mention, known map[string]string, use *docstats.Stats, found *docstats.Found) []zh.Mention {
 	hs := make([]Span, len(hints))
 	for i, h := range hints {
 		hs[i] = Span{h.Start, h.End, h.Type}
 	}
-	found := r.Tagger.TagIn(sentence, Context{Hints: hs, Names: Names(known), Use: use})
-	out := make([]zh.Mention, len(found))
-	for i, f := range found {
+	k := 0
+	if found != nil {
+		k = found.Read
+	}
+	got := r.Tagger.TagIn(sentence, Context{Hints: hs, Names: Names(known), Use: use, Found: found, Sentence: k})
+	out := make([]zh.Mention, len(got))
+	for i, f := range got {
 		out[i] = zh.Mention{Start: f.Start, End: f.End, Type: f.Type}
+		if found != nil {
+			found.Add(k, string(sentence[f.Start:f.End]), f.Type)
+		}
+	}
+	if found != nil {
+		found.Read++
 	}
 	return out
 }

@@ -36,6 +36,9 @@ type Tagger struct {
 	// DocUse says how a sentence's chapter uses its characters is a
 	// feature (Context.Use).
 	DocUse bool
+	// Found says the names found before in the document are features
+	// (Context.Found).
+	Found bool
 
 	lat *lattice // built with the tagger, read by every Tag at once
 }
@@ -231,6 +234,9 @@ type TrainOptions struct {
 	Known bool
 	// DocUse makes the sentences' Use features (Tagger.DocUse).
 	DocUse bool
+	// Found makes the names found before in a sentence's chapter
+	// features (Tagger.Found).
+	Found bool
 }
 
 // knownFoldCount is how many folds Train splits the sentences into for
@@ -249,7 +255,7 @@ func Train(sentences []Sentence, types []string, opts TrainOptions) *Tagger {
 		// after 20.
 		opts.Epochs = 20
 	}
-	t := &Tagger{Types: append([]string(nil), types...), feats: featurehash.NewTable(0), Rules: opts.Rules, Clusters: opts.Clusters, DocUse: opts.DocUse}
+	t := &Tagger{Types: append([]string(nil), types...), feats: featurehash.NewTable(0), Rules: opts.Rules, Clusters: opts.Clusters, DocUse: opts.DocUse, Found: opts.Found}
 	var folds []Known
 	if opts.Known {
 		folds = knownFolds(sentences, knownFoldCount)

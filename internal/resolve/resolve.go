@@ -15,8 +15,9 @@ import (
 	"github.com/annals-project/annals/internal/text"
 )
 
-// Version changes whenever alignment would group names differently.
-const Version = "4"
+// Version changes whenever alignment would group names differently or
+// list their aliases otherwise.
+const Version = "5"
 
 // Normalize is the key under which two spellings of a name are the same:
 // simplified characters, no spaces or separator dots, lower-case letters.
@@ -178,7 +179,7 @@ func withCourtesyFullNames(aliases []store.AliasFact, byKey map[key][]store.Name
 			full := string(main[:n]) + string(zi)
 			if _, ok := byKey[key{full, personType}]; ok && full != string(main) {
 				b := a
-				b.Alias = full
+				b.Alias, b.Kind = full, CourtesyFullName
 				out = append(out, b)
 				added[full] = string(main)
 			}
@@ -186,6 +187,10 @@ func withCourtesyFullNames(aliases []store.AliasFact, byKey map[key][]store.Name
 	}
 	return out, added
 }
+
+// CourtesyFullName is the alias kind of a surname with a 字 (诸葛孔明):
+// a name of the man, not his 字.
+const CourtesyFullName = "姓字"
 
 // personType is the schema's type of persons, the only names a 字 has.
 const personType = "人物"

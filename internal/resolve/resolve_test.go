@@ -169,8 +169,17 @@ func TestCourtesyFullNameJoinsItsOwner(t *testing.T) {
 	if find(r, "刘季") == nil || find(r, "刘甲") == nil || find(r, "刘乙") == nil {
 		t.Errorf("刘季, claimed by two, merged: %+v", r.Entities)
 	}
-	if e := find(r, "诸葛亮"); e == nil || len(e.NameIDs) != 2 {
-		t.Errorf("诸葛孔明 not joined to 诸葛亮: %+v", r.Entities)
+	e := find(r, "诸葛亮")
+	if e == nil || len(e.NameIDs) != 2 {
+		t.Fatalf("诸葛孔明 not joined to 诸葛亮: %+v", r.Entities)
+	}
+	// He is listed under it as a name, not as a second 字.
+	kinds := map[string]string{}
+	for _, a := range e.Aliases {
+		kinds[a.Name] = a.Kind
+	}
+	if kinds["孔明"] != "字" || kinds["诸葛孔明"] != CourtesyFullName {
+		t.Errorf("诸葛亮's aliases by kind: %v, want 孔明 字 and 诸葛孔明 %s", kinds, CourtesyFullName)
 	}
 }
 

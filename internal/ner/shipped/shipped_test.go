@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/annals-project/annals/internal/docstats"
+	"github.com/annals-project/annals/internal/extract/pattern/zh"
 	"github.com/annals-project/annals/internal/ner"
 )
 
@@ -93,7 +94,8 @@ func BenchmarkLoad(b *testing.B) {
 }
 
 // BenchmarkTagChapter tags a long chapter sentence by sentence, with the
-// rules' hints read over the chapter, as indexing does.
+// rules' hints read over the chapter and the names found before, as
+// indexing does.
 func BenchmarkTagChapter(b *testing.B) {
 	path := filepath.Join("..", "..", "..", "..", "shared", "data", "first-four-histories", "三国志", "蜀书", "诸葛亮传", "text.txt")
 	data, err := os.ReadFile(path)
@@ -111,8 +113,9 @@ func BenchmarkTagChapter(b *testing.B) {
 	use := docstats.Of(rs)
 	b.SetBytes(int64(len(rs)))
 	for b.Loop() {
+		found := docstats.NewFound()
 		for _, p := range pieces {
-			r.Tagger.TagIn(rs[p.Start:p.End], ner.Context{Hints: ner.Within(hints, p.Start, p.End), Names: names, Use: use})
+			r.Recognise(rs[p.Start:p.End], mentions(ner.Within(hints, p.Start, p.End)), names, use, found)
 		}
 	}
 }
@@ -144,6 +147,8 @@ func TestShippedModelScores(t *testing.T) {
 	if _, err := ner.AddHints(shiji, corpus); err != nil {
 		t.Fatal(err)
 	}
+	r.Tagger.ReadChapters(held)
+	r.Tagger.ReadChapters(shiji)
 	for _, c := range []struct {
 		name string
 		set  []ner.Sentence
@@ -187,4 +192,60 @@ func TestShippedModelScores(t *testing.T) {
 		sc.Add(s.Names, found)
 	}
 	t.Logf("CHisIEC test, mapped types, %d sentences: P %.3f R %.3f F1 %.3f", len(test), sc.Precision(), sc.Recall(), sc.F1())
+}
+
+// A one-character given name the sentence alone does not show to be one
+// is read as a person once the chapter has found it as one before, and
+// the recogniser that indexing calls records what it finds for the
+// sentences after.
+func TestNamesFoundBeforeAreKnown(t *testing.T) {
+	r, err := Recogniser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ sentence, name string }{
+		{"盛建计从建业筑围。", "盛"},
+		{"授对曰：冀州失策。", "授"},
+	} {
+		rs := []rune(c.sentence)
+		isPerson := func(ctx ner.Context) bool {
+			for _, s := range r.Tagger.TagIn(rs, ctx) {
+				if string(rs[s.Start:s.End]) == c.name && s.Type == "人物" {
+					return true
+				}
+			}
+			return false
+		}
+		if isPerson(ner.Context{Found: docstats.NewFound()}) {
+			t.Errorf("%s: %s is read as a person with nothing found before", c.sentence, c.name)
+		}
+		found := docstats.NewFound()
+		for k := range 3 {
+			found.Add(k, c.name, "人物")
+		}
+		if !isPerson(ner.Context{Found: found, Sentence: 3}) {
+			t.Errorf("%s: %s is not read as a person after three sentences found it as one", c.sentence, c.name)
+		}
+	}
+
+	found := docstats.NewFound()
+	r.Recognise([]rune("策自领会稽太守，复以吴景为丹杨太守。"), nil, nil, nil, found)
+	r.Recognise([]rune("景卒。"), nil, nil, nil, found)
+	if found.Read != 2 {
+		t.Errorf("the recogniser read %d sentences, want 2", found.Read)
+	}
+	if typ, n := found.Before([]byte("吴景"), 1); typ != "人物" || n != 1 {
+		t.Errorf("吴景 found before the second sentence: %q × %d, want 人物 × 1", typ, n)
+	}
+	if _, n := found.Before([]byte("吴景"), 0); n != 0 {
+		t.Errorf("吴景 found before the first sentence that names him")
+	}
+}
+
+func mentions(spans []ner.Span) []zh.Mention {
+	out := make([]zh.Mention, len(spans))
+	for i, s := range spans {
+		out[i] = zh.Mention{Start: s.Start, End: s.End, Type: s.Type}
+	}
+	return out
 }

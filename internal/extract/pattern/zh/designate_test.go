@@ -16,7 +16,7 @@ type listed map[string]string
 
 func (listed) Version() string { return "listed" }
 
-func (l listed) Recognise(s []rune, _ []Mention, _ map[string]string, _ *docstats.Stats) []Mention {
+func (l listed) Recognise(s []rune, _ []Mention, _ map[string]string, _ *docstats.Stats, _ *docstats.Found) []Mention {
 	var out []Mention
 	for i := 0; i < len(s); {
 		n := 0

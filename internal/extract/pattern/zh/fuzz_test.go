@@ -28,7 +28,7 @@ type randomNames struct{}
 
 func (randomNames) Version() string { return "random" }
 
-func (randomNames) Recognise(s []rune, hints []Mention, known map[string]string, _ *docstats.Stats) []Mention {
+func (randomNames) Recognise(s []rune, hints []Mention, known map[string]string, _ *docstats.Stats, _ *docstats.Found) []Mention {
 	types := []string{tPer, tLoc, tOff, tTitle, tBook, tGrp, tTime}
 	r := rand.New(rand.NewSource(int64(len(s)*7919 + len(hints))))
 	var out []Mention

@@ -20,8 +20,9 @@ type Recogniser interface {
 	// Recognise reads the names in a sentence, given the names the rules
 	// read in it (hints, in the sentence's runes), the given names the
 	// document has taught the rules so far (given name → full name) and
-	// how the whole document uses its characters.
-	Recognise(sentence []rune, hints []Mention, known map[string]string, use *docstats.Stats) []Mention
+	// how the whole document uses its characters; it reads, and adds to,
+	// the names found in the document's sentences before this one.
+	Recognise(sentence []rune, hints []Mention, known map[string]string, use *docstats.Stats, found *docstats.Found) []Mention
 }
 
 // Relater is a learned relation classifier whose relations join the
@@ -158,7 +159,7 @@ func (x *run) learned(r Recogniser, ss []sentence) {
 				hints = append(hints, Mention{en.s - sn.s, en.e - sn.s, en.typ})
 			}
 		}
-		got := r.Recognise(x.rs[sn.s:sn.e], hints, x.doc.Names, use)
+		got := r.Recognise(x.rs[sn.s:sn.e], hints, x.doc.Names, use, x.doc.Found)
 		kept := map[[2]int]bool{}
 		for _, k := range live {
 			en := &x.ents[k]
