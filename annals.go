@@ -74,9 +74,26 @@ type Workspace struct {
 	reader      lazyReader
 }
 
+// OpenOptions tune OpenWith.
+type OpenOptions struct {
+	// ForIndexing opens the workspace for a long write: its database is
+	// read through each connection's own cache, not a memory map, whose
+	// pages would count in the peak memory of the run.
+	ForIndexing bool
+}
+
+// mapBytes is how much of the database a workspace opened for reading
+// maps into memory.
+const mapBytes = 1 << 30
+
 // Open opens the workspace in dir, creating it (with a commented
 // annals.yaml) if it does not exist yet.
 func Open(ctx context.Context, dir string) (*Workspace, error) {
+	return OpenWith(ctx, dir, OpenOptions{})
+}
+
+// OpenWith is Open tuned by o.
+func OpenWith(ctx context.Context, dir string, o OpenOptions) (*Workspace, error) {
 	if err := workspace.Init(dir); err != nil {
 		return nil, err
 	}
@@ -84,7 +101,11 @@ func Open(ctx context.Context, dir string) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := sqlite.Open(ctx, filepath.Join(dir, workspace.DBName))
+	var so sqlite.Options
+	if !o.ForIndexing {
+		so.MapBytes = mapBytes
+	}
+	db, err := sqlite.OpenWith(ctx, filepath.Join(dir, workspace.DBName), so)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package annals
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/annals-project/annals/internal/bio"
 	"github.com/annals-project/annals/internal/store"
@@ -59,29 +60,40 @@ func (w *Workspace) lifeSpan(ctx context.Context, id int64) (born, died *int, er
 	if len(years) == 0 {
 		return nil, nil, nil
 	}
-	own, err := w.db.OwnDocuments(ctx, id)
-	if err != nil {
-		return nil, nil, err
+	births := slices.Concat(years["出生时间"], years["born_in"])
+	deaths := slices.Concat(years["死亡时间"], years["died_in"])
+	// Own chapters only break a disagreement: reading them is most of
+	// the cost of an entity page.
+	var own map[int64]bool
+	if disagree(births) || disagree(deaths) {
+		if own, err = w.db.OwnDocuments(ctx, id); err != nil {
+			return nil, nil, err
+		}
 	}
-	born, died = ownFirst(own, years["出生时间"], years["born_in"]), ownFirst(own, years["死亡时间"], years["died_in"])
+	born, died = ownFirst(own, births), ownFirst(own, deaths)
 	if born == nil && died != nil {
 		// Most births go undated; the age at death gives them (卒于军，
 		// 时年五十四 in 234: born 181).
-		rels, err := w.db.Statements(ctx, id, []string{"死亡时间"}, 3)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, r := range rels {
-			for _, ev := range r.Evidence {
-				if ev.Year != nil && *ev.Year == *died && born == nil {
-					if y, _, ok := bio.BirthFromAge(*died, ev.Norm); ok {
-						born = &y
-					}
+		for _, f := range deaths {
+			if f.Year == *died {
+				if y, _, ok := bio.BirthFromAge(*died, f.Sentence); ok {
+					born = &y
+					break
 				}
 			}
 		}
 	}
 	return born, died, nil
+}
+
+// disagree says whether the facts name more than one year.
+func disagree(facts []store.FactYear) bool {
+	for _, f := range facts[min(1, len(facts)):] {
+		if f.Year != facts[0].Year {
+			return true
+		}
+	}
+	return false
 }
 
 // ownFirst is the consensus of the years from the documents in own, or of

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+
+	"github.com/annals-project/annals/internal/server"
 )
 
 // viewCacheBytes bounds what a server keeps of its answers.
@@ -17,18 +19,18 @@ type viewCache struct {
 	mu      sync.Mutex
 	version int64
 	size    int
-	m       map[string]json.RawMessage
+	m       map[string]server.Encoded
 }
 
 // get answers key from the cache, or from compute, keeping the result.
-func (c *viewCache) get(ctx context.Context, w *Workspace, key string, compute func() (any, error)) (json.RawMessage, error) {
+func (c *viewCache) get(ctx context.Context, w *Workspace, key string, compute func() (any, error)) (server.Encoded, error) {
 	v, err := w.db.DataVersion(ctx)
 	if err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
 	if c.m == nil || c.version != v {
-		c.m, c.size, c.version = map[string]json.RawMessage{}, 0, v
+		c.m, c.size, c.version = map[string]server.Encoded{}, 0, v
 	}
 	b, ok := c.m[key]
 	c.mu.Unlock()
@@ -48,7 +50,7 @@ func (c *viewCache) get(ctx context.Context, w *Workspace, key string, compute f
 	// between, the next request sees a newer version and starts afresh.
 	if c.version == v {
 		if c.size+len(b) > viewCacheBytes {
-			c.m, c.size = map[string]json.RawMessage{}, 0
+			c.m, c.size = map[string]server.Encoded{}, 0
 		}
 		c.m[key] = b
 		c.size += len(b)

@@ -18,7 +18,7 @@ import (
 // Targets of the HTTP API on the First Four Histories, 2 cores, loopback.
 const (
 	targetAPIP50       = 10 * time.Millisecond
-	targetEntityRate   = 1000 // requests a second, sustained
+	targetEntityRate   = 1500 // new pages a second, sustained
 	benchLoadClients   = 8    // the load generator's connections: it waits for each reply
 	benchLoadDuration  = 5 * time.Second
 	benchLatencyRounds = 200

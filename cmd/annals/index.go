@@ -46,7 +46,7 @@ run is kept), 1 for any other error.`,
   annals --schema general index english-sources/`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, paths []string) error {
-			return a.withWorkspace(cmd, false, func(ws *annals.Workspace) error {
+			return a.withWorkspaceOpened(cmd, false, annals.OpenOptions{ForIndexing: true}, func(ws *annals.Workspace) error {
 				if cmd.Flags().Changed("workers") {
 					ws.Config.Workers = workers
 				}

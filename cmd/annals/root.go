@@ -71,11 +71,15 @@ func (a *app) dir() string {
 // open opens the workspace; with mustExist, a missing workspace is an error
 // that says how to make one.
 func (a *app) open(ctx context.Context, mustExist bool) (*annals.Workspace, error) {
+	return a.openWith(ctx, mustExist, annals.OpenOptions{})
+}
+
+func (a *app) openWith(ctx context.Context, mustExist bool, o annals.OpenOptions) (*annals.Workspace, error) {
 	dir := a.dir()
 	if mustExist && !workspace.Exists(dir) {
 		return nil, fmt.Errorf("no workspace at %s: run `annals index PATH` (or `annals quickstart` for the demo)", dir)
 	}
-	ws, err := annals.Open(ctx, dir)
+	ws, err := annals.OpenWith(ctx, dir, o)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +91,11 @@ func (a *app) open(ctx context.Context, mustExist bool) (*annals.Workspace, erro
 
 // withWorkspace runs f with the workspace open, and closes it after.
 func (a *app) withWorkspace(cmd *cobra.Command, mustExist bool, f func(*annals.Workspace) error) error {
-	ws, err := a.open(cmd.Context(), mustExist)
+	return a.withWorkspaceOpened(cmd, mustExist, annals.OpenOptions{}, f)
+}
+
+func (a *app) withWorkspaceOpened(cmd *cobra.Command, mustExist bool, o annals.OpenOptions, f func(*annals.Workspace) error) error {
+	ws, err := a.openWith(cmd.Context(), mustExist, o)
 	if err != nil {
 		return err
 	}

@@ -248,8 +248,9 @@ type TimelineQuery struct {
 // FactYear is the year one evidence sentence gives a dated fact, and the
 // document it is in.
 type FactYear struct {
-	Year int
-	Doc  int64
+	Year     int
+	Doc      int64
+	Sentence string // the sentence that dates it, normalised
 }
 
 // TimelineItem is one dated fact with the sentence that dates and states it.

@@ -1,10 +1,12 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/annals-project/annals/internal/kg"
@@ -178,29 +180,40 @@ func (s *DB) attachEvidence(ctx context.Context, rels []kg.Relation, per int) er
 		byID[r.ID] = i
 		ids[i] = r.ID
 	}
-	cols := `e.relation_id, e.doc_id, d.key, d.title, d.section, e.chunk_id, e.start, e.end, e.head_start, e.head_end,
-		e.tail_start, e.tail_end, e.sentence, COALESCE(e.sentence_norm, e.sentence), e.year, COALESCE(e.precision, ''),
+	cols := `e.id, e.relation_id, e.doc_id, e.chunk_id, e.start, e.end, e.head_start, e.head_end,
+		e.tail_start, e.tail_end, e.sentence, e.sentence_norm, e.year, COALESCE(e.precision, ''),
 		COALESCE(e.reign, ''), COALESCE(e.reign_year, 0)`
 	// The first sentences stored for each, read through the relation's
 	// index in id order (the order documents were indexed in): a relation
-	// stated in hundreds of places costs only the few kept.
+	// stated in hundreds of places costs only the few kept. They are put
+	// in order here, not by SQL, which would copy every row, sentences
+	// and all, into a sorter first; their documents are read once each.
 	rows, err := s.query(ctx, `SELECT `+cols+` FROM json_each(?1) r
-		JOIN evidence e ON e.id IN (SELECT x.id FROM evidence x WHERE x.relation_id = r.value ORDER BY x.id LIMIT ?2)
-		JOIN documents d ON d.id = e.doc_id
-		ORDER BY e.id`, idList(ids), per)
+		JOIN evidence e ON e.id IN (SELECT x.id FROM evidence x WHERE x.relation_id = r.value ORDER BY x.id LIMIT ?2)`,
+		idList(ids), per)
 	if err != nil {
 		return fmt.Errorf("read evidence: %w", err)
 	}
 	defer rows.Close()
+	type read struct {
+		id, relation int64
+		ev           kg.Evidence
+	}
+	var got []read
+	var docs []int64
 	for rows.Next() {
 		var ev kg.Evidence
-		var rid int64
-		var title, section string
+		var eid, rid int64
+		var norm sql.NullString
 		var year sql.NullInt64
-		if err := rows.Scan(&rid, &ev.DocID, &ev.DocKey, &title, &section, &ev.ChunkID, &ev.Start, &ev.End,
-			&ev.Head.Start, &ev.Head.End, &ev.Tail.Start, &ev.Tail.End, &ev.Sentence, &ev.Norm, &year, &ev.Precision,
+		if err := rows.Scan(&eid, &rid, &ev.DocID, &ev.ChunkID, &ev.Start, &ev.End,
+			&ev.Head.Start, &ev.Head.End, &ev.Tail.Start, &ev.Tail.End, &ev.Sentence, &norm, &year, &ev.Precision,
 			&ev.Reign, &ev.ReignYear); err != nil {
 			return err
+		}
+		ev.Norm = ev.Sentence
+		if norm.Valid {
+			ev.Norm = norm.String
 		}
 		if year.Valid {
 			y := int(year.Int64)
@@ -208,16 +221,52 @@ func (s *DB) attachEvidence(ctx context.Context, rels []kg.Relation, per int) er
 		} else {
 			ev.Precision = ""
 		}
-		ev.Cite = kg.Cite(splitSection(section), title, ev.DocKey)
-		i := byID[rid]
-		rels[i].Evidence = append(rels[i].Evidence, ev)
+		got = append(got, read{eid, rid, ev})
+		docs = append(docs, ev.DocID)
 	}
 	if err := rows.Err(); err != nil {
 		return err
 	}
 	rows.Close()
+	slices.Sort(docs)
+	cites, err := s.citations(ctx, slices.Compact(docs))
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(got, func(a, b read) int { return cmp.Compare(a.id, b.id) })
+	for _, r := range got {
+		c := cites[r.ev.DocID]
+		r.ev.DocKey, r.ev.Cite = c.key, c.cite
+		i := byID[r.relation]
+		rels[i].Evidence = append(rels[i].Evidence, r.ev)
+	}
 	// Facts that relation reasoning fed back keep their sentences apart.
 	return s.feedbackEvidence(ctx, rels, per)
+}
+
+// docCitation is how a document is cited: its key and its citation.
+type docCitation struct{ key, cite string }
+
+// citations reads the key and citation of each document in ids, once each.
+func (s *DB) citations(ctx context.Context, ids []int64) (map[int64]docCitation, error) {
+	out := map[int64]docCitation{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := s.query(ctx, `SELECT id, key, title, section FROM documents WHERE id IN (SELECT value FROM json_each(?))`, idList(ids))
+	if err != nil {
+		return nil, fmt.Errorf("read the documents cited: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var key, title, section string
+		if err := rows.Scan(&id, &key, &title, &section); err != nil {
+			return nil, err
+		}
+		out[id] = docCitation{key, kg.Cite(splitSection(section), title, key)}
+	}
+	return out, rows.Err()
 }
 
 func splitSection(s string) []string {

@@ -313,8 +313,10 @@ func (s *DB) FactYears(ctx context.Context, entityID int64, types []string) (map
 		marks[i] = "?"
 		args = append(args, t)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT r.type, e.year, e.doc_id FROM relations r JOIN evidence e ON e.relation_id = r.id
-		WHERE r.head_id = ? AND r.type IN (`+strings.Join(marks, ",")+`) AND e.year IS NOT NULL AND e.kept = 1`, args...)
+	rows, err := s.db.QueryContext(ctx, `SELECT r.type, e.year, e.doc_id, COALESCE(e.sentence_norm, e.sentence)
+		FROM relations r JOIN evidence e ON e.relation_id = r.id
+		WHERE r.head_id = ? AND r.type IN (`+strings.Join(marks, ",")+`) AND e.year IS NOT NULL AND e.kept = 1
+		ORDER BY e.id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read fact years: %w", err)
 	}
@@ -323,7 +325,7 @@ func (s *DB) FactYears(ctx context.Context, entityID int64, types []string) (map
 	for rows.Next() {
 		var t string
 		var f store.FactYear
-		if err := rows.Scan(&t, &f.Year, &f.Doc); err != nil {
+		if err := rows.Scan(&t, &f.Year, &f.Doc, &f.Sentence); err != nil {
 			return nil, err
 		}
 		out[t] = append(out[t], f)
