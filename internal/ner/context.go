@@ -187,10 +187,7 @@ func (t *Tagger) ReadChapters(sentences []Sentence) {
 		f := docstats.NewFound()
 		for k := 0; k <= last[ch]; k++ {
 			p := ch.pieces[k]
-			for _, sp := range t.TagIn(ch.runes[p.Start:p.End], ch.context(k, f)) {
-				f.Add(k, string(ch.runes[p.Start+sp.Start:p.Start+sp.End]), sp.Type)
-			}
-			f.Read = k + 1
+			t.TagNext(ch.runes[p.Start:p.End], ch.context(k, f))
 		}
 		found[ch] = f
 	}

@@ -47,20 +47,10 @@ func (r Recogniser) Recognise(sentence []rune, hints []zh.Mention, known map[str
 	for i, h := range hints {
 		hs[i] = Span{h.Start, h.End, h.Type}
 	}
-	k := 0
-	if found != nil {
-		k = found.Read
-	}
-	got := r.Tagger.TagIn(sentence, Context{Hints: hs, Names: Names(known), Use: use, Found: found, Sentence: k})
+	got := r.Tagger.TagNext(sentence, Context{Hints: hs, Names: Names(known), Use: use, Found: found})
 	out := make([]zh.Mention, len(got))
 	for i, f := range got {
 		out[i] = zh.Mention{Start: f.Start, End: f.End, Type: f.Type}
-		if found != nil {
-			found.Add(k, string(sentence[f.Start:f.End]), f.Type)
-		}
-	}
-	if found != nil {
-		found.Read++
 	}
 	return out
 }

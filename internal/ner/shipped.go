@@ -15,9 +15,14 @@ import (
 // testing: one in ten, by its ID, so the split never changes as files grow.
 // The hash is salted: the draw orders sentences by the plain hash of their
 // ID, and the held-out tenth must not be the first batches.
-func HeldOut(id string) bool {
-	sum := sha256.Sum256([]byte("held out\x00" + id))
-	return binary.BigEndian.Uint32(sum[:4])%10 == 0
+func HeldOut(id string) bool { return draw("held out", id, 10) == 0 }
+
+// draw puts key in one of n parts, by a hash salted with what the draw is
+// for: the same key always lands in the same part, and draws for
+// different ends do not line up.
+func draw(salt, key string, n uint32) uint32 {
+	sum := sha256.Sum256([]byte(salt + "\x00" + key))
+	return binary.BigEndian.Uint32(sum[:4]) % n
 }
 
 // Recipe is how the shipped model is trained: on the project's own
@@ -97,8 +102,7 @@ const foundFolds = 5
 func foundBefore(sentences []Sentence, opts TrainOptions) {
 	fold := func(s Sentence) int {
 		path, _, _ := strings.Cut(s.ID, ":")
-		sum := sha256.Sum256([]byte("found before\x00" + path))
-		return int(binary.BigEndian.Uint32(sum[:4]) % foundFolds)
+		return int(draw("found before", path, foundFolds))
 	}
 	for f := range foundFolds {
 		var rest, in []Sentence
@@ -149,7 +153,4 @@ func chapters(root string) ([]string, error) {
 // found before it (one in three, by its ID): a model that always had them
 // learns to doubt every name not found before, and reads a short passage,
 // where few are, worse than a model that never had them.
-func withoutFound(id string) bool {
-	sum := sha256.Sum256([]byte("without found\x00" + id))
-	return binary.BigEndian.Uint32(sum[:4])%3 == 0
-}
+func withoutFound(id string) bool { return draw("without found", id, 3) == 0 }

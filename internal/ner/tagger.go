@@ -173,6 +173,23 @@ func (t *Tagger) TagIn(text []rune, c Context) []Span {
 	return t.spans(t.viterbi(t.scores(t.features(text, c, t.Known))))
 }
 
+// TagNext tags the next sentence of a document, knowing the names found
+// in those before it (c.Found, read so far), and records the names it
+// finds there for the sentences after; without c.Found it is TagIn.
+func (t *Tagger) TagNext(text []rune, c Context) []Span {
+	if c.Found == nil {
+		return t.TagIn(text, c)
+	}
+	k := c.Found.Read
+	c.Sentence = k
+	got := t.TagIn(text, c)
+	for _, s := range got {
+		c.Found.Add(k, string(text[s.Start:s.End]), s.Type)
+	}
+	c.Found.Read++
+	return got
+}
+
 func (t *Tagger) spans(tags []int) []Span {
 	var out []Span
 	start := -1
