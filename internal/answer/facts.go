@@ -621,7 +621,16 @@ func (f *factual) dates(ctx context.Context) ([]candidate, error) {
 	}
 	by := map[int]*candidate{}
 	var years []int
+	type at struct {
+		doc   int64
+		start int
+	}
+	counted := map[at]bool{} // a sentence that tells the death twice counts once
 	put := func(ev kg.Evidence, expr string) {
+		if counted[at{ev.DocID, ev.Start}] {
+			return
+		}
+		counted[at{ev.DocID, ev.Start}] = true
 		y := *ev.Year
 		c := by[y]
 		if c == nil {
@@ -646,10 +655,29 @@ func (f *factual) dates(ctx context.Context) ([]candidate, error) {
 		}
 	}
 	if f.a.Type == retrieve.QDeath {
-		// One who was killed died when the sentence that kills him names
-		// its time (夏四月，司徒王允与吕布共杀卓); a year merely in force
-		// where it stands may be another's (刘璋 surrendered in 214, and
-		// the next lines tell of 关羽's death five years on).
+		// One who died at a place, or was killed, died when the sentence
+		// that tells it names its time (夏四月，司徒王允与吕布共杀卓). A
+		// year merely in force where it stands counts only in his own
+		// chapter, which follows his life: elsewhere it may be another's
+		// (刘璋 surrendered in 214, and the next lines of his chapter tell
+		// of 关羽's death five years on).
+		dated := func(ev kg.Evidence) bool {
+			return ev.Year != nil && ev.Precision != "" && (!strings.HasSuffix(ev.Precision, "context") || f.own[ev.DocID])
+		}
+		places, err := f.src.Statements(ctx, f.subject.ID, []string{"卒于"}, 8)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range places {
+			if r.HeadID != f.subject.ID {
+				continue
+			}
+			for _, ev := range r.Evidence {
+				if dated(ev) {
+					put(ev, "")
+				}
+			}
+		}
 		hostile, err := f.src.Statements(ctx, f.subject.ID, []string{"消极态度倾向"}, 8)
 		if err != nil {
 			return nil, err
@@ -659,7 +687,7 @@ func (f *factual) dates(ctx context.Context) ([]candidate, error) {
 				continue
 			}
 			for _, ev := range r.Evidence {
-				if ev.Year == nil || ev.Precision == "" || strings.HasSuffix(ev.Precision, "context") {
+				if !dated(ev) {
 					continue
 				}
 				if kills, err := f.tellsKilling(ctx, r, ev); err != nil {
@@ -683,19 +711,50 @@ func (f *factual) dates(ctx context.Context) ([]candidate, error) {
 	return out, nil
 }
 
-// era names a statement's year by its era: from the statement, else from
-// the passage around it, where a chronicle names the era once for the
-// sentences after (建兴十二年春…其年八月，亮卒).
+// era names a statement's year by its era: the era its expression or its
+// sentence names, else the one its passage writes out with that year,
+// else the era a reader of the chapter up to the sentence counts in
+// (三年春二月…夏四月癸巳，先主殂: 章武三年, though 建兴 began that year),
+// else the era its book most likely counts in.
 func (f *factual) era(ctx context.Context, year int, expr string, ev kg.Evidence) (string, error) {
-	if era := chrono.EraYear(year, expr, ev.Norm, ev.Cite); era != "" {
+	if era := chrono.EraNamed(year, expr, ev.Norm); era != "" {
 		return era, nil
 	}
-	ps, err := f.src.Passages(ctx, []int64{ev.ChunkID})
-	if err != nil || len(ps) == 0 {
+	ids := make([]int64, 0, eraChunks)
+	for id := max(1, ev.ChunkID-eraChunks+1); id <= ev.ChunkID; id++ {
+		ids = append(ids, id)
+	}
+	ps, err := f.src.Passages(ctx, ids)
+	if err != nil {
 		return "", err
 	}
-	return chrono.EraYear(year, expr, ps[0].Norm, ev.Cite), nil
+	var before strings.Builder
+	for _, p := range ps {
+		if p.DocID != ev.DocID {
+			continue
+		}
+		if p.ChunkID != ev.ChunkID {
+			before.WriteString(p.Norm)
+			continue
+		}
+		if era := chrono.EraNamed(year, expr, p.Norm); era != "" {
+			return era, nil
+		}
+		upTo := p.Norm
+		if i := strings.Index(p.Norm, ev.Norm); i >= 0 {
+			upTo = p.Norm[:i+len(ev.Norm)]
+		}
+		before.WriteString(upTo)
+	}
+	if era := chrono.EraInForce(year, before.String()); era != "" {
+		return era, nil
+	}
+	return chrono.EraOfBook(year, expr, ev.Cite), nil
 }
+
+// eraChunks is how many chunks, the statement's and those before it in
+// its chapter, are read for the era in force.
+const eraChunks = 3
 
 // dateValue writes a year as the texts count it, with the Western year:
 // 建安二十四年（219年）; the Western year alone when the era is unknown.

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/annals-project/annals/internal/chrono/eras"
 )
@@ -31,10 +32,18 @@ var erasByStart = sync.OnceValue(func() []eras.Era {
 
 // EraYear names the year as its era counts it (建安二十四年): the era the
 // statement's own time expression (expr, "" when unknown) or its sentence
-// names, else the era of the dynasties of the book it is cited from (cite,
-// 《三国志·蜀书·…》) in force that year whose count agrees with the
-// expression's number. Empty when none fits.
+// names (EraNamed), else the era of the dynasties of the book it is cited
+// from (cite, 《三国志·蜀书·…》) in force that year whose count agrees with
+// the expression's number (EraOfBook). Empty when none fits.
 func EraYear(year int, expr, sentence, cite string) string {
+	if era := EraNamed(year, expr, sentence); era != "" {
+		return era
+	}
+	return EraOfBook(year, expr, cite)
+}
+
+// erasIn are the eras in force in a year, by start.
+func erasIn(year int) []eras.Era {
 	var in []eras.Era
 	for _, e := range erasByStart() {
 		if e.Start > year {
@@ -44,28 +53,40 @@ func EraYear(year int, expr, sentence, cite string) string {
 			in = append(in, e)
 		}
 	}
+	return in
+}
+
+// EraNamed names the year by the era its time expression opens with, or
+// by the era and year its sentence writes out (建兴十二年春，亮悉大众由斜谷出).
+func EraNamed(year int, expr, sentence string) string {
+	in := erasIn(year)
 	n := leadingYear(expr)
-	fits := func(e eras.Era) bool { return n == 0 || e.Year(n) == year }
 	for _, e := range in {
-		if strings.HasPrefix(expr, e.Name) && fits(e) {
+		if strings.HasPrefix(expr, e.Name) && (n == 0 || e.Year(n) == year) {
 			return e.Name + yearNumeral(year-e.Start+1)
 		}
 	}
-	// The sentence names the era (建兴十二年春，亮悉大众由斜谷出).
 	for _, e := range in {
 		if name := e.Name + yearNumeral(year-e.Start+1); strings.Contains(sentence, name) {
 			return name
 		}
 	}
+	return ""
+}
+
+// EraOfBook names the year by the latest era, of the dynasties the cited
+// book counts in, whose count agrees with the expression's number: a year
+// an era began in is counted by it (196 is 建安元年, not 兴平三年).
+func EraOfBook(year int, expr, cite string) string {
+	in := erasIn(year)
+	n := leadingYear(expr)
 	for _, b := range bookDynasties {
 		if !strings.HasPrefix(strings.TrimPrefix(cite, "《"), b.book) {
 			continue
 		}
-		// The latest era of the dynasty that fits: a year an era began in
-		// is counted by it (196 is 建安元年, not 兴平三年).
 		for _, d := range b.dynasties {
 			for i := len(in) - 1; i >= 0; i-- {
-				if e := in[i]; e.Dynasty == d && fits(e) {
+				if e := in[i]; e.Dynasty == d && (n == 0 || e.Year(n) == year) {
 					return e.Name + yearNumeral(year-e.Start+1)
 				}
 			}
@@ -73,6 +94,76 @@ func EraYear(year int, expr, sentence, cite string) string {
 		break
 	}
 	return ""
+}
+
+// EraInForce names the year as a reader of the text before a statement
+// counts it: by the last year the text counted (三年春二月 …), read in the
+// era that gives that count the year, the one named last where several
+// do; without a count, by the era named last with a year. In 先主传 the
+// year 223 is 章武三年, though 建兴 began that year too. Empty when the
+// text says nothing that fits.
+func EraInForce(year int, before string) string {
+	in := erasIn(year)
+	if len(in) == 0 {
+		return ""
+	}
+	named := func(e eras.Era) int { // where the text last names the era with a year
+		at := -1
+		for i := 0; ; {
+			j := strings.Index(before[i:], e.Name)
+			if j < 0 {
+				return at
+			}
+			k := i + j + len(e.Name)
+			if r, _ := utf8.DecodeRuneInString(before[k:]); strings.ContainsRune(eraDigits+"十元", r) {
+				at = i + j
+			}
+			i = k
+		}
+	}
+	best, bestAt, fit := "", -1, 0
+	n := lastYearCount(before)
+	for _, e := range in {
+		if n > 0 && e.Year(n) != year {
+			continue
+		}
+		fit++
+		if at := named(e); at > bestAt || best == "" {
+			best, bestAt = e.Name+yearNumeral(year-e.Start+1), max(at, bestAt)
+		}
+	}
+	// Without a count, or with one several eras give, the era must be
+	// named.
+	if bestAt < 0 && (n == 0 || fit > 1) {
+		return ""
+	}
+	return best
+}
+
+// lastYearCount is the number of the last year a text counts (…三年春 →
+// 3), 0 when it counts none.
+func lastYearCount(text string) int {
+	for i := len(text); i > 0; {
+		j := strings.LastIndex(text[:i], "年")
+		if j < 0 {
+			return 0
+		}
+		start := j
+		for start > 0 {
+			r, size := utf8.DecodeLastRuneInString(text[:start])
+			if !strings.ContainsRune(eraDigits+"十元", r) {
+				break
+			}
+			start -= size
+		}
+		if start < j {
+			if n := leadingYear(text[start : j+len("年")]); n > 0 {
+				return n
+			}
+		}
+		i = j
+	}
+	return 0
 }
 
 const eraDigits = "〇一二三四五六七八九"

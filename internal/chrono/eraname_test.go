@@ -29,3 +29,25 @@ func TestEraYear(t *testing.T) {
 		}
 	}
 }
+
+func TestEraInForce(t *testing.T) {
+	for _, tt := range []struct {
+		year   int
+		before string
+		want   string
+	}{
+		// 223 began 建兴 in the fifth month; 先主传 still counts 章武.
+		{223, "章武元年夏四月，大赦，改年。……三年春二月，丞相亮自成都到永安。", "章武三年"},
+		// 220 is 建安二十五年 in 武帝纪, though 延康 and 黄初 began in it.
+		{220, "二十四年秋七月……二十五年春正月，至洛阳。", "建安二十五年"},
+		// No count: the era named last with a year.
+		{234, "建兴十二年春，亮悉大众由斜谷出。", "建兴十二年"},
+		// 章武 as a commandery, with no year after it, names no era.
+		{223, "徙章武郡人。", ""},
+		{219, "", ""},
+	} {
+		if got := EraInForce(tt.year, tt.before); got != tt.want {
+			t.Errorf("EraInForce(%d, %q) = %q, want %q", tt.year, tt.before, got, tt.want)
+		}
+	}
+}

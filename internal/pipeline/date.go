@@ -5,7 +5,9 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/annals-project/annals/internal/chrono"
 	"github.com/annals-project/annals/internal/histories"
@@ -17,7 +19,7 @@ import (
 // StepChrono dates facts; chronoVersion changes when dating would change.
 const (
 	StepChrono    = "chrono"
-	chronoVersion = "7"
+	chronoVersion = "8"
 )
 
 // Precisions of times not named in a fact's own sentence or not placed in
@@ -30,9 +32,37 @@ const (
 )
 
 // contextReach is how many sentences after the last one that names a time
-// the year in force still dates a sentence. Histories move on without saying
-// so: a year named pages earlier says little about the sentence at hand.
+// the year in force still dates a sentence in a later paragraph. Histories
+// move on without saying so: a year named pages earlier says little about
+// the sentence at hand. Within the paragraph that named it, the year holds
+// to the paragraph's end: a paragraph tells one year's events
+// (二十四年，先主为汉中王…权遣将逆击羽，斩羽及子平于临沮).
 const contextReach = 6
+
+// timeMovers, opening a clause, say that time has moved on by an unnamed
+// stretch: after them the year in force no longer dates anything.
+var timeMovers = []string{"久之", "其后", "后数岁", "后数年", "数岁", "数年", "积年", "累年", "历年", "追谥", "追赠"}
+
+// timePasses says whether a clause of the sentence opens by moving time
+// on without naming it (久之，…; 追谥超曰威侯), not where the words serve
+// otherwise (蹑其后: at his rear).
+func timePasses(sentence []rune) bool {
+	s := string(sentence)
+	for _, w := range timeMovers {
+		for i := 0; ; {
+			j := strings.Index(s[i:], w)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			if r, _ := utf8.DecodeLastRuneInString(s[:at]); at == 0 || strings.ContainsRune("，；：、 ", r) {
+				return true
+			}
+			i = at + len(w)
+		}
+	}
+	return false
+}
 
 // DateStore is what dating reads and writes.
 type DateStore interface {
@@ -151,8 +181,13 @@ func dateDocument(d *store.DatedDoc, homes map[int64]string) {
 	var found []chrono.Time   // every resolved expression, in document offsets
 	since := contextReach + 1 // sentences since one named a time
 	var reign sentenceTime    // the reign year in force, if any
+	para, namedPara, prevEnd := 0, -1, 0
 	for _, sp := range text.Sentences(d.Norm, d.Lang) {
 		st := sentenceTime{Span: sp}
+		if sp.Start > prevEnd && slices.Contains(norm[prevEnd:sp.Start], '\n') {
+			para++
+		}
+		prevEnd = sp.End
 		c.Dynasties = sentenceDynasties(d.People, sp, homes)
 		for _, t := range chrono.Parse(string(norm[sp.Start:sp.End]), c) {
 			t.Span = kg.Span{Start: sp.Start + t.Span.Start, End: sp.Start + t.Span.End}
@@ -170,13 +205,16 @@ func dateDocument(d *store.DatedDoc, homes map[int64]string) {
 		}
 		switch {
 		case st.explicit:
-			since, reign = 0, sentenceTime{}
+			since, reign, namedPara = 0, sentenceTime{}, para
 		case st.reign != "":
-			since, reign = 0, st
+			since, reign, namedPara = 0, st, para
+		case timePasses(norm[sp.Start:sp.End]):
+			// 久之, 后数岁, 追谥: the year in force is over.
+			since, reign, namedPara = contextReach+1, sentenceTime{}, -1
 		default:
 			since++
 		}
-		if !st.explicit && st.reign == "" && since <= contextReach {
+		if !st.explicit && st.reign == "" && (since <= contextReach || para == namedPara) {
 			if c.HasYear {
 				st.known, st.year, st.end, st.precision = true, c.Year, c.Year, PrecisionContext
 			} else if reign.reign != "" {

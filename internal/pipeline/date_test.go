@@ -130,3 +130,42 @@ func TestAnnalsCountTheirRulersYears(t *testing.T) {
 		t.Fatalf("a bare 六年 in a chapter of unknown ruler: %+v", d.Evidence[0])
 	}
 }
+
+// A paragraph that names its year keeps it to its end, however long; the
+// next paragraph keeps it only for a few sentences.
+func TestAYearHoldsToTheEndOfItsParagraph(t *testing.T) {
+	body := "建安五年，曹公东征。\n二十四年，先主为汉中王。" + strings.Repeat("羽攻樊。", contextReach+3) + "权遣将逆击羽，斩羽于临沮。\n" +
+		strings.Repeat("飞犹不悛。", contextReach+3) + "其帐下将杀飞。"
+	d := doc("三国志/蜀书/关张马黄赵传/text.txt", body)
+	dateDocument(d, nil)
+	var killing, later *store.Dated
+	for i := range d.Evidence {
+		switch s := string([]rune(body)[d.Evidence[i].Start:d.Evidence[i].End]); {
+		case strings.HasPrefix(s, "权遣将"):
+			killing = &d.Evidence[i]
+		case strings.HasPrefix(s, "其帐下将"):
+			later = &d.Evidence[i]
+		}
+	}
+	if killing == nil || !killing.Dated || killing.Year != 219 || killing.Precision != PrecisionContext {
+		t.Errorf("the killing, in the paragraph of 二十四年, should be dated 219 from context: %+v", killing)
+	}
+	if later == nil || later.Dated {
+		t.Errorf("a sentence far into the next paragraph should stay undated: %+v", later)
+	}
+}
+
+// Words that move time on by an unnamed stretch end the year in force.
+func TestUnnamedStretchesEndTheYearInForce(t *testing.T) {
+	body := "建安二十四年，先主为汉中王。羽攻樊，可遣人蹑其后。久之，吕壹为中书。追谥超曰威侯。"
+	d := doc("三国志/蜀书/关张马黄赵传/text.txt", body)
+	dateDocument(d, nil)
+	if e := d.Evidence[1]; !e.Dated || e.Year != 219 {
+		t.Errorf("羽攻樊 follows 二十四年 in its paragraph: %+v", e)
+	}
+	for _, e := range d.Evidence[2:] {
+		if e.Dated {
+			t.Errorf("after 久之 nothing is dated by the year in force: %+v", e)
+		}
+	}
+}

@@ -17,7 +17,7 @@ import (
 
 // Version changes whenever alignment would group names differently or
 // list their aliases otherwise.
-const Version = "5"
+const Version = "6"
 
 // Normalize is the key under which two spellings of a name are the same:
 // simplified characters, no spaces or separator dots, lower-case letters.
@@ -56,7 +56,17 @@ func Resolve(names []store.NameRef, aliases []store.AliasFact, merges ...store.M
 		uf.add(k)
 	}
 
-	aliases, courtesy := withCourtesyFullNames(aliases, byKey)
+	// Names the text gives a 字 of their own are men's names: the same
+	// characters as another man's 字 (蔡衍字孟喜, beside 孟喜字长卿), or
+	// as his surname and 字 (李昙字云, beside 李云字行祖), are two men,
+	// not one.
+	ownsCourtesy := map[string]bool{}
+	for _, a := range aliases {
+		if a.Kind == "字" && a.DocID != 0 {
+			ownsCourtesy[Normalize(a.Main)] = true
+		}
+	}
+	aliases, courtesy := withCourtesyFullNames(aliases, byKey, ownsCourtesy)
 	// Count the distinct mains that claim each alias, per source kind.
 	claims := map[string]map[string]bool{}
 	for _, a := range aliases {
@@ -65,15 +75,6 @@ func Resolve(names []store.NameRef, aliases []store.AliasFact, merges ...store.M
 			claims[al] = map[string]bool{}
 		}
 		claims[al][Normalize(a.Main)] = true
-	}
-	// Names the text gives a 字 of their own are men's names: the same
-	// characters as another man's 字 (蔡衍字孟喜, beside 孟喜字长卿) are
-	// two men, not one.
-	ownsCourtesy := map[string]bool{}
-	for _, a := range aliases {
-		if a.Kind == "字" && a.DocID != 0 {
-			ownsCourtesy[Normalize(a.Main)] = true
-		}
 	}
 	isMain := map[key]int{} // keys named as main: 2 by a dictionary, 1 by the text
 	pending := map[key][]kg.Alias{}
@@ -161,10 +162,11 @@ func Resolve(names []store.NameRef, aliases []store.AliasFact, merges ...store.M
 // with the 字 (项籍 字羽: 项羽) where the corpus uses that name for a
 // person: the histories often call a man so (项羽, 刘季, 诸葛孔明), and
 // it is his. The surname is the main name's first one or two runes,
-// whichever gives a name the corpus has. Two people whose surname and
-// 字 give one name claim it both, and it merges neither. It returns the
-// facts with those added, and each added name with its main name.
-func withCourtesyFullNames(aliases []store.AliasFact, byKey map[key][]store.NameRef) ([]store.AliasFact, map[string]string) {
+// whichever gives a name the corpus has and that is not a man with a 字
+// of his own (owns). Two people whose surname and 字 give one name claim
+// it both, and it merges neither. It returns the facts with those added,
+// and each added name with its main name.
+func withCourtesyFullNames(aliases []store.AliasFact, byKey map[key][]store.NameRef, owns map[string]bool) ([]store.AliasFact, map[string]string) {
 	out := aliases[:len(aliases):len(aliases)] // appends copy, never write into the caller's
 	added := map[string]string{}
 	for _, a := range aliases {
@@ -177,7 +179,7 @@ func withCourtesyFullNames(aliases []store.AliasFact, byKey map[key][]store.Name
 		}
 		for n := 1; n <= 2 && n < len(main); n++ {
 			full := string(main[:n]) + string(zi)
-			if _, ok := byKey[key{full, personType}]; ok && full != string(main) {
+			if _, ok := byKey[key{full, personType}]; ok && full != string(main) && !owns[full] {
 				b := a
 				b.Alias, b.Kind = full, CourtesyFullName
 				out = append(out, b)

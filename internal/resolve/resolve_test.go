@@ -203,3 +203,24 @@ func TestCourtesyThatIsAnotherMansNameMergesNothing(t *testing.T) {
 		t.Errorf("蔡衍 should still list 孟喜 as his 字: %+v", cai)
 	}
 }
+
+// A surname and 字 that spell another man's name, one the text gives a 字
+// of his own, are that man: 李昙字云 does not make 李昙 the 李云 who is
+// 字行祖.
+func TestCourtesyFullNameThatIsAnotherMansNameMergesNothing(t *testing.T) {
+	ns := names(store.NameRef{Name: "李昙", Mentions: 4}, store.NameRef{Name: "李云", Mentions: 9}, store.NameRef{Name: "行祖", Mentions: 1})
+	facts := []store.AliasFact{
+		{Main: "李昙", Alias: "云", Kind: "字", Source: "text:a@0", DocID: 1},
+		{Main: "李云", Alias: "行祖", Kind: "字", Source: "text:b@0", DocID: 2},
+	}
+	r := Resolve(ns, facts)
+	tan, yun := find(r, "李昙"), find(r, "李云")
+	if tan == nil || yun == nil || len(tan.NameIDs) != 1 {
+		t.Fatalf("李昙 and 李云 merged: %+v", r.Entities)
+	}
+	for _, a := range tan.Aliases {
+		if a.Name == "李云" {
+			t.Errorf("李昙 lists 李云, another man, as his name: %+v", tan.Aliases)
+		}
+	}
+}

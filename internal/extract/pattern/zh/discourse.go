@@ -1,5 +1,7 @@
 package zh
 
+import "strings"
+
 // Classical prose names the doer of a clause once and then drops him: in
 // 樊楫，冠州人。初为军吏，从攻厓山，陞郎中 every clause after the first is
 // 樊楫's. The text is cut into clauses at pauses; a clause that names its
@@ -112,7 +114,8 @@ func (x *run) clauses() {
 
 // ancestryWords end a clause that names the subject's ancestor or
 // father: X后也, X之子也, X曾孙也.
-var ancestryWords = []string{"之苗裔也", "之后裔也", "之曾孙也", "之玄孙也", "之后也", "之子也", "之孙也", "苗裔也", "后裔也", "曾孙也", "玄孙也", "后也", "子也", "孙也"}
+var ancestryWords = []string{"之苗裔也", "之后裔也", "之曾孙也", "之玄孙也", "之后也", "之子也", "之孙也", "苗裔也", "后裔也", "曾孙也", "玄孙也", "后也", "子也", "孙也",
+	"之长子也", "之少子也", "之女也", "之长女也", "之少女也", "之弟也", "长子也", "次子也", "少子也", "中子也", "长女也", "次女也", "中女也", "少女也", "小女也", "女也", "弟也", "从弟也", "从子也"}
 
 // ancestryClause says whether the clause ending at e is the mention k and
 // an ancestry word alone.
@@ -209,7 +212,7 @@ func (x *run) leadSubject(s, e int) (int, bool) {
 		if x.at(x.ents[j].e) == '之' {
 			return -1, false
 		}
-		return x.aliasHead(j), false
+		return x.aliasHead(x.consortOf(j)), false
 	case tGrp:
 		if j == k {
 			return j, false
@@ -217,6 +220,25 @@ func (x *run) leadSubject(s, e int) (int, bool) {
 	}
 	return -1, false
 }
+
+// consortOf is the consort a ruler's mention is written before (后主敬哀皇后,
+// 先主甘夫人: the empress is meant, the ruler says whose), else k itself.
+func (x *run) consortOf(k int) int {
+	n := x.startsAt(x.ents[k].e)
+	if n < 0 || x.ents[n].typ != tPer {
+		return k
+	}
+	name := x.rs[x.ents[n].s:x.ents[n].e]
+	for _, w := range consortWords {
+		if strings.HasSuffix(string(name), w) {
+			return n
+		}
+	}
+	return k
+}
+
+// consortWords end the title of a ruler's consort.
+var consortWords = []string{"后", "夫人", "妃", "姬", "美人", "婕妤", "贵人"}
 
 // clauseAt returns the index of the clause holding rune i, or -1.
 func (x *run) clauseAt(i int) int {

@@ -236,6 +236,10 @@ func (x *run) kinship(ss []sentence) {
 			}
 		}
 		anchor := x.endsAt(q)
+		if anchor < 0 && strings.ContainsRune("及与并", x.at(q-1)) {
+			// 获羽及子平: the son of the one named before 及.
+			anchor = x.endsAt(q - 1)
+		}
 		if anchor >= 0 && x.ents[anchor].typ != tPer {
 			anchor = -1
 		}
@@ -400,7 +404,7 @@ func (x *run) births(ss []sentence, children map[int][]int) {
 // genealogyWords follow X之 or X in 某，X之子也 and say what the subject
 // of the sentence is to X.
 var genealogyWords = []struct{ w, r string }{
-	{"长子", "子女"}, {"次子", "子女"}, {"少子", "子女"}, {"幼子", "子女"}, {"庶子", "子女"}, {"嫡子", "子女"}, {"子", "子女"}, {"女", "子女"},
+	{"长子", "子女"}, {"次子", "子女"}, {"少子", "子女"}, {"幼子", "子女"}, {"庶子", "子女"}, {"嫡子", "子女"}, {"子", "子女"}, {"长女", "子女"}, {"次女", "子女"}, {"中女", "子女"}, {"少女", "子女"}, {"小女", "子女"}, {"女", "子女"},
 	{"曾孙", "同族"}, {"玄孙", "同族"}, {"孙", "孙"}, {"弟", "同胞"}, {"兄", "同胞"}, {"从子", "同族"}, {"从孙", "同族"}, {"族子", "同族"}, {"族孙", "同族"}, {"从弟", "同族"}, {"后", "同族"},
 }
 
@@ -414,7 +418,7 @@ func (x *run) genealogy(ss []sentence) {
 		}
 		sen := sentOf(ss, x.ents[f].s)
 		if _, ok := firstPer[sen.s]; !ok && sen.s >= 0 {
-			firstPer[sen.s] = f
+			firstPer[sen.s] = x.consortOf(f)
 		}
 	}
 	for _, k := range x.order {

@@ -909,6 +909,13 @@ func (x *run) locatives(ss []sentence) {
 			}
 		}
 		sen := sentOf(ss, i)
+		if killed := x.killedBefore(i, x.ents[o].e); killed != nil {
+			// 斩羽及子平于临沮: those killed died there.
+			for _, k := range killed {
+				x.rels = append(x.rels, rel{h: x.aliasHead(k), t: o, r: "卒于"})
+			}
+			continue
+		}
 		r := "访"
 		if h := x.subject(i, sen, false); h >= 0 && h != o {
 			x.rels = append(x.rels, rel{h: x.aliasHead(h), t: o, r: r})
@@ -917,6 +924,43 @@ func (x *run) locatives(ss []sentence) {
 		if k := x.endsAt(i); k >= 0 && x.ents[k].typ == tPer {
 			x.rels = append(x.rels, rel{h: x.aliasHead(k), t: o, r: r})
 		}
+	}
+}
+
+// killVerbs put to death the persons right after them; captureVerbs take
+// them, and put them to death when the words after the place say so
+// (获羽及子平于临沮，斩之).
+var (
+	killVerbs    = set("斩杀诛戮害弑枭")
+	captureVerbs = set("获擒禽执")
+	killedAfter  = []string{"，斩之", "，杀之", "，诛之", "，并斩之", "，皆斩之", "，皆杀之", "，遂斩之", "，遂杀之"}
+)
+
+// listJoins join the persons killed together: 、, 及, 与, 并, and the kin
+// word of the next (及子平, 并其妻).
+var listJoins = []string{"及其子", "并其子", "及其弟", "及其妻", "及子", "及弟", "及妻", "并子", "并妻", "与子", "其子", "及", "与", "并", "、"}
+
+// killedBefore returns the persons a killing verb puts to death in the
+// words that end right before rune i (斩羽及子平于: 羽 and 平), or taken
+// there and put to death in the words from rune after on, or nil.
+func (x *run) killedBefore(i, after int) []int {
+	killedThen := firstAt(x.rs, after, killedAfter) != ""
+	var out []int
+	for end := i; ; {
+		k := x.endsAt(end)
+		if k < 0 || x.ents[k].typ != tPer {
+			return nil
+		}
+		out = append(out, k)
+		s := x.ents[k].s
+		if v := x.at(s - 1); (killVerbs.has(v) || killedThen && captureVerbs.has(v)) && x.cov[s-1] == 0 {
+			return out
+		}
+		join := x.endsWith(s, listJoins)
+		if join == "" {
+			return nil
+		}
+		end = s - len([]rune(join))
 	}
 }
 

@@ -460,3 +460,20 @@ func TestUnnamedDeathInOwnChapter(t *testing.T) {
 	res := run1(t, "张衡字平子，南阳西鄂人也。衡少善属文。年六十二，永和四年卒。", inChapter("后汉书/列传/张衡列传"))
 	wantTriple(t, res, "张衡", "死亡时间", "永和四年")
 }
+
+// Those a killing puts to death at a place died there; they did not visit it.
+func TestKilledAtAPlaceDiedThere(t *testing.T) {
+	res := run1(t, "关羽字云长，河东解人也。权遣将逆击羽，斩羽及子平于临沮。", inChapter("三国志/蜀书/关张马黄赵传"))
+	wantTriple(t, res, "关羽", "卒于", "临沮")
+	noTriple(t, res, "关羽", "访", "临沮")
+}
+
+// A ruler's name before his consort's title says whose she is: the
+// consort is the subject, and her father, named in 某之长女也, is not.
+func TestConsortIsTheSubjectAfterHerRulersName(t *testing.T) {
+	res := run1(t, "后主敬哀皇后，车骑将军张飞长女也。章武元年，纳为太子妃。建兴元年，立为皇后。十五年薨，葬南陵。", inChapter("三国志/蜀书/二主妃子传"))
+	wantTriple(t, res, "张飞", "子女", "敬哀皇后")
+	wantTriple(t, res, "敬哀皇后", "死亡时间", "十五年")
+	noTriple(t, res, "张飞", "死亡时间", "十五年")
+	noTriple(t, res, "后主", "死亡时间", "十五年")
+}
