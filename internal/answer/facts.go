@@ -754,7 +754,7 @@ func (f *factual) era(ctx context.Context, year int, expr string, ev kg.Evidence
 
 // eraChunks is how many chunks, the statement's and those before it in
 // its chapter, are read for the era in force.
-const eraChunks = 3
+const eraChunks = 12
 
 // dateValue writes a year as the texts count it, with the Western year:
 // 建安二十四年（219年）; the Western year alone when the era is unknown.

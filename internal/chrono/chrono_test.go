@@ -61,6 +61,20 @@ func TestLeapMonthAndDay(t *testing.T) {
 	}
 }
 
+// A day of the month with its sexagenary name opening a clause counts on
+// from the month in force; a count of days in a clause is no date.
+func TestDayOfMonthWithItsName(t *testing.T) {
+	p := NewParser(testTable)
+	ctx := &Context{}
+	ts := p.Parse("贞观二年十月，兵入。三日庚戌，晨旦明。莽三日不食。", ctx)
+	if len(ts) != 2 {
+		t.Fatalf("got %+v", ts)
+	}
+	if d := ts[1]; d.Precision != Day || d.Day != "庚戌" || d.DayOfMonth != 3 || d.Month != 10 || d.Year != 628 {
+		t.Errorf("三日庚戌: %+v", d)
+	}
+}
+
 func TestAmbiguityKeepsCandidates(t *testing.T) {
 	p := NewParser(testTable)
 	ts := p.Parse("建兴三年", &Context{})

@@ -587,6 +587,14 @@ func matchSeasonMonthDay(rs []rune, i int, ctx *Context) (Time, int, bool) {
 		}
 		return t, e, true
 	}
+	// A day of the month and its sexagenary name open a clause: "三日庚戌，"
+	// counts on from the month in force.
+	if n, j, ok := anyNum(rs, i); ok && atStart && n >= 1 && n <= 30 && j < len(rs) && rs[j] == '日' {
+		if _, ok := ganzhi(rs, j+1); ok && isBreak(rs, j+3) {
+			t.Day, t.DayOfMonth, t.Month, t.Precision = string(rs[j+1:j+3]), n, ctx.Month, Day
+			return t, j + 3, true
+		}
+	}
 	// A sexagenary day alone opens a clause: "丙午，".
 	if _, ok := ganzhi(rs, i); ok && atStart {
 		e := i + 2

@@ -526,7 +526,8 @@ var officeOpeningRe = regexp.MustCompile(`^(\p{Han})(相国|丞相|廷尉|太尉
 // him throughout the chapter; 相国, a post one man held at a time, too.
 func (x *run) titledOpening(end int) bool {
 	first := string(x.rs[:end])
-	if m := officeOpeningRe.FindStringSubmatch(first); m != nil {
+	// 大将军卫青者: 大 begins the office, it is no surname.
+	if m := officeOpeningRe.FindStringSubmatch(first); m != nil && !x.officeAtStart() {
 		person := m[1] + m[3]
 		x.subjects[person] = true
 		x.designation(m[1]+m[2], person, "称号")
@@ -563,6 +564,12 @@ func (x *run) titledOpening(end int) bool {
 		return true
 	}
 	return false
+}
+
+// officeAtStart says whether the text opens with an office.
+func (x *run) officeAtStart() bool {
+	k := x.startsAt(0)
+	return k >= 0 && x.ents[k].typ == tOff
 }
 
 // enfeoffRe finds a title conferred on a person: 封亚夫为条侯, 立季为沛公.

@@ -230,3 +230,14 @@ func TestSovereignDoesNotDieWith卒(t *testing.T) {
 	res := run1(t, "世祖使将颍川兵，常从征伐。世祖即位，以俊为侍中。建武二年，封昆阳侯。三年，拜俊积弩将军，与征南大将军岑彭击破秦丰，因将兵徇江东，扬州悉定。七年，卒，谥曰威侯。", inChapter("后汉书/列传/朱景王杜马刘傅坚马列"))
 	noTriple(t, res, "刘秀", "死亡时间", "七年")
 }
+
+// An opening may put the office between surname and given name (萧相国何
+// 者: 萧何), but an office that opens the text is no surname (大将军卫青
+// 者: 卫青, not 大卫青).
+func TestOfficeInTheOpening(t *testing.T) {
+	res := run1(t, "萧相国何者，沛丰人也。", inChapter("史记/三十世家/萧相国世家"))
+	wantTriple(t, res, "萧何", "任官", "相国")
+	res = run1(t, "大将军卫青者，平阳人也。", inChapter("史记/七十列传/卫将军骠骑列传"))
+	wantTriple(t, res, "卫青", "籍贯", "平阳")
+	noTriple(t, res, "大卫青", "籍贯", "平阳")
+}
