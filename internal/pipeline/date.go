@@ -19,7 +19,7 @@ import (
 // StepChrono dates facts; chronoVersion changes when dating would change.
 const (
 	StepChrono    = "chrono"
-	chronoVersion = "8"
+	chronoVersion = "9"
 )
 
 // Precisions of times not named in a fact's own sentence or not placed in
