@@ -358,7 +358,8 @@ func TestAskAnswersWithShortSpans(t *testing.T) {
 		{"谁杀了董卓？", "吕布", ""},             // the subject after the template
 		{"诸葛亮死于哪一年？", "建兴十二年（234年）", ""}, // the year with its era
 		{"关羽死于哪一年？", "建安二十四年（219年）", ""}, // taken and killed: the year of the sentence, by the era the chapter counts in
-		{"关羽卒于何处？", "临沮", ""},            // killed at a place: died there
+		{"关羽卒于何处？", "临沮", ""},
+		{"关羽是怎么死的？", "获羽及子平于临沮，斩之", ""}, // how: the sentence that tells it            // killed at a place: died there
 	} {
 		ans, err := ws.Ask(ctx, tt.q, annals.AskOptions{})
 		if err != nil {

@@ -99,6 +99,8 @@ func (f *factual) candidates(ctx context.Context) (cands []candidate, err error)
 		cands, err = f.dates(ctx)
 	case retrieve.QKiller:
 		cands, err = f.killers(ctx)
+	case retrieve.QDeathHow:
+		cands, err = f.deathTold(ctx)
 	default:
 		cands, err = f.related(ctx)
 	}
@@ -508,6 +510,77 @@ func (f *factual) killers(ctx context.Context) ([]candidate, error) {
 	return collect(by, order), nil
 }
 
+// deathTold answers how the subject died with the sentence that tells
+// it, the one way a question may be answered by a sentence: those that
+// kill him first, then those that tell his death with its place or time,
+// his own chapter's before others'.
+func (f *factual) deathTold(ctx context.Context) ([]candidate, error) {
+	by := map[string]*candidate{}
+	var order []string
+	hostile, err := f.src.Statements(ctx, f.subject.ID, []string{"消极态度倾向"}, 8)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range hostile {
+		if r.TailID != f.subject.ID || r.HeadID == f.subject.ID {
+			continue
+		}
+		for _, ev := range r.Evidence {
+			kills, err := f.tellsKilling(ctx, r, ev)
+			if err != nil {
+				return nil, err
+			}
+			if kills {
+				ev = lastSentenceOf(ev)
+				add(by, &order, ev.Sentence, f.weigh(ev, true)+1, ev)
+			}
+		}
+	}
+	deaths, err := f.src.Statements(ctx, f.subject.ID, []string{"卒于", "死亡时间"}, 8)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range deaths {
+		if r.HeadID != f.subject.ID {
+			continue
+		}
+		for _, ev := range r.Evidence {
+			ev = lastSentenceOf(ev)
+			add(by, &order, ev.Sentence, f.weigh(ev, true), ev)
+		}
+	}
+	return collect(by, order), nil
+}
+
+// lastSentence is the last sentence of an evidence span, where the fact
+// is told; the sentences before it only carried its subject.
+func lastSentence(s string) string {
+	s = strings.TrimSpace(s)
+	body := strings.TrimRight(s, "。！？")
+	if i := strings.LastIndexAny(body, "。！？"); i >= 0 {
+		_, size := utf8.DecodeRuneInString(body[i:])
+		s = strings.TrimSpace(s[i+size:])
+	}
+	return s
+}
+
+// lastSentenceOf narrows an evidence span to its last sentence, so that
+// the citation is the sentence the answer quotes.
+func lastSentenceOf(ev kg.Evidence) kg.Evidence {
+	last := lastSentence(ev.Sentence)
+	i := strings.LastIndex(ev.Sentence, last)
+	if last == "" || i < 0 {
+		return ev
+	}
+	ev.Start += utf8.RuneCountInString(ev.Sentence[:i])
+	ev.End = ev.Start + utf8.RuneCountInString(last)
+	ev.Sentence = last
+	if ev.Norm != "" {
+		ev.Norm = lastSentence(ev.Norm)
+	}
+	return ev
+}
+
 // fleesTo says whether a sentence has who flee to, or seek refuge with,
 // whom: a verb of it between them (先主奔袁绍, 背曹公依袁绍).
 func fleesTo(s, who, whom string) bool {
@@ -518,6 +591,22 @@ func fleesTo(s, who, whom string) bool {
 	between := s[h+len(who) : t]
 	return utf8.RuneCountInString(between) <= 8 && !strings.ContainsAny(between, "。；") && strings.ContainsAny(between, "奔投归依附")
 }
+
+// failed says that the words after an attempt tell it came to nothing
+// (掩杀布，不获).
+func failed(after string) bool {
+	after = strings.TrimLeft(after, "，, ")
+	for _, w := range []string{"不获", "不克", "不果", "未果", "不中", "不得", "未克", "不胜"} {
+		if strings.HasPrefix(after, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// otherDeeds are verbs that, between a killing verb and a name, make the
+// name their own object.
+const otherDeeds = "攻击伐围破讨败追逐获擒执降拒袭"
 
 // killWords are the verbs of killing a person.
 var killWords = []string{"杀", "诛", "斩", "弑", "害", "戮", "枭", "刺"}
@@ -545,8 +634,14 @@ func tellsKilling(s, head, tail string, far bool) bool {
 					continue // 刺史 is an office
 				}
 				// The verb near the doer (布遂杀卓), or right before the
-				// one killed, the doer further back (忠推锋必进…一战斩渊).
-				if n <= 8 || far && utf8.RuneCountInString(between[i+len(w):]) <= 1 {
+				// one killed, the doer further back (忠推锋必进…一战斩渊);
+				// not one whose object comes first, the one named after
+				// taking another verb (杀允攻布: 布 was attacked).
+				rest := between[i+len(w):]
+				if strings.ContainsAny(rest, otherDeeds) || failed(s[from+t+len(tail):]) {
+					continue
+				}
+				if n <= 8 || far && utf8.RuneCountInString(rest) <= 1 {
 					return true
 				}
 			}
@@ -799,6 +894,8 @@ func (f *factual) phrase(values []string, best candidate) string {
 		return subject + "卒于" + list + "。"
 	case retrieve.QKiller:
 		return subject + "为" + list + "所杀。"
+	case retrieve.QDeathHow:
+		return best.value
 	case retrieve.QFled:
 		return subject + "投奔过" + list + "。"
 	case retrieve.QVisit:

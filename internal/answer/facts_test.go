@@ -27,9 +27,25 @@ func TestTellsKilling(t *testing.T) {
 		// The one killed named twice: the second is the killing.
 		{"先主命黄忠乘高鼓噪攻之，大破渊军，斩渊及曹公所署益州刺史赵颙等。", "黄忠", "渊", true},
 		{"先主命黄忠乘高鼓噪攻之，大破渊军，渊等授首。", "黄忠", "渊", false},
+		// Killed another, then attacked him: 布 lived.
+		{"卓将李傕、郭汜等杀允攻布，布败，东出武关。", "李傕", "布", false},
+		{"权遣将逆击羽，斩羽及子平于临沮。", "权", "羽", true},
+		{"绍恐还为己害，遣壮士夜掩杀布，不获。", "绍", "布", false}, // an attempt that failed
 	} {
 		if got := tellsKilling(tt.s, tt.head, tt.tail, true); got != tt.want {
 			t.Errorf("%s (%s → %s): %v, want %v", tt.s, tt.head, tt.tail, got, tt.want)
+		}
+	}
+}
+
+func TestLastSentence(t *testing.T) {
+	for in, want := range map[string]string{
+		"术怒，击昕走之。初平三年，术遣孙坚击刘表于襄阳，坚战死。": "初平三年，术遣孙坚击刘表于襄阳，坚战死。",
+		"夏四月，司徒王允与吕布共杀卓。":              "夏四月，司徒王允与吕布共杀卓。",
+		"  斩之  ": "斩之",
+	} {
+		if got := lastSentence(in); got != want {
+			t.Errorf("lastSentence(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

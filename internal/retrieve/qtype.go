@@ -26,6 +26,7 @@ const (
 	QDeath      = "time-of-death"
 	QBirth      = "time-of-birth"
 	QDeathPlace = "place-of-death"
+	QDeathHow   = "manner-of-death" // X是怎么死的: the sentence that tells it
 	QNative     = "native-place"
 	QKiller     = "killer" // 谁杀了X, X为谁所杀
 	QVisit      = "visited"
@@ -132,6 +133,7 @@ var askers = func() []asker {
 		with(a(`(妻子|夫人|之妻|的妻|皇后|wife|vợ)`, QKin, "妻子", false, "婚恋", "spouse_of"), female),
 		with(a(`(丈夫|之夫|husband|chồng)`, QKin, "丈夫", false, "婚恋", "spouse_of"), male),
 		a(`(配偶|spouse|married)`, QKin, "配偶", false, "婚恋", "spouse_of"),
+		a(`(怎么死|怎样死|如何死|因何而?死|死因|怎么去世|如何去世|死于何因)`, QDeathHow, "死因", false, "消极态度倾向", "卒于", "死亡时间"),
 		a(`((死|卒|去世|逝世|薨|崩|殁|阵亡|遇害|被杀)于?(何处|何地|哪里|哪儿|什么地方|在哪)|where did .* die|mất ở đâu)`, QDeathPlace, "卒地", false, "卒于", "died_in"),
 		a(`((死|卒|去世|逝世|薨|崩|殁|阵亡|遇害|被杀)于?.{0,4}(何时|哪年|哪一年|何年|什么时候|几年)|(何时|哪年|哪一年|何年|什么时候)(死|卒|去世|逝世|薨|崩|殁)|when did .* die|year .* died|mất năm|qua đời)`, QDeath, "卒年", false, "死亡时间", "died_in"),
 		a(`((出生于?|出生在|生于)(何时|哪年|哪一年|何年|什么时候)|(何时|哪年|哪一年|何年)(出生|生的)|when was .* born|sinh năm)`, QBirth, "生年", false, "出生时间", "born_in"),

@@ -22,6 +22,7 @@ func TestClassifySubjects(t *testing.T) {
 		{"谁刺杀了吴王僚？", QKiller, "吴王僚", "杀", "", true},
 		{"关羽死于哪一年？", QDeath, "关羽", "卒年", "", false},
 		{"孔明卒于何处？", QDeathPlace, "孔明", "卒地", "", false},
+		{"孙坚是怎么死的？", QDeathHow, "孙坚", "死因", "", false},
 		{"刘备是哪里人？", QNative, "刘备", "籍贯", "", false},
 		{"张良被封为什么？", QTitle, "张良", "封爵", "", false},
 		{"诸葛亮担任过什么官职？", QOffice, "诸葛亮", "官职", "", false},
