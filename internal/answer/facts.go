@@ -487,41 +487,36 @@ func (f *factual) identity(ctx context.Context) (string, []kg.Evidence, float64,
 // killers answers who killed the subject: the heads of hostile relations
 // whose sentence tells of a killing of him.
 func (f *factual) killers(ctx context.Context) ([]candidate, error) {
-	rels, err := f.src.Statements(ctx, f.subject.ID, f.a.Asks.Relations, 8)
+	ks, err := f.killings(ctx, f.a.Asks.Relations)
 	if err != nil {
 		return nil, err
 	}
 	by := map[string]*candidate{}
 	var order []string
-	for _, r := range rels {
-		if r.TailID != f.subject.ID || r.HeadID == f.subject.ID || r.HeadType != f.subject.Type {
-			continue
-		}
-		for _, ev := range r.Evidence {
-			kills, err := f.tellsKilling(ctx, r, ev)
-			if err != nil {
-				return nil, err
-			}
-			if kills {
-				add(by, &order, r.Head, f.weigh(ev, true), ev)
-			}
+	for _, k := range ks {
+		if k.rel.HeadType == f.subject.Type {
+			add(by, &order, k.rel.Head, f.weigh(k.ev, true), k.ev)
 		}
 	}
 	return collect(by, order), nil
 }
 
-// deathTold answers how the subject died with the sentence that tells
-// it, the one way a question may be answered by a sentence: those that
-// kill him first, then those that tell his death with its place or time,
-// his own chapter's before others'.
-func (f *factual) deathTold(ctx context.Context) ([]candidate, error) {
-	by := map[string]*candidate{}
-	var order []string
-	hostile, err := f.src.Statements(ctx, f.subject.ID, []string{"消极态度倾向"}, 8)
+// killing is a statement of another against the subject and a sentence
+// of it that tells that he killed him.
+type killing struct {
+	rel kg.Relation
+	ev  kg.Evidence
+}
+
+// killings reads the subject's statements of the given types whose head
+// is another and whose sentences tell that the head killed him.
+func (f *factual) killings(ctx context.Context, types []string) ([]killing, error) {
+	rels, err := f.src.Statements(ctx, f.subject.ID, types, 8)
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range hostile {
+	var out []killing
+	for _, r := range rels {
 		if r.TailID != f.subject.ID || r.HeadID == f.subject.ID {
 			continue
 		}
@@ -531,23 +526,51 @@ func (f *factual) deathTold(ctx context.Context) ([]candidate, error) {
 				return nil, err
 			}
 			if kills {
-				ev = lastSentenceOf(ev)
-				add(by, &order, ev.Sentence, f.weigh(ev, true)+1, ev)
+				out = append(out, killing{r, ev})
 			}
 		}
 	}
-	deaths, err := f.src.Statements(ctx, f.subject.ID, []string{"卒于", "死亡时间"}, 8)
+	return out, nil
+}
+
+// ownDeaths reads the sentences of the subject's own death statements of
+// the given types (卒于, 死亡时间).
+func (f *factual) ownDeaths(ctx context.Context, types []string) ([]kg.Evidence, error) {
+	rels, err := f.src.Statements(ctx, f.subject.ID, types, 8)
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range deaths {
-		if r.HeadID != f.subject.ID {
-			continue
+	var out []kg.Evidence
+	for _, r := range rels {
+		if r.HeadID == f.subject.ID {
+			out = append(out, r.Evidence...)
 		}
-		for _, ev := range r.Evidence {
-			ev = lastSentenceOf(ev)
-			add(by, &order, ev.Sentence, f.weigh(ev, true), ev)
-		}
+	}
+	return out, nil
+}
+
+// deathTold answers how the subject died with the sentence that tells
+// it, the one way a question may be answered by a sentence: those that
+// kill him first, then those that tell his death with its place or time,
+// his own chapter's before others'.
+func (f *factual) deathTold(ctx context.Context) ([]candidate, error) {
+	by := map[string]*candidate{}
+	var order []string
+	ks, err := f.killings(ctx, []string{"消极态度倾向"})
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range ks {
+		ev := lastSentenceOf(k.ev)
+		add(by, &order, ev.Sentence, f.weigh(ev, true)+1, ev)
+	}
+	deaths, err := f.ownDeaths(ctx, []string{"卒于", "死亡时间"})
+	if err != nil {
+		return nil, err
+	}
+	for _, ev := range deaths {
+		ev = lastSentenceOf(ev)
+		add(by, &order, ev.Sentence, f.weigh(ev, true), ev)
 	}
 	return collect(by, order), nil
 }
@@ -759,37 +782,22 @@ func (f *factual) dates(ctx context.Context) ([]candidate, error) {
 		dated := func(ev kg.Evidence) bool {
 			return ev.Year != nil && ev.Precision != "" && (!strings.HasSuffix(ev.Precision, "context") || f.own[ev.DocID])
 		}
-		places, err := f.src.Statements(ctx, f.subject.ID, []string{"卒于"}, 8)
+		places, err := f.ownDeaths(ctx, []string{"卒于"})
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range places {
-			if r.HeadID != f.subject.ID {
-				continue
-			}
-			for _, ev := range r.Evidence {
-				if dated(ev) {
-					put(ev, "")
-				}
+		for _, ev := range places {
+			if dated(ev) {
+				put(ev, "")
 			}
 		}
-		hostile, err := f.src.Statements(ctx, f.subject.ID, []string{"消极态度倾向"}, 8)
+		ks, err := f.killings(ctx, []string{"消极态度倾向"})
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range hostile {
-			if r.TailID != f.subject.ID || r.HeadID == f.subject.ID {
-				continue
-			}
-			for _, ev := range r.Evidence {
-				if !dated(ev) {
-					continue
-				}
-				if kills, err := f.tellsKilling(ctx, r, ev); err != nil {
-					return nil, err
-				} else if kills {
-					put(ev, "")
-				}
+		for _, k := range ks {
+			if dated(k.ev) {
+				put(k.ev, "")
 			}
 		}
 	}
