@@ -85,6 +85,39 @@ func (x *run) isChapterSubject(name string) bool {
 	return x.subjects[name] || utf8.RuneCountInString(name) >= 2 && strings.Contains(x.doc.Title, name)
 }
 
+// opensParagraph says whether the text at i opens a paragraph.
+func (x *run) opensParagraph(i int) bool {
+	for i > 0 && (x.rs[i-1] == ' ' || x.rs[i-1] == '\u3000') {
+		i--
+	}
+	return i > 0 && x.rs[i-1] == '\n'
+}
+
+// familyHead is whose family a paragraph opening on kin at i is about:
+// the last subject of the chapter named before it by his own name (援
+// in 谥援曰忠成侯。\n四子：廖、防), else the person whose life the text has
+// reached.
+func (x *run) familyHead(i int, sen sentence) int {
+	for n := len(x.order) - 1; n >= 0; n-- {
+		k := x.order[n]
+		en := x.ents[k]
+		if en.e > i || en.typ != tPer || x.byTitle(k) {
+			continue
+		}
+		if x.isChapterSubject(en.canonical(x.rs)) {
+			return k
+		}
+	}
+	return x.chapterSubject(sen)
+}
+
+// byTitle says whether mention k names its person by a title or a
+// designation that is no part of his name (太祖 for 曹操), as rulers are.
+func (x *run) byTitle(k int) bool {
+	en := x.ents[k]
+	return en.name != "" && !strings.Contains(en.name, string(x.rs[en.s:en.e]))
+}
+
 // kinVerbs are verbs that end a clause after a kin word (与母居): no name.
 var kinVerbs = set("居处住游归还去行在")
 
@@ -252,8 +285,17 @@ func (x *run) kinship(ss []sentence) {
 			// kin named. With no subject in reach, in a person's own
 			// chapter it is his (以父冏昔为郡功曹 … 赐维官中郎).
 			anchor = x.cls[ci].owner
-			if anchor < 0 {
+			switch {
+			case anchor < 0:
 				anchor = x.chapterSubject(sen)
+			case x.opensParagraph(x.cls[ci].s) && x.byTitle(anchor):
+				// 明年，太祖遂为魏公矣。\n子恽，嗣侯: a paragraph that opens
+				// on kin, after the subject's death, is about the subject's
+				// family, not that of the ruler the sentence before named
+				// by his title.
+				if sub := x.familyHead(q, sen); sub >= 0 {
+					anchor = sub
+				}
 			}
 		}
 		if kn.word == "次曰" || kn.word == "长曰" || kn.word == "少曰" {

@@ -477,3 +477,13 @@ func TestConsortIsTheSubjectAfterHerRulersName(t *testing.T) {
 	noTriple(t, res, "张飞", "死亡时间", "十五年")
 	noTriple(t, res, "后主", "死亡时间", "十五年")
 }
+
+// An heir named at the opening of a paragraph, after the subject's death,
+// is the subject's son, not that of the one the sentence before names.
+func TestHeirOpeningAParagraphIsTheSubjects(t *testing.T) {
+	doc := inChapter("三国志/魏书/荀彧荀攸贾诩传")
+	doc.Life = "荀彧"
+	res := run1(t, "荀彧字文若，颍川颍阴人也。彧疾留寿春，以忧薨，时年五十。谥曰敬侯。明年，太祖遂为魏公矣。\n子恽，嗣侯，官至虎贲中郎将。", doc)
+	noTriple(t, res, "曹操", "子女", "荀恽")
+	wantTriple(t, res, "荀彧", "子女", "荀恽")
+}
