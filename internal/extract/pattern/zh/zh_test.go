@@ -487,3 +487,13 @@ func TestHeirOpeningAParagraphIsTheSubjects(t *testing.T) {
 	noTriple(t, res, "曹操", "子女", "荀恽")
 	wantTriple(t, res, "荀彧", "子女", "荀恽")
 }
+
+// A paragraph of sons after the subject's posthumous title is his, even
+// where a digression has told another man's life before.
+func TestSonsAfterTheSubjectsTitleAreHis(t *testing.T) {
+	res := run1(t, "马援字文渊，扶风茂陵人也。建初三年，肃宗使五官中郎将持节追策，谥援曰忠成侯。\n四子：廖、防、光、客卿。", inChapter("后汉书/列传/马援列传"))
+	for _, son := range []string{"马廖", "马防", "马光", "马客卿"} {
+		wantTriple(t, res, "马援", "子女", son)
+	}
+	noTriple(t, res, "刘炟", "子女", "马廖")
+}
