@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"time"
 
 	"github.com/annals-project/annals/internal/answer"
 	"github.com/annals-project/annals/internal/chrono"
+	"github.com/annals-project/annals/internal/export"
 	"github.com/annals-project/annals/internal/server"
 	"github.com/annals-project/annals/internal/text"
 	"github.com/annals-project/annals/internal/webui"
@@ -252,6 +254,27 @@ func (b apiBackend) Read(ctx context.Context, key string) (any, error) { return 
 
 func (b apiBackend) RemoveDocument(ctx context.Context, key string) (any, error) {
 	return b.w.Remove(ctx, key, nil)
+}
+
+func (b apiBackend) Export(ctx context.Context, q server.ExportQuery) (*server.Download, error) {
+	if err := export.CheckFormat(q.Format); err != nil {
+		return nil, server.BadRequest("format", err)
+	}
+	g, err := b.w.ExportGraph(ctx, ExportOptions{Types: q.Types, Relations: q.Relations, Since: q.Since, Around: q.Around, Depth: q.Depth})
+	if err != nil {
+		return nil, err
+	}
+	return &server.Download{ContentType: export.ContentType(q.Format), FileName: export.FileName(q.Format),
+		Write: func(w io.Writer) error {
+			if export.SingleFile(q.Format) {
+				return export.Write(q.Format, &export.WriterSink{W: w}, g)
+			}
+			z := export.NewZipSink(w)
+			if err := export.Write(q.Format, z, g); err != nil {
+				return err
+			}
+			return z.Close()
+		}}, nil
 }
 
 func (b apiBackend) Feedback(ctx context.Context, all bool) (any, error) {

@@ -34,7 +34,7 @@ func openAPI(version string) map[string]any {
 	return map[string]any{
 		"openapi": "3.1.0",
 		"info": map[string]any{"title": "annals", "version": version,
-			"description": "A knowledge graph of historical texts with cited evidence. Writes (indexing, deleting a document, feedback, relate with feedback) need the server's token (Authorization: Bearer …) unless the server listens on loopback without one. " +
+			"description": "A knowledge graph of historical texts with cited evidence. Writes (indexing, deleting a document, feedback, relate with feedback) and exports need the server's token (Authorization: Bearer …) unless the server listens on loopback without one. " +
 				"Every request other than GET must send JSON (Content-Type: application/json) and, from a browser, come from the server's own origin (else 403); " +
 				"the Host must be the server's address, a loopback name or one allowed with --allow-host (else 403). " +
 				"Limits (400 beyond, naming the limit): a question of 1000 characters, 26 options of 500 characters, top_k 100, delta 500, names and search texts of 200 characters, relate top 50 and budget 1000000; " +
@@ -111,6 +111,18 @@ func openAPI(version string) map[string]any {
 				"security":   []any{map[string]any{"token": []any{}}},
 				"parameters": []any{param("id", "path", "from /api/feedback", true, integer)},
 				"responses":  ok("the id reverted")}},
+			"/api/export": map[string]any{"get": map[string]any{"summary": "The graph as a file: GraphML, neo4j-admin import CSV, spreadsheet CSV, or JSON Lines of facts with their provenance",
+				"security": []any{map[string]any{"token": []any{}}},
+				"parameters": []any{param("format", "query", "graphml, neo4j, csv or jsonl", true, str),
+					param("type", "query", "entity types, comma-separated; none means all", false, str),
+					param("relation", "query", "relation types, comma-separated; none means all", false, str),
+					param("since", "query", "only relations dated in or after this year (astronomical: -206 is 207 BCE)", false, integer),
+					param("around", "query", "only the graph around this entity (name or alias)", false, str),
+					param("depth", "query", "with around: steps, 1–10 (1)", false, integer)},
+				"responses": map[string]any{
+					"200": map[string]any{"description": "graphml and jsonl as one file; csv and neo4j as a zip of their files (Content-Disposition names it)",
+						"content": map[string]any{"application/graphml+xml": map[string]any{}, "application/jsonl": map[string]any{}, "application/zip": map[string]any{}}},
+					"default": map[string]any{"$ref": "#/components/responses/Error"}}}},
 			"/api/server": map[string]any{"get": map[string]any{"summary": "What this server allows: writes (open, token or off), index roots, whether an LLM is configured",
 				"responses": ok("version, writes, index_roots, llm")}},
 			"/api/index": map[string]any{"post": map[string]any{"summary": "Start indexing a folder or file under one of the server's index roots (--root)",

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
 	"strconv"
@@ -56,6 +57,25 @@ type Backend interface {
 	CancelJob(ctx context.Context, id int64) (any, error)
 	// Info describes the server for clients: what it may do.
 	Info(ctx context.Context) (map[string]any, error)
+	// Export finds what an export writes; the Download then writes it.
+	Export(ctx context.Context, q ExportQuery) (*Download, error)
+}
+
+// ExportQuery carries the options of `annals export`.
+type ExportQuery struct {
+	Format    string
+	Types     []string
+	Relations []string
+	Since     *int
+	Around    string
+	Depth     int
+}
+
+// Download is a file the API sends as it is, not as JSON: its media type,
+// the name to save it under, and what writes it.
+type Download struct {
+	ContentType, FileName string
+	Write                 func(io.Writer) error
 }
 
 // EntitiesQuery finds entities by name or alias, or by the start of a
@@ -401,13 +421,7 @@ func (s *Server) routes() {
 		if err != nil {
 			return nil, badRequest("limit", err)
 		}
-		var types []string
-		for _, t := range strings.Split(q.Get("types"), ",") {
-			if t = strings.TrimSpace(t); t != "" {
-				types = append(types, t)
-			}
-		}
-		return s.b.Neighbourhood(r.Context(), r.PathValue("name"), depth, limit, types)
+		return s.b.Neighbourhood(r.Context(), r.PathValue("name"), depth, limit, listParam(q.Get("types")))
 	})
 	get("/api/documents", func(r *http.Request) (any, error) { return s.b.Documents(r.Context()) })
 	get("/api/document/{key...}", func(r *http.Request) (any, error) { return s.b.Read(r.Context(), r.PathValue("key")) })
@@ -511,6 +525,7 @@ func (s *Server) routes() {
 			ev.send("error", map[string]string{"error": err.Error()})
 		}
 	})
+	s.mux.HandleFunc("GET /api/export", s.export)
 	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		if allow := s.allowed(r); len(allow) > 0 {
 			w.Header().Set("Allow", strings.Join(allow, ", "))
@@ -564,6 +579,9 @@ func (e *errBadRequest) Error() string { return e.field + ": " + e.err.Error() }
 func (e *errBadRequest) Unwrap() error { return e.err }
 
 func badRequest(field string, err error) error { return &errBadRequest{field, err} }
+
+// BadRequest marks err as the client's mistake in field: answered 400.
+func BadRequest(field string, err error) error { return badRequest(field, err) }
 
 func decode(r *http.Request, v any) error {
 	body, err := io.ReadAll(r.Body)
@@ -721,4 +739,58 @@ func (s *Server) fail(w http.ResponseWriter, status int, err error) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+}
+
+// export sends the graph as a file. It hands out the whole graph, so it
+// takes the token as writes do.
+func (s *Server) export(w http.ResponseWriter, r *http.Request) {
+	if !s.mayWrite(r) {
+		s.fail(w, http.StatusUnauthorized, errors.New("an export hands out the whole graph: send the server's token (Authorization: Bearer …)"))
+		return
+	}
+	q := r.URL.Query()
+	eq := ExportQuery{Format: q.Get("format"), Around: strings.TrimSpace(q.Get("around")),
+		Types: listParam(q.Get("type")), Relations: listParam(q.Get("relation"))}
+	var err error
+	switch {
+	case eq.Format == "":
+		err = badRequest("format", errors.New("graphml, neo4j, csv or jsonl"))
+	case checkText("around", eq.Around, MaxName) != nil:
+		err = checkText("around", eq.Around, MaxName)
+	}
+	if err == nil && q.Get("since") != "" {
+		n, perr := strconv.Atoi(q.Get("since"))
+		if perr != nil {
+			err = badRequest("since", errors.New("a year, e.g. 184 or -206"))
+		}
+		eq.Since = &n
+	}
+	if err == nil {
+		if eq.Depth, err = intParam(q.Get("depth"), 0, 0, 10); err != nil {
+			err = badRequest("depth", err)
+		}
+	}
+	var d *Download
+	if err == nil {
+		d, err = s.b.Export(r.Context(), eq)
+	}
+	if err != nil {
+		s.fail(w, s.status(err), err)
+		return
+	}
+	w.Header().Set("Content-Type", d.ContentType)
+	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": d.FileName}))
+	// Once the file has begun, a failure can only cut it short.
+	d.Write(w)
+}
+
+// listParam splits a comma-separated parameter, leaving out empty items.
+func listParam(v string) []string {
+	var out []string
+	for _, t := range strings.Split(v, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
 }

@@ -110,6 +110,19 @@ func (f *fake) WatchJob(ctx context.Context, id int64, send func(any, bool) erro
 func (f *fake) CancelJob(ctx context.Context, id int64) (any, error) {
 	return map[string]any{"id": id, "state": "cancelled"}, nil
 }
+func (f *fake) Export(ctx context.Context, q ExportQuery) (*Download, error) {
+	if q.Format != "graphml" {
+		return nil, BadRequest("format", errors.New("graphml only"))
+	}
+	if q.Around == "无名" {
+		return nil, errNotFound
+	}
+	return &Download{ContentType: "application/graphml+xml", FileName: "图.graphml", Write: func(w io.Writer) error {
+		_, err := fmt.Fprintf(w, "%s|%s|%v|%d|%d", q.Types, q.Relations, *q.Since, q.Depth, len(q.Around))
+		return err
+	}}, nil
+}
+
 func (f *fake) Info(ctx context.Context) (map[string]any, error) {
 	return map[string]any{"index_roots": []string{"/srv/texts"}}, nil
 }
@@ -350,6 +363,37 @@ func TestWritesNeedTheToken(t *testing.T) {
 	h = New(f, Options{})
 	if status, _, _ := call(t, h, "POST", "/api/feedback/1/revert", ""); status != 401 {
 		t.Fatalf("revert on an open server without a token: %d", status)
+	}
+}
+
+func TestExportSendsAFileWithTheToken(t *testing.T) {
+	h := New(&fake{}, Options{Token: "s3cret", NotFound: errNotFound})
+	const path = "/api/export?format=graphml&type=人物,地点&relation=任官&since=-206&around=曹操&depth=2"
+	if status, _, _ := call(t, h, "GET", path, ""); status != 401 {
+		t.Fatalf("an export without the token: %d", status)
+	}
+	req := newRequest("GET", path, nil)
+	req.Header.Set("Authorization", "Bearer s3cret")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/graphml+xml" ||
+		!strings.Contains(rec.Header().Get("Content-Disposition"), "attachment") ||
+		!strings.Contains(rec.Header().Get("Content-Disposition"), "filename*=utf-8''%E5%9B%BE.graphml") {
+		t.Fatalf("export: %d %v", rec.Code, rec.Header())
+	}
+	if got := rec.Body.String(); got != "[人物 地点]|[任官]|-206|2|6" {
+		t.Fatalf("the export was asked for %q", got)
+	}
+	for _, c := range []struct {
+		query  string
+		status int
+	}{
+		{"", 400}, {"format=gexf", 400}, {"format=graphml&since=soon", 400}, {"format=graphml&depth=11", 400},
+		{"format=graphml&since=1&around=无名", 404},
+	} {
+		if status, out, _ := call(t, h, "GET", "/api/export?"+c.query, "", "Authorization", "Bearer s3cret"); status != c.status || out["error"] == nil {
+			t.Errorf("export?%s: %d %v, want %d with an error", c.query, status, out, c.status)
+		}
 	}
 }
 

@@ -162,15 +162,18 @@ func (s *DB) relations(ctx context.Context, entityID int64, types []string, limi
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if err := s.attachEvidence(ctx, out, per); err != nil {
+	if err := attachEvidence(ctx, s.query, out, per); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
+// queryFunc runs a query: a DB's cached statements, or a transaction's.
+type queryFunc func(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+
 // attachEvidence reads up to per evidence sentences for every relation in
 // one query.
-func (s *DB) attachEvidence(ctx context.Context, rels []kg.Relation, per int) error {
+func attachEvidence(ctx context.Context, query queryFunc, rels []kg.Relation, per int) error {
 	if len(rels) == 0 {
 		return nil
 	}
@@ -188,7 +191,7 @@ func (s *DB) attachEvidence(ctx context.Context, rels []kg.Relation, per int) er
 	// stated in hundreds of places costs only the few kept. They are put
 	// in order here, not by SQL, which would copy every row, sentences
 	// and all, into a sorter first; their documents are read once each.
-	rows, err := s.query(ctx, `SELECT `+cols+` FROM json_each(?1) r
+	rows, err := query(ctx, `SELECT `+cols+` FROM json_each(?1) r
 		JOIN evidence e ON e.id IN (SELECT x.id FROM evidence x WHERE x.relation_id = r.value ORDER BY x.id LIMIT ?2)`,
 		idList(ids), per)
 	if err != nil {
@@ -229,7 +232,7 @@ func (s *DB) attachEvidence(ctx context.Context, rels []kg.Relation, per int) er
 	}
 	rows.Close()
 	slices.Sort(docs)
-	cites, err := s.citations(ctx, slices.Compact(docs))
+	cites, err := citations(ctx, query, slices.Compact(docs))
 	if err != nil {
 		return err
 	}
@@ -241,19 +244,19 @@ func (s *DB) attachEvidence(ctx context.Context, rels []kg.Relation, per int) er
 		rels[i].Evidence = append(rels[i].Evidence, r.ev)
 	}
 	// Facts that relation reasoning fed back keep their sentences apart.
-	return s.feedbackEvidence(ctx, rels, per)
+	return feedbackEvidence(ctx, query, rels, per)
 }
 
 // docCitation is how a document is cited: its key and its citation.
 type docCitation struct{ key, cite string }
 
 // citations reads the key and citation of each document in ids, once each.
-func (s *DB) citations(ctx context.Context, ids []int64) (map[int64]docCitation, error) {
+func citations(ctx context.Context, query queryFunc, ids []int64) (map[int64]docCitation, error) {
 	out := map[int64]docCitation{}
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := s.query(ctx, `SELECT id, key, title, section FROM documents WHERE id IN (SELECT value FROM json_each(?))`, idList(ids))
+	rows, err := query(ctx, `SELECT id, key, title, section FROM documents WHERE id IN (SELECT value FROM json_each(?))`, idList(ids))
 	if err != nil {
 		return nil, fmt.Errorf("read the documents cited: %w", err)
 	}

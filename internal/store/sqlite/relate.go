@@ -141,31 +141,42 @@ func (s *DB) AddFeedback(ctx context.Context, fb store.Feedback) (store.Feedback
 	if fb.Status != kg.StatusVerified && fb.Status != kg.StatusInferred {
 		return fb, fmt.Errorf("feedback status %q: want %s or %s", fb.Status, kg.StatusVerified, kg.StatusInferred)
 	}
-	ev, err := json.Marshal(fb.Evidence)
-	if err != nil {
-		return fb, err
-	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fb, err
 	}
 	defer tx.Rollback()
+	if fb, err = keepFact(ctx, tx, fb, "relate"); err != nil || !fb.New {
+		return fb, err
+	}
+	return fb, tx.Commit()
+}
+
+// keepFact writes, in tx, a fact that no extractor stands behind (fed
+// back by reasoning, or imported): its relation, made with extractor if
+// new, and the feedback row that keeps its evidence, unless one in force
+// holds it already (New false).
+func keepFact(ctx context.Context, tx *sql.Tx, fb store.Feedback, extractor string) (store.Feedback, error) {
+	ev, err := json.Marshal(fb.Evidence)
+	if err != nil {
+		return fb, err
+	}
 	at := now()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO relations(head_id, type, tail_id, status, extractor, query, created_at, support)
-		VALUES(?, ?, ?, ?, 'relate', ?, ?, ?) ON CONFLICT(head_id, type, tail_id, status) DO NOTHING`,
-		fb.HeadID, fb.Type, fb.TailID, fb.Status, fb.Query, at, len(fb.Evidence)); err != nil {
-		return fb, fmt.Errorf("add fed-back relation: %w", err)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO relations(head_id, type, tail_id, status, score, extractor, query, created_at, support)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(head_id, type, tail_id, status) DO NOTHING`,
+		fb.HeadID, fb.Type, fb.TailID, fb.Status, fb.Score, extractor, fb.Query, at, len(fb.Evidence)); err != nil {
+		return fb, fmt.Errorf("add relation %s: %w", fb.Type, err)
 	}
 	if err := tx.QueryRowContext(ctx, "SELECT id FROM relations WHERE head_id = ? AND type = ? AND tail_id = ? AND status = ?",
 		fb.HeadID, fb.Type, fb.TailID, fb.Status).Scan(&fb.RelationID); err != nil {
-		return fb, fmt.Errorf("find fed-back relation: %w", err)
+		return fb, fmt.Errorf("find relation %s: %w", fb.Type, err)
 	}
 	var existing int64
 	err = tx.QueryRowContext(ctx, "SELECT id FROM feedback WHERE relation_id = ? AND reverted_at IS NULL ORDER BY id LIMIT 1", fb.RelationID).Scan(&existing)
 	switch {
 	case err == nil:
 		fb.ID, fb.New = existing, false
-		return fb, nil // nothing to commit
+		return fb, nil
 	case !errors.Is(err, sql.ErrNoRows):
 		return fb, err
 	}
@@ -173,11 +184,11 @@ func (s *DB) AddFeedback(ctx context.Context, fb store.Feedback) (store.Feedback
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`, fb.RelationID, fb.HeadID, fb.Type, fb.TailID, fb.Status, fb.Query,
 		strings.Join(fb.Via, "/"), string(ev), at)
 	if err != nil {
-		return fb, fmt.Errorf("record feedback: %w", err)
+		return fb, fmt.Errorf("record the evidence of relation %s: %w", fb.Type, err)
 	}
 	fb.ID, _ = res.LastInsertId()
 	fb.Created, fb.New = at, true
-	return fb, tx.Commit()
+	return fb, nil
 }
 
 // Feedback lists what relation reasoning wrote back, newest first; reverted
@@ -248,7 +259,7 @@ func (s *DB) RevertFeedback(ctx context.Context, id int64) error {
 
 // feedbackEvidence reads the evidence of fed-back relations, for those of
 // rels that the evidence table has none for.
-func (s *DB) feedbackEvidence(ctx context.Context, rels []kg.Relation, per int) error {
+func feedbackEvidence(ctx context.Context, query queryFunc, rels []kg.Relation, per int) error {
 	var ids []int64
 	byID := map[int64]int{}
 	for i, r := range rels {
@@ -260,7 +271,7 @@ func (s *DB) feedbackEvidence(ctx context.Context, rels []kg.Relation, per int) 
 	if len(ids) == 0 {
 		return nil
 	}
-	rows, err := s.query(ctx, `SELECT relation_id, evidence FROM feedback
+	rows, err := query(ctx, `SELECT relation_id, evidence FROM feedback
 		WHERE relation_id IN (SELECT value FROM json_each(?)) AND reverted_at IS NULL ORDER BY id`, idList(ids))
 	if err != nil {
 		return fmt.Errorf("read fed-back evidence: %w", err)
