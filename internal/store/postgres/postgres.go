@@ -1,0 +1,172 @@
+// Package postgres keeps a workspace's rows in a PostgreSQL database, for
+// deployments where several servers and an indexer share one graph. It
+// holds the schema (the same tables as store/sqlite), its migrations, and
+// the lock that lets one indexer write at a time.
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+)
+
+// DB is a workspace database in PostgreSQL.
+type DB struct {
+	db *sql.DB
+}
+
+// IsURL says whether a store setting names a PostgreSQL database
+// (postgres://… or postgresql://…).
+func IsURL(s string) bool {
+	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
+}
+
+// Open connects to the database at dsn (a postgres:// URL) and brings its
+// schema up to date.
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	if !IsURL(dsn) {
+		return nil, fmt.Errorf("store %q: want postgres://USER:PASSWORD@HOST:PORT/DATABASE", redact(dsn))
+	}
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", redact(dsn), err)
+	}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect to %s: %w", redact(dsn), err)
+	}
+	s := &DB{db: db}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close releases the connections.
+func (s *DB) Close() error { return s.db.Close() }
+
+// SQL exposes the database, for tests and tools.
+func (s *DB) SQL() *sql.DB { return s.db }
+
+// redact hides the password of a database URL, for messages.
+func redact(dsn string) string {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "(a database URL that does not parse)"
+	}
+	return u.Redacted()
+}
+
+// Advisory lock keys: one serialises migrations, one is the writer lock.
+// Any number a deployment's other programs do not use would do.
+const (
+	migrateLock = 0x616e6e616c730001 // "annals" 1
+	writerLock  = 0x616e6e616c730002 // "annals" 2
+)
+
+// ErrNewerSchema is returned when the database was migrated by a newer
+// annals than this one.
+var ErrNewerSchema = errors.New("the database's schema is newer than this annals")
+
+// migrate applies the migrations not yet applied, under an advisory lock,
+// so that processes opening one new database at once migrate it once.
+func (s *DB) migrate(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", int64(migrateLock)); err != nil {
+		return fmt.Errorf("migrate: lock: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	var version int
+	err = tx.QueryRowContext(ctx, "SELECT version FROM schema_version").Scan(&version)
+	if errors.Is(err, sql.ErrNoRows) {
+		_, err = tx.ExecContext(ctx, "INSERT INTO schema_version VALUES (0)")
+	}
+	if err != nil {
+		return fmt.Errorf("migrate: read the schema version: %w", err)
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("schema version %d, this annals knows %d: %w; upgrade annals", version, len(migrations), ErrNewerSchema)
+	}
+	for i := version; i < len(migrations); i++ {
+		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+			return fmt.Errorf("migrate to version %d: %w", i+1, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE schema_version SET version = $1", len(migrations)); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// Version is the number of migrations the database has had.
+func (s *DB) Version(ctx context.Context) (int, error) {
+	var v int
+	err := s.db.QueryRowContext(ctx, "SELECT version FROM schema_version").Scan(&v)
+	return v, err
+}
+
+// Lock is the writer lock, held on a connection of its own: PostgreSQL
+// releases it when that connection ends, so a killed indexer leaves no
+// stale lock behind.
+type Lock struct {
+	conn *sql.Conn
+}
+
+// lockPoll is how often a waiting writer asks for the lock again.
+const lockPoll = 200 * time.Millisecond
+
+// WriterLock takes the lock that one writer at a time holds (an index
+// run, an alignment). While another holds it, waiting is told once, and
+// it waits until ctx ends.
+func (s *DB) WriterLock(ctx context.Context, waiting func(string)) (*Lock, error) {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("writer lock: %w", err)
+	}
+	told := false
+	for {
+		var got bool
+		if err := conn.QueryRowContext(ctx, "SELECT pg_try_advisory_lock($1)", int64(writerLock)).Scan(&got); err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("writer lock: %w", err)
+		}
+		if got {
+			return &Lock{conn: conn}, nil
+		}
+		if !told && waiting != nil {
+			waiting("another process is writing to this database")
+			told = true
+		}
+		select {
+		case <-ctx.Done():
+			conn.Close()
+			return nil, fmt.Errorf("writer lock: another process is writing to this database: %w", ctx.Err())
+		case <-time.After(lockPoll):
+		}
+	}
+}
+
+// Unlock releases the writer lock.
+func (l *Lock) Unlock() error {
+	_, err := l.conn.ExecContext(context.Background(), "SELECT pg_advisory_unlock($1)", int64(writerLock))
+	if cerr := l.conn.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
