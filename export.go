@@ -86,6 +86,9 @@ func (w *Workspace) ImportFacts(ctx context.Context, path string, waiting func(s
 	defer l.Unlock()
 	in := make([]store.ImportedFact, len(facts))
 	for i, f := range facts {
+		if f.Extractor == "" {
+			f.Extractor = "import" // a record written by hand may not say
+		}
 		in[i] = store.ImportedFact{Head: f.Head, HeadType: f.HeadType, Type: f.Relation, Tail: f.Tail, TailType: f.TailType,
 			Status: f.Status, Extractor: f.Extractor, Score: f.Score}
 		for _, c := range f.Evidence {

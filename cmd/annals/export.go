@@ -88,6 +88,9 @@ are those of its dated facts, an edge's year the earliest its sentences give.`,
 // or a zip archive.
 func writeExport(format, out string, stdout io.Writer, g *export.Graph) (err error) {
 	zipped := strings.EqualFold(filepath.Ext(out), ".zip")
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+		return export.Write(format, export.DirSink(out), g) // a folder takes any format's files
+	}
 	switch {
 	case out == "" && !export.SingleFile(format):
 		return fmt.Errorf("%s writes several files: give -o FOLDER, or -o FILE.zip", format)

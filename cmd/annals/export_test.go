@@ -35,6 +35,11 @@ func TestExportWritesFilesAndImportReadsThemBack(t *testing.T) {
 		t.Fatalf("--depth without --around: %v", err)
 	}
 
+	// An existing folder takes a single file's format too.
+	mustRun(t, "-w", ws, "export", "--format", "graphml", "-o", dir)
+	if _, err := os.Stat(filepath.Join(dir, "annals.graphml")); err != nil {
+		t.Fatalf("graphml into a folder: %v", err)
+	}
 	archive := filepath.Join(dir, "neo4j.zip")
 	mustRun(t, "-w", ws, "export", "--format", "neo4j", "-o", archive)
 	z, err := zip.OpenReader(archive)

@@ -751,12 +751,9 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	eq := ExportQuery{Format: q.Get("format"), Around: strings.TrimSpace(q.Get("around")),
 		Types: listParam(q.Get("type")), Relations: listParam(q.Get("relation"))}
-	var err error
-	switch {
-	case eq.Format == "":
+	err := checkText("around", eq.Around, MaxName)
+	if eq.Format == "" {
 		err = badRequest("format", errors.New("graphml, neo4j, csv or jsonl"))
-	case checkText("around", eq.Around, MaxName) != nil:
-		err = checkText("around", eq.Around, MaxName)
 	}
 	if err == nil && q.Get("since") != "" {
 		n, perr := strconv.Atoi(q.Get("since"))
