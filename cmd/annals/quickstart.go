@@ -10,6 +10,7 @@ import (
 
 	"github.com/annals-project/annals"
 	"github.com/annals-project/annals/internal/demo"
+	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/workspace"
 )
 
@@ -118,7 +119,7 @@ func (a *app) printEntityBrief(v *annals.EntityView) {
 	}
 	a.printf("\n")
 	for _, r := range v.Relations {
-		if r.Type == "别称" || r.Type == "alias_of" {
+		if kg.IsAliasRelation(r.Type) {
 			continue // listed above as names
 		}
 		a.printf("  (%s, %s, %s)\n", r.Head, r.Type, r.Tail)

@@ -106,10 +106,9 @@ func WriteCSV(sink Sink, g *Graph) error {
 		func(add func(...string) error) error {
 			for i := range g.Relations {
 				r := &g.Relations[i]
-				first := firstCitation(r)
-				if err := add(id64(r.ID), id64(r.HeadID), r.Head, r.Type, id64(r.TailID), r.Tail, r.Status, optFloat(r.Score),
-					r.Extractor, itoa(len(r.Evidence)), optInt(relationYear(r)),
-					first.Cite, first.DocKey, first.start(), first.end(), first.Sentence); err != nil {
+				row := []string{id64(r.ID), id64(r.HeadID), r.Head, r.Type, id64(r.TailID), r.Tail, r.Status, optFloat(r.Score),
+					r.Extractor, itoa(len(r.Evidence)), optInt(relationYear(r))}
+				if err := add(append(row, firstCitation(r)...)...); err != nil {
 					return err
 				}
 			}
@@ -149,30 +148,12 @@ func WriteCSV(sink Sink, g *Graph) error {
 		})
 }
 
-// citation is a relation's first evidence sentence, empty when it has
-// none.
-type citation struct {
-	kg.Evidence
-	ok bool
-}
-
-func firstCitation(r *kg.Relation) citation {
+// firstCitation is a relation's first sentence as fields: its citation,
+// document, offsets and quote; empty fields when it has none.
+func firstCitation(r *kg.Relation) []string {
 	if len(r.Evidence) == 0 {
-		return citation{}
+		return make([]string, 5)
 	}
-	return citation{r.Evidence[0], true}
-}
-
-func (c citation) start() string {
-	if !c.ok {
-		return ""
-	}
-	return itoa(c.Start)
-}
-
-func (c citation) end() string {
-	if !c.ok {
-		return ""
-	}
-	return itoa(c.End)
+	ev := r.Evidence[0]
+	return []string{ev.Cite, ev.DocKey, itoa(ev.Start), itoa(ev.End), ev.Sentence}
 }

@@ -59,10 +59,10 @@ func WriteNeo4j(sink Sink, g *Graph) error {
 	err = writeTable(sink, "relationships.csv", false, neo4jRelHeader, func(add func(...string) error) error {
 		for i := range g.Relations {
 			r := &g.Relations[i]
-			first := firstCitation(r)
-			if err := add(id64(r.HeadID), id64(r.TailID), r.Type, id64(r.ID), r.Status, optFloat(r.Score), r.Extractor,
-				itoa(len(r.Evidence)), optInt(relationYear(r)), first.Cite, first.DocKey, first.start(), first.end(),
-				first.Sentence, neo4jList(evidenceRefs(r))); err != nil {
+			row := []string{id64(r.HeadID), id64(r.TailID), r.Type, id64(r.ID), r.Status, optFloat(r.Score), r.Extractor,
+				itoa(len(r.Evidence)), optInt(relationYear(r))}
+			row = append(append(row, firstCitation(r)...), neo4jList(evidenceRefs(r)))
+			if err := add(row...); err != nil {
 				return err
 			}
 		}
@@ -140,8 +140,9 @@ func writeCypher(sink Sink, g *Graph) error {
 		p := cypherMap{}
 		p.int("id", int(r.ID)).str("status", r.Status).float("score", r.Score).str("extractor", r.Extractor).
 			int("support", len(r.Evidence)).opt("year", relationYear(r))
-		if c := firstCitation(r); c.ok {
-			p.str("cite", c.Cite).str("doc", c.DocKey).int("start", c.Start).int("end", c.End).str("quote", c.Sentence)
+		if len(r.Evidence) > 0 {
+			ev := r.Evidence[0]
+			p.str("cite", ev.Cite).str("doc", ev.DocKey).int("start", ev.Start).int("end", ev.End).str("quote", ev.Sentence)
 		}
 		p.list("evidence", evidenceRefs(r))
 		props.raw("p", p.String())

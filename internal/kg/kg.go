@@ -11,6 +11,11 @@ const (
 	StatusUser      = "user"      // added or edited by a person
 )
 
+// IsAliasRelation says whether a relation type says that two names name
+// one thing: the alias relations of the shipped schemas (zh-history's 别称,
+// general's alias_of). Such relations are identity, not edges.
+func IsAliasRelation(t string) bool { return t == "别称" || t == "alias_of" }
+
 // Span is a half-open range [Start,End) of Unicode code points.
 type Span struct {
 	Start int `json:"start"`

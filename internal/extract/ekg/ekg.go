@@ -85,7 +85,7 @@ func (e *Extractor) Stats() Stats {
 // IsAlias reports whether t says that two names name one thing. Such
 // triples are identity, not relations, and alignment needs them.
 func IsAlias(t extract.Triple) bool {
-	return t.AliasKind != "" || t.Relation == "别称" || t.Relation == "alias_of"
+	return t.AliasKind != "" || kg.IsAliasRelation(t.Relation)
 }
 
 // Extract implements extract.Extractor.

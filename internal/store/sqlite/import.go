@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/store"
@@ -39,10 +38,6 @@ func (s *DB) ImportFacts(ctx context.Context, facts []store.ImportedFact, source
 	}
 	return im.res, nil
 }
-
-// aliasRelations say that two names name one thing: the alias relations
-// of the shipped schemas (zh-history's 别称, general's alias_of).
-var aliasRelations = []string{"别称", "alias_of"}
 
 type importer struct {
 	tx   *sql.Tx
@@ -143,7 +138,7 @@ func (im *importer) fact(ctx context.Context, f *store.ImportedFact, source stri
 		return err
 	}
 	if head == tail {
-		if slices.Contains(aliasRelations, f.Type) {
+		if kg.IsAliasRelation(f.Type) {
 			im.res.Present++ // an alias of one entity here
 			return nil
 		}
