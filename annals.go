@@ -26,7 +26,7 @@ import (
 	"github.com/annals-project/annals/internal/relate"
 	"github.com/annals-project/annals/internal/resolve"
 	"github.com/annals-project/annals/internal/store"
-	"github.com/annals-project/annals/internal/store/sqlite"
+	"github.com/annals-project/annals/internal/store/sqlstore"
 	"github.com/annals-project/annals/internal/workspace"
 )
 
@@ -59,7 +59,7 @@ var ErrNotFound = store.ErrNotFound
 type Workspace struct {
 	Dir    string
 	Config Config
-	db     *sqlite.DB
+	db     *sqlstore.DB
 	// chunkVectors is read on the first question that needs it, not at
 	// Open, so that commands which never ask stay quick to start.
 	chunkVectors cached[string, *chunkVectors]
@@ -101,11 +101,11 @@ func OpenWith(ctx context.Context, dir string, o OpenOptions) (*Workspace, error
 	if err != nil {
 		return nil, err
 	}
-	var so sqlite.Options
+	var so sqlstore.Options
 	if !o.ForIndexing {
 		so.MapBytes = mapBytes
 	}
-	db, err := sqlite.OpenWith(ctx, filepath.Join(dir, workspace.DBName), so)
+	db, err := sqlstore.OpenWith(ctx, filepath.Join(dir, workspace.DBName), so)
 	if err != nil {
 		return nil, err
 	}

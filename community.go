@@ -5,14 +5,14 @@ import (
 
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/pipeline"
-	"github.com/annals-project/annals/internal/store/sqlite"
+	"github.com/annals-project/annals/internal/store/sqlstore"
 )
 
 // askSource is the store as retrieval reads it, with the community
 // reports held in memory between questions: the community route ranks
 // them all for every question.
 type askSource struct {
-	*sqlite.DB
+	*sqlstore.DB
 	w *Workspace
 }
 

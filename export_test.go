@@ -1,6 +1,6 @@
 package annals
 
-import "github.com/annals-project/annals/internal/store/sqlite"
+import "github.com/annals-project/annals/internal/store/sqlstore"
 
 // Store gives tests the workspace's database.
-func (w *Workspace) Store() *sqlite.DB { return w.db }
+func (w *Workspace) Store() *sqlstore.DB { return w.db }

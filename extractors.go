@@ -20,7 +20,7 @@ import (
 	"github.com/annals-project/annals/internal/ner"
 	"github.com/annals-project/annals/internal/schema"
 	"github.com/annals-project/annals/internal/store"
-	"github.com/annals-project/annals/internal/store/sqlite"
+	"github.com/annals-project/annals/internal/store/sqlstore"
 )
 
 // Extractors annals offers.
@@ -117,7 +117,7 @@ func (l *lazyReader) Extract(ctx context.Context, in extract.Input) (extract.Res
 // workspace (db nil) responses are cached in memory only, and learned
 // patterns and schema growth last for the call. waiting hears of calls
 // that wait (see newClient).
-func buildExtractor(ctx context.Context, conf Config, promptDir string, db *sqlite.DB, name string, maxTokens int, waiting func(string)) (extract.Extractor, *llmRun, error) {
+func buildExtractor(ctx context.Context, conf Config, promptDir string, db *sqlstore.DB, name string, maxTokens int, waiting func(string)) (extract.Extractor, *llmRun, error) {
 	explicit := name != "" || conf.Extract.Extractor != ""
 	if name == "" {
 		name = conf.ExtractorName()
@@ -193,7 +193,7 @@ func buildExtractor(ctx context.Context, conf Config, promptDir string, db *sqli
 
 // llmExtractor is the chain-of-thought extractor with the prompt overrides
 // and schema growth.
-func llmExtractor(ctx context.Context, conf Config, promptDir string, db *sqlite.DB, run *llmRun) (extract.Extractor, error) {
+func llmExtractor(ctx context.Context, conf Config, promptDir string, db *sqlstore.DB, run *llmRun) (extract.Extractor, error) {
 	g := conf.Extract.Growth
 	opts := llmextract.Options{PromptDir: promptDir, AllowGrowth: g.Enabled, MaxTokens: conf.LLM.MaxTokens}
 	if g.Enabled {
@@ -218,7 +218,7 @@ func llmExtractor(ctx context.Context, conf Config, promptDir string, db *sqlite
 }
 
 // loadGrowth reads the workspace's schema growth state (none without one).
-func loadGrowth(ctx context.Context, conf Config, db *sqlite.DB) (*schema.Growth, error) {
+func loadGrowth(ctx context.Context, conf Config, db *sqlstore.DB) (*schema.Growth, error) {
 	g := conf.Extract.Growth
 	growth := schema.NewGrowth(schema.GrowthOptions{Threshold: g.Mu, MinChunks: g.MinChunks})
 	if db == nil {

@@ -72,6 +72,24 @@ const (
 	bm25B  = 0.75
 )
 
+// IDF is BM25's inverse document frequency of a term that df of n chunks
+// hold, at least 1e-6 as in FTS5.
+func IDF(n, df int) float64 {
+	idf := math.Log((float64(n) - float64(df) + 0.5) / (float64(df) + 0.5))
+	if idf <= 0 {
+		return 1e-6
+	}
+	return idf
+}
+
+// TermScore is what a term of inverse frequency idf, found tf times in a
+// chunk of dl terms, adds to the chunk's BM25 score, where chunks have
+// avgLen terms on average.
+func TermScore(idf float64, tf, dl int, avgLen float64) float64 {
+	t := float64(tf)
+	return idf * t * (bm25K1 + 1) / (t + bm25K1*(1-bm25B+bm25B*float64(dl)/avgLen))
+}
+
 // Search ranks the chunks holding any of the terms by BM25 over all of
 // them, best first; equal scores go to the lower chunk id.
 func (m *Memory) Search(terms []string, limit int) []Hit {
@@ -90,17 +108,12 @@ func (m *Memory) Search(terms []string, limit int) []Hit {
 		}
 		seen[t] = true
 		ps := m.post[k]
-		idf := math.Log((n - float64(len(ps)) + 0.5) / (float64(len(ps)) + 0.5))
-		if idf <= 0 {
-			idf = 1e-6
-		}
+		idf := IDF(len(m.ids), len(ps))
 		for _, p := range ps {
 			if scores[p.doc] == 0 {
 				touched = append(touched, p.doc)
 			}
-			tf := float64(p.tf)
-			dl := float64(m.lens[p.doc])
-			scores[p.doc] += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avg))
+			scores[p.doc] += TermScore(idf, int(p.tf), int(m.lens[p.doc]), avg)
 		}
 	}
 	better := func(a, b Hit) bool { return a.Score > b.Score || a.Score == b.Score && a.ID < b.ID }

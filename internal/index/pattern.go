@@ -18,6 +18,7 @@ type Pattern struct {
 	wordEnd   bool // the pattern ends with a word, which must end there
 	runes     int
 	overlap   bool // an occurrence can begin inside the previous one
+	terms     []string
 	query     string
 }
 
@@ -39,16 +40,19 @@ func NewPattern(q string) *Pattern {
 	for k := 1; k < len(rs) && !p.overlap; k++ {
 		p.overlap = string(rs[:k]) == string(rs[len(rs)-k:])
 	}
-	p.query = phrase(q, rs)
+	p.terms = phraseTerms(rs)
+	if len(p.terms) > 0 {
+		p.query = Quote(strings.Join(p.terms, " "))
+	}
 	return p
 }
 
-// phrase is the FTS5 phrase that every chunk holding q matches: q's terms
-// in order, less a lone Han character at either end, which in the text may
-// be part of a longer run and so of bigrams instead. Words need no such
-// care since they only match whole.
-func phrase(q string, rs []rune) string {
-	terms := Terms(q)
+// phraseTerms are the terms that every chunk holding q holds, in order:
+// q's terms, less a lone Han character at either end, which in the text
+// may be part of a longer run and so of bigrams instead. Words need no
+// such care since they only match whole.
+func phraseTerms(rs []rune) []string {
+	terms := Terms(string(rs))
 	if len(terms) > 0 && len(rs) > 0 && isHan(rs[0]) && (len(rs) == 1 || !isHan(rs[1])) {
 		terms = terms[1:]
 	}
@@ -56,10 +60,7 @@ func phrase(q string, rs []rune) string {
 	if len(terms) > 0 && n > 0 && isHan(rs[n-1]) && (n == 1 || !isHan(rs[n-2])) {
 		terms = terms[:len(terms)-1]
 	}
-	if len(terms) == 0 {
-		return ""
-	}
-	return Quote(strings.Join(terms, " "))
+	return terms
 }
 
 // Len is the pattern's length in code points, which is that of every
@@ -70,6 +71,10 @@ func (p *Pattern) Len() int { return p.runes }
 // when the pattern has no term sure to be in such a chunk (one Han
 // character, punctuation), and the text must be scanned.
 func (p *Pattern) Query() string { return p.query }
+
+// Terms are the terms every chunk holding an occurrence holds (what
+// Query asks for in order); none when the text must be scanned.
+func (p *Pattern) Terms() []string { return p.terms }
 
 // Edges reports whether an occurrence must have no word character just
 // before it (start) and just after it (end): what a search inside a piece of

@@ -18,7 +18,7 @@ import (
 	"github.com/annals-project/annals/internal/pipeline"
 	"github.com/annals-project/annals/internal/resolve"
 	"github.com/annals-project/annals/internal/store"
-	"github.com/annals-project/annals/internal/store/sqlite"
+	"github.com/annals-project/annals/internal/store/sqlstore"
 )
 
 // fakeExtractor finds a fixed list of person names, reads "X字YZ" as YZ
@@ -73,10 +73,10 @@ var corpusNames = []string{"曹操", "曹丕", "张绣", "曹孟德", "玄德公
 
 // newStore indexes the small corpus into a fresh workspace database, with
 // 卧龙先生 known from a dictionary as an alias of 诸葛亮.
-func newStore(t *testing.T) (context.Context, *sqlite.DB) {
+func newStore(t *testing.T) (context.Context, *sqlstore.DB) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "annals.db"))
+	db, err := sqlstore.Open(ctx, filepath.Join(t.TempDir(), "annals.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func entityID(t *testing.T, db *sqlite.DB, name string) int64 {
+func entityID(t *testing.T, db *sqlstore.DB, name string) int64 {
 	t.Helper()
 	ents, err := db.FindEntities(context.Background(), name)
 	if err != nil || len(ents) == 0 {

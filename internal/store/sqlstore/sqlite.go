@@ -1,6 +1,9 @@
-// Package sqlite is the embedded store: one SQLite database per workspace
-// (pure Go, WAL so readers never wait for the writer, versioned migrations).
-package sqlite
+// Package sqlstore keeps a workspace's rows in a SQL database: by default
+// the embedded SQLite file in the workspace (pure Go, WAL so readers never
+// wait for the writer), or a PostgreSQL database shared by several
+// servers. Every query is written once and runs on both (dialect.go);
+// each engine has its own migrations.
+package sqlstore
 
 import (
 	"context"
@@ -15,8 +18,9 @@ import (
 
 // DB is a workspace database.
 type DB struct {
-	db   *sql.DB
-	path string
+	db   conn
+	path string // the SQLite file, or PostgreSQL's URL without its password
+	dsn  string // PostgreSQL's URL; "" for SQLite
 	// beforeCommit, when set, runs inside every document write just before
 	// it commits; crash tests kill the process there.
 	beforeCommit func()
@@ -60,8 +64,8 @@ func OpenWith(ctx context.Context, path string, o Options) (*DB, error) {
 	}
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(4) // idle connections keep their prepared statements
-	s := &DB{db: db, path: path}
-	if err := s.migrate(ctx); err != nil {
+	s := &DB{db: conn{DB: db, d: sqliteSQL}, path: path}
+	if err := s.migrateSQLite(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -76,22 +80,38 @@ func (s *DB) Close() error {
 }
 
 // SQL exposes the database for packages that add their own tables later.
-func (s *DB) SQL() *sql.DB { return s.db }
+func (s *DB) SQL() *sql.DB { return s.db.DB }
 
-func (s *DB) migrate(ctx context.Context) error {
+// Postgres says whether the workspace's rows are in PostgreSQL.
+func (s *DB) Postgres() bool { return s.db.d.postgres }
+
+// Version is the number of migrations the database has had.
+func (s *DB) Version(ctx context.Context) (int, error) {
+	q := "PRAGMA user_version"
+	if s.db.d.postgres {
+		q = "SELECT version FROM schema_version"
+	}
+	var v int
+	if err := s.db.QueryRowContext(ctx, q).Scan(&v); err != nil {
+		return 0, fmt.Errorf("read the schema version: %w", err)
+	}
+	return v, nil
+}
+
+func (s *DB) migrateSQLite(ctx context.Context) error {
 	var version int
 	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 		return fmt.Errorf("read schema version of %s: %w", s.path, err)
 	}
-	if version > len(migrations) {
-		return fmt.Errorf("database %s has schema version %d, newer than this annals (%d): upgrade annals", s.path, version, len(migrations))
+	if version > len(sqliteMigrations) {
+		return fmt.Errorf("database %s has schema version %d, this annals knows %d: %w; upgrade annals", s.path, version, len(sqliteMigrations), ErrNewerSchema)
 	}
-	for i := version; i < len(migrations); i++ {
+	for i := version; i < len(sqliteMigrations); i++ {
 		tx, err := s.db.BeginTx(ctx, nil)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+		if _, err := tx.ExecContext(ctx, sqliteMigrations[i]); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("migrate %s to version %d: %w", s.path, i+1, err)
 		}
@@ -141,3 +161,19 @@ func now() string { return time.Now().UTC().Format(time.RFC3339) }
 // MetaDirty is set whenever documents or aliases change, and cleared when
 // entity alignment has run over the new state.
 const MetaDirty = "resolve_dirty"
+
+// Query runs a query of the shared SQL (SQLite's parameters) on either
+// engine, for tests and tools that read the tables directly.
+func (s *DB) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	return s.db.QueryContext(ctx, q, args...)
+}
+
+// QueryRow is Query for one row.
+func (s *DB) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return s.db.QueryRowContext(ctx, q, args...)
+}
+
+// Exec runs a statement of the shared SQL on either engine.
+func (s *DB) Exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return s.db.ExecContext(ctx, q, args...)
+}

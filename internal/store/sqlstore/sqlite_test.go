@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -26,31 +26,27 @@ func TestRefusesNewerDatabase(t *testing.T) {
 }
 
 func TestDocumentByPrefix(t *testing.T) {
-	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "a.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var writes []store.DocWrite
-	for _, k := range []string{"蜀书/诸葛亮传/text.txt", "蜀书/关羽传/text.txt", "魏书/武帝纪/text.txt"} {
-		writes = append(writes, store.DocWrite{Doc: kg.Document{Key: k, Version: "v", Text: "文", Chars: 1}})
-	}
-	if err := db.WriteDocs(ctx, writes); err != nil {
-		t.Fatal(err)
-	}
-	if d, err := db.Document(ctx, "魏书"); err != nil || d.Key != "魏书/武帝纪/text.txt" || d.Text != "文" {
-		t.Fatalf("unique prefix: %+v %v", d, err)
-	}
-	if _, err := db.Document(ctx, "蜀书"); err == nil || !strings.Contains(err.Error(), "several") {
-		t.Fatalf("ambiguous prefix should list the matches, got %v", err)
-	}
-	if _, err := db.Document(ctx, "吴书"); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("missing document: %v", err)
-	}
-	if _, err := db.Document(ctx, "100%"); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("LIKE wildcards must be literal: %v", err)
-	}
+	eachEngine(t, func(t *testing.T, ctx context.Context, db *DB) {
+		var writes []store.DocWrite
+		for _, k := range []string{"蜀书/诸葛亮传/text.txt", "蜀书/关羽传/text.txt", "魏书/武帝纪/text.txt"} {
+			writes = append(writes, store.DocWrite{Doc: kg.Document{Key: k, Version: "v", Text: "文", Chars: 1}})
+		}
+		if err := db.WriteDocs(ctx, writes); err != nil {
+			t.Fatal(err)
+		}
+		if d, err := db.Document(ctx, "魏书"); err != nil || d.Key != "魏书/武帝纪/text.txt" || d.Text != "文" {
+			t.Fatalf("unique prefix: %+v %v", d, err)
+		}
+		if _, err := db.Document(ctx, "蜀书"); err == nil || !strings.Contains(err.Error(), "several") {
+			t.Fatalf("ambiguous prefix should list the matches, got %v", err)
+		}
+		if _, err := db.Document(ctx, "吴书"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("missing document: %v", err)
+		}
+		if _, err := db.Document(ctx, "100%"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("LIKE wildcards must be literal: %v", err)
+		}
+	})
 }
 
 func TestSentenceSourceUsesTheOffsetMap(t *testing.T) {

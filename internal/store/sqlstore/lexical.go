@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"cmp"
@@ -60,6 +60,9 @@ func (s *DB) SearchChunks(ctx context.Context, terms []string, limit int) ([]sto
 	}
 	if limit <= 0 {
 		limit = defaultHits
+	}
+	if s.db.d.postgres {
+		return s.searchPostgres(ctx, terms, limit)
 	}
 	all := index.MatchAny(terms)
 	if len(terms) > 1 {
@@ -272,8 +275,12 @@ func (s *DB) Concordance(ctx context.Context, q store.ConcordanceQuery) (*store.
 // concordanceIndexed finds the occurrences in the chunks the lexical index
 // names. Chunks overlap, so an occurrence can be found twice.
 func (s *DB) concordanceIndexed(ctx context.Context, p *index.Pattern, q store.ConcordanceQuery) (int, []hit, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT c.doc_id, c.start, c.text FROM chunk_terms JOIN chunks c ON c.id = chunk_terms.rowid
-		WHERE chunk_terms MATCH ?`, p.Query())
+	lookup, arg := `SELECT c.doc_id, c.start, c.text FROM chunk_terms JOIN chunks c ON c.id = chunk_terms.rowid
+		WHERE chunk_terms MATCH ?`, any(p.Query())
+	if s.db.d.postgres {
+		lookup, arg = "SELECT c.doc_id, c.start, c.text FROM chunk_terms t JOIN chunks c ON c.id = t.chunk_id WHERE t.terms @> ?::text[]", p.Terms()
+	}
+	rows, err := s.db.QueryContext(ctx, lookup, arg)
 	if err != nil {
 		return 0, nil, fmt.Errorf("look up chunks: %w", err)
 	}
@@ -403,7 +410,7 @@ func (s *DB) concDocs(ctx context.Context, docs map[int64]*concDoc) error {
 	for id := range docs {
 		ids = append(ids, id)
 	}
-	rows, err := s.query(ctx, "SELECT id, key, title, section, offmap FROM documents WHERE id IN (SELECT value FROM json_each(?))", idList(ids))
+	rows, err := s.query(ctx, "SELECT id, key, title, section, offmap FROM documents WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))", idList(ids))
 	if err != nil {
 		return fmt.Errorf("read documents: %w", err)
 	}

@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -230,7 +230,7 @@ func (s *DB) EntityCommunities(ctx context.Context, ids []int64) (map[int64]Comm
 		return out, nil
 	}
 	rows, err := s.query(ctx, `SELECT m.entity_id, c.id, c.name FROM community_members m JOIN communities c ON c.id = m.community_id
-		WHERE m.entity_id IN (SELECT value FROM json_each(?))`, idList(ids))
+		WHERE m.entity_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, idList(ids))
 	if err != nil {
 		return nil, fmt.Errorf("read the communities of entities: %w", err)
 	}
@@ -260,7 +260,7 @@ func (s *DB) LinksAmong(ctx context.Context, ids []int64, limit int) ([]Link, er
 		return nil, nil
 	}
 	rows, err := s.query(ctx, `SELECT id, head_id, tail_id, type, status, support FROM relations
-		WHERE head_id IN (SELECT value FROM json_each(?1)) AND tail_id IN (SELECT value FROM json_each(?1)) AND head_id != tail_id
+		WHERE head_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?1)) AND tail_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?1)) AND head_id != tail_id
 		ORDER BY support DESC, id LIMIT ?2`, idList(ids), limit)
 	if err != nil {
 		return nil, fmt.Errorf("read the relations among entities: %w", err)

@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"cmp"
@@ -134,7 +134,7 @@ func (s *DB) relations(ctx context.Context, entityID int64, types []string, limi
 		FROM (SELECT *, type IN (SELECT value FROM json_each(?3)) AS asked FROM (
 				SELECT id, head_id, type, tail_id, status, score, extractor, support FROM relations WHERE head_id = ?1
 				UNION ALL
-				SELECT id, head_id, type, tail_id, status, score, extractor, support FROM relations WHERE tail_id = ?1 AND head_id != ?1)
+				SELECT id, head_id, type, tail_id, status, score, extractor, support FROM relations WHERE tail_id = ?1 AND head_id != ?1) u
 			WHERE NOT ?4 OR type IN (SELECT value FROM json_each(?3))
 			ORDER BY asked DESC, support DESC, type, id LIMIT ?2) r
 		JOIN entities h ON h.id = r.head_id JOIN entities t ON t.id = r.tail_id
@@ -192,7 +192,7 @@ func attachEvidence(ctx context.Context, query queryFunc, rels []kg.Relation, pe
 	// in order here, not by SQL, which would copy every row, sentences
 	// and all, into a sorter first; their documents are read once each.
 	rows, err := query(ctx, `SELECT `+cols+` FROM json_each(?1) r
-		JOIN evidence e ON e.id IN (SELECT x.id FROM evidence x WHERE x.relation_id = r.value ORDER BY x.id LIMIT ?2)`,
+		JOIN evidence e ON e.id IN (SELECT x.id FROM evidence x WHERE x.relation_id = CAST(r.value AS BIGINT) ORDER BY x.id LIMIT ?2)`,
 		idList(ids), per)
 	if err != nil {
 		return fmt.Errorf("read evidence: %w", err)
@@ -256,7 +256,7 @@ func citations(ctx context.Context, query queryFunc, ids []int64) (map[int64]doc
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := query(ctx, `SELECT id, key, title, section FROM documents WHERE id IN (SELECT value FROM json_each(?))`, idList(ids))
+	rows, err := query(ctx, `SELECT id, key, title, section FROM documents WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, idList(ids))
 	if err != nil {
 		return nil, fmt.Errorf("read the documents cited: %w", err)
 	}

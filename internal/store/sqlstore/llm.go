@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 // Cache is the persistent LLM response cache: re-indexing the same corpus
 // with the same model and prompts makes no calls.
-type Cache struct{ db *sql.DB }
+type Cache struct{ db conn }
 
 // Cache returns the workspace's LLM response cache.
 func (s *DB) Cache() *Cache { return &Cache{db: s.db} }
@@ -94,7 +94,7 @@ func (s *DB) RecordUsage(ctx context.Context, rows []store.UsageRow) error {
 	for _, r := range rows {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO llm_usage(run_at, command, step, model, calls, cached, prompt_tokens,
 			completion_tokens, estimated, cost) VALUES(?,?,?,?,?,?,?,?,?,?)`, at, r.Command, r.Step, r.Model, r.Calls, r.Cached,
-			r.PromptTokens, r.CompletionTokens, r.Estimated, r.Cost); err != nil {
+			r.PromptTokens, r.CompletionTokens, b2i(r.Estimated), r.Cost); err != nil {
 			return fmt.Errorf("record usage: %w", err)
 		}
 	}
@@ -201,15 +201,15 @@ func (s *DB) AddMerge(ctx context.Context, m store.Merge) (int64, error) {
 		return 0, err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, "INSERT INTO merges(type, canonical, names, reason, source, created_at) VALUES(?,?,?,?,?,?)",
-		m.Type, m.Canonical, string(names), m.Reason, m.Source, now())
+	var id int64
+	err = tx.QueryRowContext(ctx, "INSERT INTO merges(type, canonical, names, reason, source, created_at) VALUES(?,?,?,?,?,?) RETURNING id",
+		m.Type, m.Canonical, string(names), m.Reason, m.Source, now()).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("record merge: %w", err)
 	}
 	if err := setMeta(ctx, tx, MetaDirty, "1"); err != nil {
 		return 0, err
 	}
-	id, _ := res.LastInsertId()
 	return id, tx.Commit()
 }
 

@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -161,7 +161,7 @@ func (s *DB) SetDates(ctx context.Context, d *store.DatedDoc, step, version stri
 	if _, err := tx.ExecContext(ctx, "DELETE FROM chunk_years WHERE chunk_id IN (SELECT id FROM chunks WHERE doc_id = ?)", d.ID); err != nil {
 		return err
 	}
-	cy, err := tx.PrepareContext(ctx, "INSERT OR IGNORE INTO chunk_years(chunk_id, year) VALUES(?, ?)")
+	cy, err := tx.PrepareContext(ctx, "INSERT INTO chunk_years(chunk_id, year) VALUES(?, ?) ON CONFLICT DO NOTHING")
 	if err != nil {
 		return err
 	}

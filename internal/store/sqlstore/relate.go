@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"cmp"
@@ -101,9 +101,9 @@ func (s *DB) EntityTypes(ctx context.Context) (map[int64]string, error) {
 // its canonical name first, then the names extractors aligned to it and
 // its aliases.
 func (s *DB) EntityNames(ctx context.Context, ids []int64) (map[int64][]string, error) {
-	rows, err := s.query(ctx, `SELECT e.id, e.name, 0 FROM entities e WHERE e.id IN (SELECT value FROM json_each(?1))
-		UNION SELECT n.entity_id, n.name, 1 FROM names n WHERE n.entity_id IN (SELECT value FROM json_each(?1))
-		UNION SELECT a.entity_id, a.alias, 2 FROM aliases a WHERE a.entity_id IN (SELECT value FROM json_each(?1))
+	rows, err := s.query(ctx, `SELECT e.id, e.name, 0 FROM entities e WHERE e.id IN (SELECT CAST(value AS BIGINT) FROM json_each(?1))
+		UNION SELECT n.entity_id, n.name, 1 FROM names n WHERE n.entity_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?1))
+		UNION SELECT a.entity_id, a.alias, 2 FROM aliases a WHERE a.entity_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?1))
 		ORDER BY 1, 3, 2`, idList(ids))
 	if err != nil {
 		return nil, fmt.Errorf("read entity names: %w", err)
@@ -156,7 +156,7 @@ func (s *DB) AddFeedback(ctx context.Context, fb store.Feedback) (store.Feedback
 // back by reasoning, or imported): its relation, made with extractor if
 // new, and the feedback row that keeps its evidence, unless one in force
 // holds it already (New false).
-func keepFact(ctx context.Context, tx *sql.Tx, fb store.Feedback, extractor string) (store.Feedback, error) {
+func keepFact(ctx context.Context, tx *txn, fb store.Feedback, extractor string) (store.Feedback, error) {
 	ev, err := json.Marshal(fb.Evidence)
 	if err != nil {
 		return fb, err
@@ -180,13 +180,12 @@ func keepFact(ctx context.Context, tx *sql.Tx, fb store.Feedback, extractor stri
 	case !errors.Is(err, sql.ErrNoRows):
 		return fb, err
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO feedback(relation_id, head_id, type, tail_id, status, query, via, evidence, created_at)
-		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)`, fb.RelationID, fb.HeadID, fb.Type, fb.TailID, fb.Status, fb.Query,
-		strings.Join(fb.Via, "/"), string(ev), at)
+	err = tx.QueryRowContext(ctx, `INSERT INTO feedback(relation_id, head_id, type, tail_id, status, query, via, evidence, created_at)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, fb.RelationID, fb.HeadID, fb.Type, fb.TailID, fb.Status, fb.Query,
+		strings.Join(fb.Via, "/"), string(ev), at).Scan(&fb.ID)
 	if err != nil {
 		return fb, fmt.Errorf("record the evidence of relation %s: %w", fb.Type, err)
 	}
-	fb.ID, _ = res.LastInsertId()
 	fb.Created, fb.New = at, true
 	return fb, nil
 }
@@ -272,7 +271,7 @@ func feedbackEvidence(ctx context.Context, query queryFunc, rels []kg.Relation, 
 		return nil
 	}
 	rows, err := query(ctx, `SELECT relation_id, evidence FROM feedback
-		WHERE relation_id IN (SELECT value FROM json_each(?)) AND reverted_at IS NULL ORDER BY id`, idList(ids))
+		WHERE relation_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?)) AND reverted_at IS NULL ORDER BY id`, idList(ids))
 	if err != nil {
 		return fmt.Errorf("read fed-back evidence: %w", err)
 	}

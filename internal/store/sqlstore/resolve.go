@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -78,7 +78,7 @@ func (s *DB) AddDictionaryAliases(ctx context.Context, source string, facts []st
 		return 0, err
 	}
 	defer tx.Rollback()
-	st, err := tx.PrepareContext(ctx, "INSERT OR IGNORE INTO alias_dict(main, alias, source) VALUES(?, ?, ?)")
+	st, err := tx.PrepareContext(ctx, "INSERT INTO alias_dict(main, alias, source) VALUES(?, ?, ?) ON CONFLICT DO NOTHING")
 	if err != nil {
 		return 0, err
 	}
@@ -146,7 +146,7 @@ type aliasRow struct{ alias, kind, source string }
 
 // applier holds the stored alignment while a new one is written over it.
 type applier struct {
-	tx       *sql.Tx
+	tx       *txn
 	entities map[nameKey]int64           // (name, type) → entity
 	names    map[int64]int64             // name → entity, where it has one
 	aliases  map[int64]map[aliasRow]bool // entity → its aliases
@@ -223,7 +223,7 @@ func (a *applier) apply(ctx context.Context, r store.Resolution) error {
 	}
 	addEntity := prep("INSERT INTO entities(name, type) VALUES(?, ?) RETURNING id")
 	setName := prep("UPDATE names SET entity_id = ? WHERE id = ?")
-	addAlias := prep("INSERT OR IGNORE INTO aliases(entity_id, alias, kind, source) VALUES(?, ?, ?, ?)")
+	addAlias := prep("INSERT INTO aliases(entity_id, alias, kind, source) VALUES(?, ?, ?, ?) ON CONFLICT DO NOTHING")
 	dropAlias := prep("DELETE FROM aliases WHERE entity_id = ? AND alias = ? AND kind = ? AND source = ?")
 	dropEntity := prep(`DELETE FROM entities WHERE id = ?
 		AND NOT EXISTS (SELECT 1 FROM relations WHERE head_id = ?1 AND status != 'extracted')
@@ -298,8 +298,8 @@ func (a *applier) relink(ctx context.Context) error {
 	moved := idList(a.moved)
 	// Evidence to link: not linked yet (new, or its ends were one entity),
 	// or one of its names moved.
-	const relink = `(e.relation_id IS NULL OR e.head_name IN (SELECT value FROM json_each(?1))
-		OR e.tail_name IN (SELECT value FROM json_each(?1)))`
+	const relink = `(e.relation_id IS NULL OR e.head_name IN (SELECT CAST(value AS BIGINT) FROM json_each(?1))
+		OR e.tail_name IN (SELECT CAST(value AS BIGINT) FROM json_each(?1)))`
 	stmts := []struct {
 		q    string
 		args []any
@@ -325,7 +325,7 @@ func (a *applier) relink(ctx context.Context) error {
 		{`UPDATE evidence AS e SET relation_id = (SELECT r.id FROM relations r, names h, names t
 			WHERE h.id = e.head_name AND t.id = e.tail_name AND r.head_id = h.entity_id
 			AND r.tail_id = t.entity_id AND r.type = e.rtype AND r.status = 'extracted' AND e.kept = 1)
-			WHERE ` + relink + ` AND relation_id IS NOT (SELECT r.id FROM relations r, names h, names t
+			WHERE ` + relink + ` AND relation_id IS DISTINCT FROM (SELECT r.id FROM relations r, names h, names t
 			WHERE h.id = e.head_name AND t.id = e.tail_name AND r.head_id = h.entity_id
 			AND r.tail_id = t.entity_id AND r.type = e.rtype AND r.status = 'extracted' AND e.kept = 1)`, []any{moved}},
 		// Relations no evidence supports any more (their evidence moved, or
@@ -342,7 +342,7 @@ func (a *applier) relink(ctx context.Context) error {
 				UNION ALL SELECT r.id, 0, NULL, NULL FROM relations r
 				WHERE NOT EXISTS (SELECT 1 FROM evidence WHERE relation_id = r.id)) AS s
 			WHERE relations.id = s.id AND (relations.support != s.n OR relations.status = 'extracted'
-				AND (relations.score IS NOT s.score OR s.n > 0 AND relations.extractor != s.extractor))`, nil},
+				AND (relations.score IS DISTINCT FROM s.score OR s.n > 0 AND relations.extractor != s.extractor))`, nil},
 	}
 	for _, st := range stmts {
 		res, err := a.tx.ExecContext(ctx, st.q, st.args...)

@@ -1,8 +1,8 @@
-package sqlite
+package sqlstore
 
 // migrations are applied in order; PRAGMA user_version records how many ran.
 // Never edit a migration that has shipped: append a new one.
-var migrations = []string{
+var sqliteMigrations = []string{
 	// 1: documents, chunks, pipeline steps, extracted names, mentions,
 	// evidence, relations, entities and aliases.
 	`

@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -42,7 +42,7 @@ func (s *DB) EntitiesIn(ctx context.Context, docs []int64, limit int) ([]store.E
 	if len(docs) == 0 {
 		return nil, nil
 	}
-	rows, err := s.query(ctx, `WITH d(id) AS (SELECT value FROM json_each(?1)),
+	rows, err := s.query(ctx, `WITH d(id) AS (SELECT CAST(value AS BIGINT) FROM json_each(?1)),
 		hit AS (SELECT n.entity_id AS eid, m.doc_id, m.chunk_id, m.start, m.end FROM mentions m
 			JOIN names n ON n.id = m.name_id WHERE m.doc_id IN (SELECT id FROM d) AND n.entity_id IS NOT NULL),
 		c AS (SELECT eid, count(*) AS n, min(doc_id * 100000000 + start) AS first FROM hit GROUP BY eid)
@@ -78,7 +78,7 @@ func (s *DB) EntityYears(ctx context.Context, ids []int64) (map[int64][]int, err
 	}
 	rows, err := s.query(ctx, `SELECT n.entity_id, cy.year FROM names n
 		JOIN mentions m ON m.name_id = n.id JOIN chunk_years cy ON cy.chunk_id = m.chunk_id
-		WHERE n.entity_id IN (SELECT value FROM json_each(?))`, idList(ids))
+		WHERE n.entity_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, idList(ids))
 	if err != nil {
 		return nil, fmt.Errorf("read the years of entities: %w", err)
 	}

@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -40,7 +40,7 @@ func (s *DB) ImportFacts(ctx context.Context, facts []store.ImportedFact, source
 }
 
 type importer struct {
-	tx   *sql.Tx
+	tx   *txn
 	docs map[string]*importDoc // by key; nil when the workspace lacks it
 	res  *store.ImportResult
 }

@@ -1,62 +1,23 @@
-package postgres
+package sqlstore
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"errors"
-	"net/url"
 	"os"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-)
 
-// testURL gives a new, empty database for one test, dropped after it. It
-// needs ANNALS_TEST_POSTGRES, the URL of a database whose role may create
-// databases; without it the test skips, unless ANNALS_REQUIRE_POSTGRES is
-// set (CI sets both), when it fails.
-func testURL(t *testing.T) string {
-	t.Helper()
-	admin := os.Getenv("ANNALS_TEST_POSTGRES")
-	if admin == "" {
-		if os.Getenv("ANNALS_REQUIRE_POSTGRES") != "" {
-			t.Fatal("ANNALS_REQUIRE_POSTGRES is set but ANNALS_TEST_POSTGRES names no database")
-		}
-		t.Skip("set ANNALS_TEST_POSTGRES=postgres://USER:PASSWORD@HOST/DB (a role that may create databases) to test the PostgreSQL store")
-	}
-	db, err := sql.Open("pgx", admin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	b := make([]byte, 6)
-	rand.Read(b)
-	name := "annals_test_" + hex.EncodeToString(b)
-	if _, err := db.Exec("CREATE DATABASE " + name); err != nil {
-		t.Fatalf("make a test database (does the role have CREATEDB?): %v", err)
-	}
-	t.Cleanup(func() {
-		if _, err := db.Exec("DROP DATABASE " + name + " WITH (FORCE)"); err != nil {
-			t.Errorf("drop %s: %v", name, err)
-		}
-	})
-	u, err := url.Parse(admin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Path = "/" + name
-	return u.String()
-}
+	"github.com/annals-project/annals/internal/store/sqlstore/sqltest"
+)
 
 // sqliteTables are the tables of the embedded store's schema, read from
 // its migrations, so that the two schemas cannot drift apart unnoticed.
 func sqliteTables(t *testing.T) []string {
 	t.Helper()
-	src, err := os.ReadFile("../sqlite/migrations.go")
+	src, err := os.ReadFile("migrations_sqlite.go")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,14 +32,14 @@ func sqliteTables(t *testing.T) []string {
 
 func TestMigrationsMakeTheEmbeddedStoresTables(t *testing.T) {
 	ctx := context.Background()
-	dsn := testURL(t)
-	db, err := Open(ctx, dsn)
+	dsn := sqltest.PostgresURL(t)
+	db, err := OpenPostgres(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if v, err := db.Version(ctx); err != nil || v != len(migrations) {
-		t.Fatalf("schema version %d, %v; want %d", v, err, len(migrations))
+	if v, err := db.Version(ctx); err != nil || v != len(postgresMigrations) {
+		t.Fatalf("schema version %d, %v; want %d", v, err, len(postgresMigrations))
 	}
 	for _, table := range sqliteTables(t) {
 		var n int
@@ -106,7 +67,7 @@ func TestMigrationsMakeTheEmbeddedStoresTables(t *testing.T) {
 	db.Close()
 
 	// Opening again changes nothing; a newer schema is refused.
-	again, err := Open(ctx, dsn)
+	again, err := OpenPostgres(ctx, dsn)
 	if err != nil {
 		t.Fatalf("reopen: %v", err)
 	}
@@ -114,21 +75,21 @@ func TestMigrationsMakeTheEmbeddedStoresTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	again.Close()
-	if _, err := Open(ctx, dsn); !errors.Is(err, ErrNewerSchema) {
+	if _, err := OpenPostgres(ctx, dsn); !errors.Is(err, ErrNewerSchema) {
 		t.Fatalf("a newer schema: %v", err)
 	}
 }
 
 func TestProcessesOpeningANewDatabaseMigrateItOnce(t *testing.T) {
 	ctx := context.Background()
-	dsn := testURL(t)
+	dsn := sqltest.PostgresURL(t)
 	var wg sync.WaitGroup
 	errs := make([]error, 4)
 	for i := range errs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			db, err := Open(ctx, dsn)
+			db, err := OpenPostgres(ctx, dsn)
 			if err == nil {
 				db.Close()
 			}
@@ -145,13 +106,13 @@ func TestProcessesOpeningANewDatabaseMigrateItOnce(t *testing.T) {
 
 func TestOneWriterAtATime(t *testing.T) {
 	ctx := context.Background()
-	dsn := testURL(t)
-	a, err := Open(ctx, dsn)
+	dsn := sqltest.PostgresURL(t)
+	a, err := OpenPostgres(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	b, err := Open(ctx, dsn)
+	b, err := OpenPostgres(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,10 +171,10 @@ func TestOneWriterAtATime(t *testing.T) {
 }
 
 func TestOpenRefusesWhatIsNotADatabaseURL(t *testing.T) {
-	if _, err := Open(context.Background(), "/srv/annals"); err == nil || !strings.Contains(err.Error(), "postgres://") {
+	if _, err := OpenPostgres(context.Background(), "/srv/annals"); err == nil || !strings.Contains(err.Error(), "postgres://") {
 		t.Fatalf("a folder as a store: %v", err)
 	}
-	_, err := Open(context.Background(), "postgres://annals:s3cret@127.0.0.1:1/none?connect_timeout=2")
+	_, err := OpenPostgres(context.Background(), "postgres://annals:s3cret@127.0.0.1:1/none?connect_timeout=2")
 	if err == nil || strings.Contains(err.Error(), "s3cret") {
 		t.Fatalf("an unreachable server: %v (the password must not show)", err)
 	}

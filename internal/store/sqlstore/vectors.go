@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -66,7 +66,7 @@ func (s *DB) PutVectors(ctx context.Context, kind, model string, ids []int64, ve
 	}
 	if kind == "chunk" {
 		_, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES(?, '1')
-			ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`, metaChunkVectors)
+			ON CONFLICT(key) DO UPDATE SET value = CAST(meta.value AS INTEGER) + 1`, metaChunkVectors)
 		if err != nil {
 			return fmt.Errorf("count chunk vector changes: %w", err)
 		}

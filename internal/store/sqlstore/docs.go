@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -100,7 +100,7 @@ func (s *DB) WriteDocs(ctx context.Context, docs []store.DocWrite) error {
 type nameKey struct{ name, typ string }
 
 type docWriter struct {
-	tx                               *sql.Tx
+	tx                               *txn
 	names                            map[nameKey]int64
 	insName, selName, insMen, insEvi *sql.Stmt
 	insChunk, insTerms, insStep      *sql.Stmt
@@ -118,12 +118,12 @@ func (w *docWriter) prepare(ctx context.Context) error {
 	}
 	w.insName = prep("INSERT INTO names(name, type) VALUES(?, ?) ON CONFLICT(name, type) DO NOTHING")
 	w.selName = prep("SELECT id FROM names WHERE name = ? AND type = ?")
-	w.insMen = prep("INSERT OR IGNORE INTO mentions(doc_id, chunk_id, name_id, start, end, surface) VALUES(?, ?, ?, ?, ?, ?)")
-	w.insEvi = prep(`INSERT OR IGNORE INTO evidence(doc_id, chunk_id, rtype, head_name, tail_name, head_start, head_end,
+	w.insMen = prep("INSERT INTO mentions(doc_id, chunk_id, name_id, start, end, surface) VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+	w.insEvi = prep(`INSERT INTO evidence(doc_id, chunk_id, rtype, head_name, tail_name, head_start, head_end,
 		tail_start, tail_end, start, end, extractor, score, alias_kind, sentence, sentence_norm, kept)
-		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
-	w.insChunk = prep("INSERT INTO chunks(doc_id, seq, section, start, end, overlap, text, orig) VALUES(?, ?, ?, ?, ?, ?, ?, ?)")
-	w.insTerms = prep("INSERT INTO chunk_terms(rowid, terms) VALUES(?, ?)")
+		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`)
+	w.insChunk = prep("INSERT INTO chunks(doc_id, seq, section, start, end, overlap, text, orig) VALUES(?, ?, ?, ?, ?, ?, ?, ?) RETURNING id")
+	w.insTerms = prep(w.tx.d.insertTerms)
 	w.insStep = prep("INSERT INTO steps(doc_id, step, version) VALUES(?, ?, ?) ON CONFLICT(doc_id, step) DO UPDATE SET version = excluded.version")
 	if err != nil {
 		return fmt.Errorf("prepare writes: %w", err)
@@ -200,11 +200,9 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 			if orig != nil && c.Start >= 0 && c.Start <= c.End && c.End <= len(orig) {
 				o = string(orig[c.Start:c.End])
 			}
-			res, err := w.insChunk.ExecContext(ctx, id, c.Seq, c.Section, c.Start, c.End, c.Overlap, c.Text, o)
-			if err != nil {
+			if err := w.insChunk.QueryRowContext(ctx, id, c.Seq, c.Section, c.Start, c.End, c.Overlap, c.Text, o).Scan(&c.ID); err != nil {
 				return fmt.Errorf("store chunk %d: %w", c.Seq, err)
 			}
-			c.ID, _ = res.LastInsertId()
 			c.DocID = id
 			chunkIDs[c.Seq] = c.ID
 		}
@@ -225,7 +223,7 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 		rows.Close()
 		if d.Terms != nil {
 			// Kept chunks indexed with older terms.
-			if _, err := w.tx.ExecContext(ctx, "DELETE FROM chunk_terms WHERE rowid IN (SELECT id FROM chunks WHERE doc_id = ?)", id); err != nil {
+			if _, err := w.tx.ExecContext(ctx, w.tx.d.deleteDocTerms, id); err != nil {
 				return fmt.Errorf("drop old chunk terms: %w", err)
 			}
 		}
@@ -235,7 +233,7 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 		if !ok {
 			return fmt.Errorf("terms for chunk %d, which the document does not have", t.Seq)
 		}
-		// As text: FTS5 tokenizes text, not blobs.
+		// As text: FTS5 tokenizes text, not blobs, and PostgreSQL splits it.
 		if _, err := w.insTerms.ExecContext(ctx, cid, string(t.Terms)); err != nil {
 			return fmt.Errorf("index chunk %d: %w", t.Seq, err)
 		}
@@ -275,7 +273,7 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 			}
 			orig, norm := sentences.at(st.Sentence)
 			if _, err := w.insEvi.ExecContext(ctx, id, cid, st.Relation, hid, tid, st.Head.Start, st.Head.End,
-				st.Tail.Start, st.Tail.End, st.Sentence.Start, st.Sentence.End, d.Extractor, score, st.AliasKind, orig, norm, !st.Aside); err != nil {
+				st.Tail.Start, st.Tail.End, st.Sentence.Start, st.Sentence.End, d.Extractor, score, st.AliasKind, orig, norm, b2i(!st.Aside)); err != nil {
 				return fmt.Errorf("store evidence: %w", err)
 			}
 		}
@@ -507,7 +505,7 @@ func bumpChunks(ctx context.Context, x execer) error { return bump(ctx, x, metaC
 // bump adds one to a counter in meta.
 func bump(ctx context.Context, x execer, key string) error {
 	_, err := x.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES(?, '1')
-		ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1`, key)
+		ON CONFLICT(key) DO UPDATE SET value = CAST(meta.value AS INTEGER) + 1`, key)
 	if err != nil {
 		return fmt.Errorf("count changes (%s): %w", key, err)
 	}
@@ -518,7 +516,7 @@ func bump(ctx context.Context, x execer, key string) error {
 // attempt.
 func recordFailure(ctx context.Context, x execer, key string, f *store.Failure) error {
 	_, err := x.ExecContext(ctx, `INSERT INTO failures(doc_key, step, reason, attempts, at) VALUES(?, ?, ?, 1, ?)
-		ON CONFLICT(doc_key, step) DO UPDATE SET reason = excluded.reason, attempts = attempts + 1, at = excluded.at`,
+		ON CONFLICT(doc_key, step) DO UPDATE SET reason = excluded.reason, attempts = failures.attempts + 1, at = excluded.at`,
 		key, f.Step, f.Reason, now())
 	if err != nil {
 		return fmt.Errorf("record the failure of %s: %w", key, err)

@@ -1,8 +1,9 @@
-// Package postgres keeps a workspace's rows in a PostgreSQL database, for
-// deployments where several servers and an indexer share one graph. It
-// holds the schema (the same tables as store/sqlite), its migrations, and
-// the lock that lets one indexer write at a time.
-package postgres
+package sqlstore
+
+// PostgreSQL: for deployments where several servers and an indexer share
+// one graph. The tables are SQLite's; what differs is opening, migrating,
+// the writer lock (an advisory lock) and how other processes' commits are
+// noticed (LISTEN/NOTIFY).
 
 import (
 	"context"
@@ -16,21 +17,17 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 )
 
-// DB is a workspace database in PostgreSQL.
-type DB struct {
-	db *sql.DB
-}
-
-// IsURL says whether a store setting names a PostgreSQL database
+// IsPostgresURL says whether a store setting names a PostgreSQL database
 // (postgres://… or postgresql://…).
-func IsURL(s string) bool {
+func IsPostgresURL(s string) bool {
 	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
 }
 
-// Open connects to the database at dsn (a postgres:// URL) and brings its
-// schema up to date.
-func Open(ctx context.Context, dsn string) (*DB, error) {
-	if !IsURL(dsn) {
+// OpenPostgres connects to the PostgreSQL database at dsn (a postgres://
+// URL) and brings its schema up to date. The queries are the ones SQLite
+// runs, through PostgreSQL's dialect.
+func OpenPostgres(ctx context.Context, dsn string) (*DB, error) {
+	if !IsPostgresURL(dsn) {
 		return nil, fmt.Errorf("store %q: want postgres://USER:PASSWORD@HOST:PORT/DATABASE", redact(dsn))
 	}
 	db, err := sql.Open("pgx", dsn)
@@ -41,19 +38,13 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("connect to %s: %w", redact(dsn), err)
 	}
-	s := &DB{db: db}
-	if err := s.migrate(ctx); err != nil {
+	s := &DB{db: conn{DB: db, d: postgresSQL}, path: redact(dsn), dsn: dsn}
+	if err := s.migratePostgres(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
 	return s, nil
 }
-
-// Close releases the connections.
-func (s *DB) Close() error { return s.db.Close() }
-
-// SQL exposes the database, for tests and tools.
-func (s *DB) SQL() *sql.DB { return s.db }
 
 // redact hides the password of a database URL, for messages.
 func redact(dsn string) string {
@@ -77,8 +68,8 @@ var ErrNewerSchema = errors.New("the database's schema is newer than this annals
 
 // migrate applies the migrations not yet applied, under an advisory lock,
 // so that processes opening one new database at once migrate it once.
-func (s *DB) migrate(ctx context.Context) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+func (s *DB) migratePostgres(ctx context.Context) error {
+	tx, err := s.db.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
@@ -97,28 +88,21 @@ func (s *DB) migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("migrate: read the schema version: %w", err)
 	}
-	if version > len(migrations) {
-		return fmt.Errorf("schema version %d, this annals knows %d: %w; upgrade annals", version, len(migrations), ErrNewerSchema)
+	if version > len(postgresMigrations) {
+		return fmt.Errorf("schema version %d, this annals knows %d: %w; upgrade annals", version, len(postgresMigrations), ErrNewerSchema)
 	}
-	for i := version; i < len(migrations); i++ {
-		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+	for i := version; i < len(postgresMigrations); i++ {
+		if _, err := tx.ExecContext(ctx, postgresMigrations[i]); err != nil {
 			return fmt.Errorf("migrate to version %d: %w", i+1, err)
 		}
 	}
-	if _, err := tx.ExecContext(ctx, "UPDATE schema_version SET version = $1", len(migrations)); err != nil {
+	if _, err := tx.ExecContext(ctx, "UPDATE schema_version SET version = $1", len(postgresMigrations)); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	return nil
-}
-
-// Version is the number of migrations the database has had.
-func (s *DB) Version(ctx context.Context) (int, error) {
-	var v int
-	err := s.db.QueryRowContext(ctx, "SELECT version FROM schema_version").Scan(&v)
-	return v, err
 }
 
 // Lock is the writer lock, held on a connection of its own: PostgreSQL
@@ -135,7 +119,10 @@ const lockPoll = 200 * time.Millisecond
 // run, an alignment). While another holds it, waiting is told once, and
 // it waits until ctx ends.
 func (s *DB) WriterLock(ctx context.Context, waiting func(string)) (*Lock, error) {
-	conn, err := s.db.Conn(ctx)
+	if !s.db.d.postgres {
+		return nil, errors.New("writer lock: a SQLite workspace is locked through its folder")
+	}
+	conn, err := s.db.DB.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("writer lock: %w", err)
 	}

@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -76,7 +76,7 @@ func (s *DB) RelationsByID(ctx context.Context, ids []int64, per int) ([]kg.Rela
 	rows, err := s.query(ctx, `
 		SELECT r.id, r.head_id, h.name, h.type, r.type, r.tail_id, t.name, t.type, r.status, r.score, r.extractor
 		FROM relations r JOIN entities h ON h.id = r.head_id JOIN entities t ON t.id = r.tail_id
-		WHERE r.id IN (SELECT value FROM json_each(?))`, idList(ids))
+		WHERE r.id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, idList(ids))
 	if err != nil {
 		return nil, fmt.Errorf("read relations: %w", err)
 	}
@@ -131,7 +131,7 @@ func (s *DB) Passages(ctx context.Context, ids []int64) ([]store.Passage, error)
 			CASE WHEN c.orig IS NOT NULL THEN c.orig WHEN d.norm IS NULL THEN c.text
 				ELSE substr(d.text, c.start + 1, c.end - c.start) END, c.text,
 			d.offmap IS NOT NULL
-		FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id IN (SELECT value FROM json_each(?))`, idList(ids))
+		FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, idList(ids))
 	if err != nil {
 		return nil, fmt.Errorf("read passages: %w", err)
 	}
@@ -272,7 +272,7 @@ func (s *DB) NameUses(ctx context.Context, entityID int64, limit int) ([]store.N
 	ms, err := s.query(ctx, `SELECT m.id, m.doc_id, m.chunk_id, m.start, m.end, m.surface, d.key, d.title, d.section,
 			substr(c.text, max(m.start - c.start - 20, 0) + 1, m.end - c.start - max(m.start - c.start - 20, 0) + 20)
 		FROM mentions m JOIN documents d ON d.id = m.doc_id JOIN chunks c ON c.id = m.chunk_id
-		WHERE m.id IN (SELECT value FROM json_each(?))`, idList(ids))
+		WHERE m.id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, idList(ids))
 	if err != nil {
 		return nil, fmt.Errorf("read first mentions: %w", err)
 	}
@@ -292,7 +292,7 @@ func (s *DB) NameUses(ctx context.Context, entityID int64, limit int) ([]store.N
 
 // EntitiesByID reads entities (without their aliases) by id.
 func (s *DB) EntitiesByID(ctx context.Context, ids []int64) ([]kg.Entity, error) {
-	rows, err := s.query(ctx, "SELECT "+entityColumns+" FROM entities e WHERE e.id IN (SELECT value FROM json_each(?)) ORDER BY e.id", idList(ids))
+	rows, err := s.query(ctx, "SELECT "+entityColumns+" FROM entities e WHERE e.id IN (SELECT CAST(value AS BIGINT) FROM json_each(?)) ORDER BY e.id", idList(ids))
 	if err != nil {
 		return nil, fmt.Errorf("read entities: %w", err)
 	}
@@ -328,7 +328,7 @@ func (s *DB) RelationYears(ctx context.Context, ids []int64) (map[int64]int, err
 		return out, nil
 	}
 	rows, err := s.query(ctx, `SELECT relation_id, min(year) FROM evidence
-		WHERE relation_id IN (SELECT value FROM json_each(?)) AND year IS NOT NULL GROUP BY relation_id`, idList(ids))
+		WHERE relation_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?)) AND year IS NOT NULL GROUP BY relation_id`, idList(ids))
 	if err != nil {
 		return nil, fmt.Errorf("read the years of relations: %w", err)
 	}

@@ -1,0 +1,51 @@
+// Package sqltest gives tests an empty PostgreSQL database of their own,
+// so that storage tests run on both engines the store supports.
+package sqltest
+
+import (
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"testing"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+)
+
+// PostgresURL gives a new, empty PostgreSQL database for one test, dropped
+// after it. It needs ANNALS_TEST_POSTGRES, the URL of a database whose
+// role may create databases; without it the test skips, unless
+// ANNALS_REQUIRE_POSTGRES is set (CI sets both), when it fails.
+func PostgresURL(t testing.TB) string {
+	t.Helper()
+	admin := os.Getenv("ANNALS_TEST_POSTGRES")
+	if admin == "" {
+		if os.Getenv("ANNALS_REQUIRE_POSTGRES") != "" {
+			t.Fatal("ANNALS_REQUIRE_POSTGRES is set but ANNALS_TEST_POSTGRES names no database")
+		}
+		t.Skip("set ANNALS_TEST_POSTGRES=postgres://USER:PASSWORD@HOST/DB (a role that may create databases) to test the PostgreSQL store")
+	}
+	db, err := sql.Open("pgx", admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	b := make([]byte, 6)
+	rand.Read(b)
+	name := "annals_test_" + hex.EncodeToString(b)
+	if _, err := db.Exec("CREATE DATABASE " + name); err != nil {
+		t.Fatalf("make a test database (does the role have CREATEDB?): %v", err)
+	}
+	t.Cleanup(func() {
+		if _, err := db.Exec("DROP DATABASE " + name + " WITH (FORCE)"); err != nil {
+			t.Errorf("drop %s: %v", name, err)
+		}
+	})
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
