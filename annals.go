@@ -101,11 +101,16 @@ func OpenWith(ctx context.Context, dir string, o OpenOptions) (*Workspace, error
 	if err != nil {
 		return nil, err
 	}
-	var so sqlstore.Options
-	if !o.ForIndexing {
-		so.MapBytes = mapBytes
+	var db *sqlstore.DB
+	if cfg.Store != "" {
+		db, err = sqlstore.OpenPostgres(ctx, cfg.Store)
+	} else {
+		var so sqlstore.Options
+		if !o.ForIndexing {
+			so.MapBytes = mapBytes
+		}
+		db, err = sqlstore.OpenWith(ctx, filepath.Join(dir, workspace.DBName), so)
 	}
-	db, err := sqlstore.OpenWith(ctx, filepath.Join(dir, workspace.DBName), so)
 	if err != nil {
 		return nil, err
 	}
@@ -117,14 +122,29 @@ func OpenWith(ctx context.Context, dir string, o OpenOptions) (*Workspace, error
 // Close releases the workspace.
 func (w *Workspace) Close() error { return w.db.Close() }
 
+// unlocker is a held writer lock.
+type unlocker interface{ Unlock() error }
+
 // lock takes the writer lock, waiting (and saying so) while another process
-// writes.
-func (w *Workspace) lock(ctx context.Context, command string, waiting func(string)) (*workspace.Lock, error) {
+// writes: the workspace folder's, or the PostgreSQL database's, which
+// writers on other machines take too.
+func (w *Workspace) lock(ctx context.Context, command string, waiting func(string)) (unlocker, error) {
 	if waiting != nil {
 		told := waiting
 		waiting = func(msg string) { told(msg + "; waiting for it to finish") }
 	}
-	return workspace.WaitLock(ctx, w.Dir, command, waiting)
+	if w.db.Postgres() {
+		l, err := w.db.WriterLock(ctx, waiting)
+		if err != nil {
+			return nil, err
+		}
+		return l, nil
+	}
+	l, err := workspace.WaitLock(ctx, w.Dir, command, waiting)
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
 }
 
 // IndexOptions tunes Index.

@@ -16,6 +16,10 @@ import (
 
 // Config is everything a workspace can be told.
 type Config struct {
+	// Store is where the graph's rows are kept: empty for the SQLite file
+	// in the workspace folder, or a postgres:// URL. Never shown (it may
+	// hold a password).
+	Store string `yaml:"store" json:"-"`
 	// Schema is a shipped schema name or a YAML file; empty chooses by
 	// language (zh-history for Chinese, general otherwise).
 	Schema    string    `yaml:"schema" json:"schema"`
@@ -250,6 +254,7 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 		}
 		return nil
 	}
+	str("ANNALS_STORE", &c.Store)
 	str("ANNALS_SCHEMA", &c.Schema)
 	if v := getenv("ANNALS_T2S"); v != "" {
 		b, err := strconv.ParseBool(v)
@@ -294,6 +299,9 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 
 // Validate checks ranges.
 func (c Config) Validate() error {
+	if c.Store != "" && !strings.HasPrefix(c.Store, "postgres://") && !strings.HasPrefix(c.Store, "postgresql://") {
+		return fmt.Errorf("store: want empty (the SQLite file in the workspace) or postgres://USER:PASSWORD@HOST:PORT/DATABASE")
+	}
 	if c.Chunk.MaxChars < 50 {
 		return fmt.Errorf("chunk.max_chars = %d: want at least 50", c.Chunk.MaxChars)
 	}
@@ -343,6 +351,11 @@ func (c Config) Validate() error {
 func Template() string {
 	return strings.TrimLeft(`
 # annals workspace settings. Precedence: flag > environment > this file > default.
+
+# Where the graph is kept: empty for the SQLite file in this folder, or a
+# PostgreSQL database that several servers and an indexer share:
+# postgres://USER:PASSWORD@HOST:5432/DATABASE. Env: ANNALS_STORE.
+store: ""
 
 # Schema: zh-history, general, or a YAML file. Empty: chosen by language
 # (zh-history for Chinese, general for English and Vietnamese). Env: ANNALS_SCHEMA.

@@ -48,10 +48,14 @@ func abs(p string) string {
 	return p
 }
 
-// Exists reports whether dir holds a workspace.
+// Exists reports whether dir holds a workspace: its database file, or
+// settings (annals.yaml, ANNALS_STORE) that name a database elsewhere.
 func Exists(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, DBName))
-	return err == nil
+	if _, err := os.Stat(filepath.Join(dir, DBName)); err == nil {
+		return true
+	}
+	c, err := config.Load(filepath.Join(dir, config.FileName))
+	return err == nil && c.Store != ""
 }
 
 // Init creates the workspace folder with a commented annals.yaml and an

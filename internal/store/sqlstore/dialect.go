@@ -23,17 +23,26 @@ type dialect struct {
 	// PostgreSQL: a chunk's terms (space-separated) go in, and a
 	// document's chunks' terms go out, differently.
 	insertTerms, deleteDocTerms string
+	// firstEvidence joins a list of relation ids (?1) to the first ?2
+	// evidence rows of each, as e: through a subquery per relation in
+	// SQLite, LATERAL in PostgreSQL (which would scan the table for
+	// SQLite's form).
+	firstEvidence string
 }
 
 var sqliteSQL = &dialect{
 	insertTerms:    "INSERT INTO chunk_terms(rowid, terms) VALUES(?, ?)",
 	deleteDocTerms: "DELETE FROM chunk_terms WHERE rowid IN (SELECT id FROM chunks WHERE doc_id = ?)",
+	firstEvidence: `json_each(?1) r JOIN evidence e
+		ON e.id IN (SELECT x.id FROM evidence x WHERE x.relation_id = CAST(r.value AS BIGINT) ORDER BY x.id LIMIT ?2)`,
 }
 
 var postgresSQL = &dialect{
 	postgres:       true,
 	insertTerms:    "INSERT INTO chunk_terms(chunk_id, terms) VALUES(?, string_to_array(?, ' '))",
 	deleteDocTerms: "DELETE FROM chunk_terms WHERE chunk_id IN (SELECT id FROM chunks WHERE doc_id = ?)",
+	firstEvidence: `json_each(?1) r CROSS JOIN LATERAL
+		(SELECT * FROM evidence x WHERE x.relation_id = CAST(r.value AS BIGINT) ORDER BY x.id LIMIT ?2) e`,
 }
 
 // sql is q as this engine reads it.

@@ -100,10 +100,11 @@ func (s *DB) WriteDocs(ctx context.Context, docs []store.DocWrite) error {
 type nameKey struct{ name, typ string }
 
 type docWriter struct {
-	tx                               *txn
-	names                            map[nameKey]int64
-	insName, selName, insMen, insEvi *sql.Stmt
-	insChunk, insTerms, insStep      *sql.Stmt
+	tx                          *txn
+	names                       map[nameKey]int64
+	insName, selName            *sql.Stmt
+	insChunk, insTerms, insStep *sql.Stmt
+	mentions, evidence          *batch
 }
 
 func (w *docWriter) prepare(ctx context.Context) error {
@@ -118,10 +119,11 @@ func (w *docWriter) prepare(ctx context.Context) error {
 	}
 	w.insName = prep("INSERT INTO names(name, type) VALUES(?, ?) ON CONFLICT(name, type) DO NOTHING")
 	w.selName = prep("SELECT id FROM names WHERE name = ? AND type = ?")
-	w.insMen = prep("INSERT INTO mentions(doc_id, chunk_id, name_id, start, end, surface) VALUES(?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
-	w.insEvi = prep(`INSERT INTO evidence(doc_id, chunk_id, rtype, head_name, tail_name, head_start, head_end,
-		tail_start, tail_end, start, end, extractor, score, alias_kind, sentence, sentence_norm, kept)
-		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`)
+	w.mentions = newBatch(w.tx, "INSERT INTO mentions(doc_id, chunk_id, name_id, start, end, surface) VALUES ",
+		"(?, ?, ?, ?, ?, ?)", " ON CONFLICT DO NOTHING")
+	w.evidence = newBatch(w.tx, `INSERT INTO evidence(doc_id, chunk_id, rtype, head_name, tail_name, head_start, head_end,
+		tail_start, tail_end, start, end, extractor, score, alias_kind, sentence, sentence_norm, kept) VALUES `,
+		"(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", " ON CONFLICT DO NOTHING")
 	w.insChunk = prep("INSERT INTO chunks(doc_id, seq, section, start, end, overlap, text, orig) VALUES(?, ?, ?, ?, ?, ?, ?, ?) RETURNING id")
 	w.insTerms = prep(w.tx.d.insertTerms)
 	w.insStep = prep("INSERT INTO steps(doc_id, step, version) VALUES(?, ?, ?) ON CONFLICT(doc_id, step) DO UPDATE SET version = excluded.version")
@@ -132,7 +134,9 @@ func (w *docWriter) prepare(ctx context.Context) error {
 }
 
 func (w *docWriter) close() {
-	for _, st := range []*sql.Stmt{w.insName, w.selName, w.insMen, w.insEvi, w.insChunk, w.insTerms, w.insStep} {
+	w.mentions.close()
+	w.evidence.close()
+	for _, st := range []*sql.Stmt{w.insName, w.selName, w.insChunk, w.insTerms, w.insStep} {
 		if st != nil {
 			st.Close()
 		}
@@ -254,7 +258,7 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 			if err != nil {
 				return err
 			}
-			if _, err := w.insMen.ExecContext(ctx, id, cid, nid, m.Start, m.End, m.Surface); err != nil {
+			if err := w.mentions.add(ctx, id, cid, nid, m.Start, m.End, m.Surface); err != nil {
 				return fmt.Errorf("store mention: %w", err)
 			}
 		}
@@ -272,11 +276,17 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 				score = *st.Score
 			}
 			orig, norm := sentences.at(st.Sentence)
-			if _, err := w.insEvi.ExecContext(ctx, id, cid, st.Relation, hid, tid, st.Head.Start, st.Head.End,
+			if err := w.evidence.add(ctx, id, cid, st.Relation, hid, tid, st.Head.Start, st.Head.End,
 				st.Tail.Start, st.Tail.End, st.Sentence.Start, st.Sentence.End, d.Extractor, score, st.AliasKind, orig, norm, b2i(!st.Aside)); err != nil {
 				return fmt.Errorf("store evidence: %w", err)
 			}
 		}
+	}
+	if err := w.mentions.flush(ctx); err != nil {
+		return fmt.Errorf("store mentions: %w", err)
+	}
+	if err := w.evidence.flush(ctx); err != nil {
+		return fmt.Errorf("store evidence: %w", err)
 	}
 	for step, version := range d.Steps {
 		if _, err := w.insStep.ExecContext(ctx, id, step, version); err != nil {

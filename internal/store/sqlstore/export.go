@@ -80,7 +80,7 @@ func (s *DB) Graph(ctx context.Context) ([]kg.Entity, []kg.Relation, error) {
 	}
 	// The evidence goes through the same reading as an entity page's,
 	// within the snapshot.
-	if err := attachEvidence(ctx, tx.QueryContext, rels, math.MaxInt32); err != nil {
+	if err := attachEvidence(ctx, tx.QueryContext, tx.d, rels, math.MaxInt32); err != nil {
 		return nil, nil, err
 	}
 	return ents, rels, nil

@@ -162,7 +162,7 @@ func (s *DB) relations(ctx context.Context, entityID int64, types []string, limi
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if err := attachEvidence(ctx, s.query, out, per); err != nil {
+	if err := attachEvidence(ctx, s.query, s.db.d, out, per); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -173,7 +173,7 @@ type queryFunc func(ctx context.Context, q string, args ...any) (*sql.Rows, erro
 
 // attachEvidence reads up to per evidence sentences for every relation in
 // one query.
-func attachEvidence(ctx context.Context, query queryFunc, rels []kg.Relation, per int) error {
+func attachEvidence(ctx context.Context, query queryFunc, d *dialect, rels []kg.Relation, per int) error {
 	if len(rels) == 0 {
 		return nil
 	}
@@ -191,9 +191,7 @@ func attachEvidence(ctx context.Context, query queryFunc, rels []kg.Relation, pe
 	// stated in hundreds of places costs only the few kept. They are put
 	// in order here, not by SQL, which would copy every row, sentences
 	// and all, into a sorter first; their documents are read once each.
-	rows, err := query(ctx, `SELECT `+cols+` FROM json_each(?1) r
-		JOIN evidence e ON e.id IN (SELECT x.id FROM evidence x WHERE x.relation_id = CAST(r.value AS BIGINT) ORDER BY x.id LIMIT ?2)`,
-		idList(ids), per)
+	rows, err := query(ctx, `SELECT `+cols+` FROM `+d.firstEvidence, idList(ids), per)
 	if err != nil {
 		return fmt.Errorf("read evidence: %w", err)
 	}

@@ -123,12 +123,13 @@ func (s *DB) SetDates(ctx context.Context, d *store.DatedDoc, step, version stri
 		return err
 	}
 	defer tx.Rollback()
-	up, err := tx.PrepareContext(ctx, `UPDATE evidence SET year = ?, end_year = ?, precision = ?, time_expr = ?,
-		reign = ?, reign_name = ?, reign_year = ? WHERE id = ?`)
-	if err != nil {
-		return err
-	}
-	defer up.Close()
+	// Rows of VALUES are typed by their casts (PostgreSQL reads a bare
+	// parameter there as text) and joined to the table by id.
+	up := newBatch(tx, `UPDATE evidence SET year = v.column2, end_year = v.column3, precision = v.column4, time_expr = v.column5,
+		reign = v.column6, reign_name = v.column7, reign_year = v.column8 FROM (VALUES `,
+		`(CAST(? AS BIGINT), CAST(? AS INTEGER), CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS INTEGER))`,
+		`) AS v WHERE evidence.id = v.column1`)
+	defer up.close()
 	for _, e := range d.Evidence {
 		var year, end, prec, expr, reign, reignName, reignYear any
 		if e.Dated {
@@ -140,23 +141,26 @@ func (s *DB) SetDates(ctx context.Context, d *store.DatedDoc, step, version stri
 				reignName = e.ReignName
 			}
 		}
-		if _, err := up.ExecContext(ctx, year, end, prec, expr, reign, reignName, reignYear, e.ID); err != nil {
+		if err := up.add(ctx, e.ID, year, end, prec, expr, reign, reignName, reignYear); err != nil {
 			return fmt.Errorf("date evidence: %w", err)
 		}
 	}
-	mt, err := tx.PrepareContext(ctx, "UPDATE mentions SET year = ? WHERE id = ?")
-	if err != nil {
-		return err
+	if err := up.flush(ctx); err != nil {
+		return fmt.Errorf("date evidence: %w", err)
 	}
-	defer mt.Close()
+	mt := newBatch(tx, "UPDATE mentions SET year = v.column2 FROM (VALUES ", "(CAST(? AS BIGINT), CAST(? AS INTEGER))", ") AS v WHERE mentions.id = v.column1")
+	defer mt.close()
 	for _, t := range d.Times {
 		var year any
 		if t.Dated {
 			year = t.Year
 		}
-		if _, err := mt.ExecContext(ctx, year, t.ID); err != nil {
+		if err := mt.add(ctx, t.ID, year); err != nil {
 			return fmt.Errorf("date time mention: %w", err)
 		}
+	}
+	if err := mt.flush(ctx); err != nil {
+		return fmt.Errorf("date time mention: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM chunk_years WHERE chunk_id IN (SELECT id FROM chunks WHERE doc_id = ?)", d.ID); err != nil {
 		return err
@@ -267,7 +271,7 @@ func (s *DB) Timeline(ctx context.Context, q store.TimelineQuery) ([]store.Timel
 func (s *DB) EntityDocs(ctx context.Context) ([]store.EntityDoc, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT n.entity_id, d.section, d.key, COUNT(*) FROM mentions m
 		JOIN names n ON n.id = m.name_id JOIN documents d ON d.id = m.doc_id
-		WHERE n.entity_id IS NOT NULL AND n.type IN ('人物', 'person') GROUP BY n.entity_id, m.doc_id`)
+		WHERE n.entity_id IS NOT NULL AND n.type IN ('人物', 'person') GROUP BY n.entity_id, d.id`)
 	if err != nil {
 		return nil, fmt.Errorf("count mentions per document: %w", err)
 	}

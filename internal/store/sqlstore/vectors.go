@@ -54,15 +54,17 @@ func (s *DB) PutVectors(ctx context.Context, kind, model string, ids []int64, ve
 		return err
 	}
 	defer tx.Rollback()
-	st, err := tx.PrepareContext(ctx, "INSERT INTO "+table+"("+col+", model, vec) VALUES(?, ?, ?) ON CONFLICT("+col+") DO UPDATE SET model = excluded.model, vec = excluded.vec")
-	if err != nil {
-		return err
-	}
-	defer st.Close()
+	// The ids are distinct: one statement may not upsert a row twice.
+	b := newBatch(tx, "INSERT INTO "+table+"("+col+", model, vec) VALUES ", "(?, ?, ?)",
+		" ON CONFLICT("+col+") DO UPDATE SET model = excluded.model, vec = excluded.vec")
+	defer b.close()
 	for i, id := range ids {
-		if _, err := st.ExecContext(ctx, id, model, vecs[i]); err != nil {
+		if err := b.add(ctx, id, model, vecs[i]); err != nil {
 			return fmt.Errorf("store %s vector: %w", kind, err)
 		}
+	}
+	if err := b.flush(ctx); err != nil {
+		return fmt.Errorf("store %s vectors: %w", kind, err)
 	}
 	if kind == "chunk" {
 		_, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES(?, '1')
