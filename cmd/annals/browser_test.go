@@ -303,8 +303,14 @@ func serveDemo(t *testing.T) string {
 // URL; the server is stopped when the test ends.
 func serve(t testing.TB, exe, dir string, args ...string) string {
 	t.Helper()
+	return serveWith(t, exe, dir, nil, args...)
+}
+
+// serveWith is serve with more environment variables.
+func serveWith(t testing.TB, exe, dir string, env []string, args ...string) string {
+	t.Helper()
 	srv := exec.Command(exe, append(args, "serve", "--addr", "127.0.0.1:0")...)
-	srv.Dir, srv.Env = dir, cleanEnv()
+	srv.Dir, srv.Env = dir, append(cleanEnv(), env...)
 	srv.Stderr = os.Stderr
 	stdout, err := srv.StdoutPipe()
 	if err != nil {

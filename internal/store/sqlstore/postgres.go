@@ -28,17 +28,17 @@ func IsPostgresURL(s string) bool {
 // runs, through PostgreSQL's dialect.
 func OpenPostgres(ctx context.Context, dsn string) (*DB, error) {
 	if !IsPostgresURL(dsn) {
-		return nil, fmt.Errorf("store %q: want postgres://USER:PASSWORD@HOST:PORT/DATABASE", redact(dsn))
+		return nil, fmt.Errorf("store %q: want postgres://USER:PASSWORD@HOST:PORT/DATABASE", Redact(dsn))
 	}
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", redact(dsn), err)
+		return nil, fmt.Errorf("open %s: %w", Redact(dsn), err)
 	}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("connect to %s: %w", redact(dsn), err)
+		return nil, fmt.Errorf("connect to %s: %w", Redact(dsn), err)
 	}
-	s := &DB{db: conn{DB: db, d: postgresSQL}, path: redact(dsn), dsn: dsn}
+	s := &DB{db: conn{DB: db, d: postgresSQL}, path: Redact(dsn), dsn: dsn}
 	if err := s.migratePostgres(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -46,8 +46,8 @@ func OpenPostgres(ctx context.Context, dsn string) (*DB, error) {
 	return s, nil
 }
 
-// redact hides the password of a database URL, for messages.
-func redact(dsn string) string {
+// Redact hides the password of a database URL, for messages.
+func Redact(dsn string) string {
 	u, err := url.Parse(dsn)
 	if err != nil {
 		return "(a database URL that does not parse)"

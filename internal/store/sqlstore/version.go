@@ -71,7 +71,7 @@ func (w *versionWatch) postgres(ctx context.Context, dsn string) (int64, error) 
 	cfg.OnNotification = func(*pgconn.PgConn, *pgconn.Notification) { w.n++ } // under w.mu: only queries under it receive
 	c, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
-		return 0, fmt.Errorf("watch for changes: connect to %s: %w", redact(dsn), err)
+		return 0, fmt.Errorf("watch for changes: connect to %s: %w", Redact(dsn), err)
 	}
 	if _, err := c.Exec(ctx, "LISTEN "+commitChannel); err != nil {
 		c.Close(context.Background())
