@@ -16,11 +16,10 @@ import (
 // committed since it last asked: SQLite's data_version on a connection
 // that never writes, or PostgreSQL's notifications of commits.
 type versionWatch struct {
-	mu  sync.Mutex
-	db  *sql.DB   // SQLite
-	pg  *pgx.Conn // PostgreSQL: listens on commitChannel
-	n   int64
-	err error
+	mu sync.Mutex
+	db *sql.DB   // SQLite
+	pg *pgx.Conn // PostgreSQL: listens on commitChannel
+	n  int64
 }
 
 // DataVersion changes whenever a change to the database is committed, by
