@@ -180,6 +180,20 @@ func binary(t testing.TB) string {
 	return exe
 }
 
+// peopleCorpus writes 150 short biographies, three batches of indexing
+// (64 documents each), and returns their folder.
+func peopleCorpus(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	people := []string{"刘备", "关羽", "张飞", "赵云", "马超", "黄忠", "魏延", "姜维"}
+	for i := 0; i < 150; i++ {
+		a, b := people[i%len(people)], people[(i+3)%len(people)]
+		body := fmt.Sprintf("%s，字子%d，涿郡人也。%s拜偏将军，封亭侯。%s子%s嗣。", a, i, a, a, b)
+		os.WriteFile(filepath.Join(root, fmt.Sprintf("doc%03d.txt", i)), []byte(body), 0o644)
+	}
+	return root
+}
+
 type counts struct {
 	Documents, Chunks, Entities, Mentions, Relations, Evidence, Aliases int
 }
@@ -205,13 +219,7 @@ func TestKilledIndexResumes(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	exe := binary(t)
-	root := t.TempDir()
-	people := []string{"刘备", "关羽", "张飞", "赵云", "马超", "黄忠", "魏延", "姜维"}
-	for i := 0; i < 150; i++ {
-		a, b := people[i%len(people)], people[(i+3)%len(people)]
-		body := fmt.Sprintf("%s，字子%d，涿郡人也。%s拜偏将军，封亭侯。%s子%s嗣。", a, i, a, a, b)
-		os.WriteFile(filepath.Join(root, fmt.Sprintf("doc%03d.txt", i)), []byte(body), 0o644)
-	}
+	root := peopleCorpus(t)
 	clean := filepath.Join(t.TempDir(), "clean")
 	if out, err := exec.Command(exe, "-w", clean, "-q", "index", root).CombinedOutput(); err != nil {
 		t.Fatalf("clean index: %v\n%s", err, out)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -40,13 +39,7 @@ func getJSON(t *testing.T, u string, v any) {
 func TestTwoServersAndAnIndexerShareOneDatabase(t *testing.T) {
 	store := sqltest.PostgresURL(t)
 	exe := binary(t)
-	root := t.TempDir()
-	people := []string{"刘备", "关羽", "张飞", "赵云", "马超", "黄忠", "魏延", "姜维"}
-	for i := 0; i < 150; i++ {
-		a, b := people[i%len(people)], people[(i+3)%len(people)]
-		body := fmt.Sprintf("%s，字子%d，涿郡人也。%s拜偏将军，封亭侯。%s子%s嗣。", a, i, a, a, b)
-		os.WriteFile(filepath.Join(root, fmt.Sprintf("doc%03d.txt", i)), []byte(body), 0o644)
-	}
+	root := peopleCorpus(t)
 	embedded := filepath.Join(t.TempDir(), "embedded")
 	if out, err := exec.Command(exe, "-w", embedded, "-q", "index", root).CombinedOutput(); err != nil {
 		t.Fatalf("index into SQLite: %v\n%s", err, out)
