@@ -13,7 +13,8 @@ import (
 // dialect is what differs between the two engines in the text of a
 // query. The queries are written once, in the SQL both engines share
 // (ON CONFLICT … DO NOTHING, RETURNING), with SQLite's parameters (? and
-// ?N), its json_each over a JSON array for a list, group_concat and a
+// ?N), its json_each over a JSON array for a list (annals_list, a function
+// of the schema, in PostgreSQL), group_concat and a
 // scalar max(x, 0); PostgreSQL's dialect rewrites those few things, once
 // per query text.
 type dialect struct {
@@ -71,9 +72,9 @@ var listFunctions = regexp.MustCompile(`\b(json_each|json_array_length)\((\$\d+)
 // toPostgres rewrites a query: SQLite's parameters (? numbered after the
 // highest before it, ?N) become $N, the column end (a reserved word in
 // PostgreSQL, written lowercase where the keyword END is not) is quoted,
-// and a list read with json_each(?)
-// comes from json_array_elements_text, whose rows are text (a list of
-// ids is cast back to integers by the query: CAST(value AS BIGINT)).
+// and a list read with json_each(?) comes from annals_list, whose rows are
+// text (a list of ids is cast back to integers by the query: CAST(value
+// AS BIGINT)).
 // String literals and quoted names are left alone.
 func toPostgres(q string) string {
 	var b strings.Builder
@@ -128,7 +129,7 @@ func toPostgres(q string) string {
 	return listFunctions.ReplaceAllStringFunc(t, func(m string) string {
 		p := listFunctions.FindStringSubmatch(m)
 		if p[1] == "json_each" {
-			return "json_array_elements_text(" + p[2] + "::json)"
+			return "annals_list(" + p[2] + "::json)"
 		}
 		return p[1] + "(" + p[2] + "::json)"
 	})

@@ -11,7 +11,7 @@ func TestToPostgres(t *testing.T) {
 		{"SELECT c.end, CASE WHEN x THEN 1 END FROM c WHERE c. end > 0", "SELECT c.end, CASE WHEN x THEN 1 END FROM c WHERE c. end > 0"},
 		{"SELECT 'end', endless, e_end FROM t", "SELECT 'end', endless, e_end FROM t"},
 		{"WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?1)) AND json_array_length(?2) = 0",
-			"WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_array_elements_text($1::json)) AND json_array_length($2::json) = 0"},
+			"WHERE id IN (SELECT CAST(value AS BIGINT) FROM annals_list($1::json)) AND json_array_length($2::json) = 0"},
 		{"SELECT group_concat(e.year), group_concat(DISTINCT a.alias) FROM t", "SELECT string_agg(CAST(e.year AS TEXT), ','), string_agg(DISTINCT CAST(a.alias AS TEXT), ',') FROM t"},
 		{"substr(c.text, max(m.start - c.start - 20, 0) + 1), max(id)", "substr(c.text, GREATEST(m.start - c.start - 20, 0) + 1), max(id)"},
 	} {
