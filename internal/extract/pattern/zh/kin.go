@@ -35,6 +35,11 @@ func kinKind(w string) string {
 
 var kinBlock = set("父母子弟兄妻女孙姊妹老幼少长嗣息侄甥婿舅姑夫")
 
+// notKinName are characters that follow a kin word as no name: 子妇 (a
+// daughter-in-law), 世子仍出 (the heir still went out). Apart from kinBlock,
+// which the name model's features read too; like kinFollow, at work only.
+var notKinName = set("妇仍")
+
 // kinPrev may stand before a one-character kinship word that introduces a
 // name (之子X, 与弟X, 遣子X).
 const kinPrev = "之其生有为曰与及以遣封立杀诛并"
@@ -158,7 +163,7 @@ func (x *run) kinNames() {
 			}
 			continue
 		}
-		if kinBlock.has(x.at(e0)) {
+		if kinBlock.has(x.at(e0)) || !x.plain && notKinName.has(x.at(e0)) {
 			continue
 		}
 		for g := 1; g <= 2; g++ {
@@ -166,7 +171,7 @@ func (x *run) kinNames() {
 			if !x.free(e0, e) || !x.nameChars(e0, e) {
 				break
 			}
-			if g == 1 && (noSingle.has(rs[e0]) || kinVerbs.has(rs[e0]) && x.boundary(e)) {
+			if g == 1 && (noSingle.has(rs[e0]) || kinVerbs.has(rs[e0]) && (x.boundary(e) || !x.plain && x.at(e) == '守')) {
 				continue
 			}
 			if g == 1 && !x.plain && rs[e0] == '任' && x.at(e) == '为' {
@@ -288,7 +293,7 @@ func (x *run) kinship(ss []sentence) {
 			switch {
 			case anchor < 0:
 				anchor = x.chapterSubject(sen)
-			case x.opensParagraph(x.cls[ci].s) && x.byTitle(anchor):
+			case x.byTitle(anchor) && (x.opensParagraph(x.cls[ci].s) || x.heirOfOther(kn, sen, anchor)):
 				// 明年，太祖遂为魏公矣。\n子恽，嗣侯: a paragraph that opens
 				// on kin, after the subject's death, is about the subject's
 				// family, not that of the ruler the sentence before named
@@ -348,6 +353,33 @@ func (x *run) kinship(ss []sentence) {
 	}
 }
 
+// heirOfOther says whether kin opening a clause belongs to the chapter's
+// subject rather than to the ruler the text last named by his title,
+// though no paragraph opens: the ruler is not the subject of the chapter,
+// and the kin opens its sentence (渊妻，太祖内妹。长子衡) or inherits after a
+// bare death (薨，子曾嗣: the subject's, for a ruler's death is 崩).
+func (x *run) heirOfOther(kn kin, sen sentence, ruler int) bool {
+	if x.isChapterSubject(x.ents[ruler].canonical(x.rs)) || x.subjects[x.ents[ruler].name] {
+		return false
+	}
+	if ci := x.clauseAt(kn.s); ci >= 0 && x.cls[ci].s <= sen.s+1 {
+		return true
+	}
+	e := x.ents[kn.name].e
+	if x.at(e) != '嗣' && !hasAt(x.rs, e, "袭爵") {
+		return false
+	}
+	for i := kn.s - 1; i >= sen.s; i-- {
+		switch x.rs[i] {
+		case '崩', '殂':
+			return false
+		case '薨', '卒':
+			return x.endsAt(i) < 0 // 薨 with no one named right before it
+		}
+	}
+	return false
+}
+
 // sharesSurname are the kin words whose kin bear the person's surname.
 var sharesSurname = map[string]bool{"父": true, "子": true, "长子": true, "次子": true, "少子": true, "中子": true, "幼子": true, "嫡子": true, "庶子": true,
 	"弟": true, "兄": true, "母弟": true, "同母弟": true, "少弟": true, "季弟": true, "长兄": true, "孙": true}
@@ -362,7 +394,7 @@ const togetherWords = "俱皆并共同亦各自"
 func (x *run) familyName(anchor, k int, word string) {
 	en := &x.ents[k]
 	g := x.rs[en.s:en.e]
-	if x.plain || en.name != "" || !sharesSurname[word] || len(g) > 2 || len(g) == 2 && x.surnameLen(g) > 0 {
+	if x.plain || !sharesSurname[word] || len(g) > 2 || len(g) == 2 && x.surnameLen(g) > 0 {
 		return
 	}
 	if len(g) == 1 && strings.ContainsRune(togetherWords, g[0]) {
@@ -373,7 +405,14 @@ func (x *run) familyName(anchor, k int, word string) {
 	if n == 0 || !x.isChapterSubject(string(full)) {
 		return
 	}
-	x.nameInFamily(k, string(full[:n]))
+	surname := string(full[:n])
+	// A given name the chapter knows as someone else's keeps that name,
+	// unless one character follows a kin word of the family: 父操 in
+	// 凌统传 is 凌操, though 操 is 曹操 wherever 曹公 is named.
+	if en.name != "" && (len(g) != 1 || strings.HasPrefix(en.name, surname)) {
+		return
+	}
+	x.nameInFamily(k, surname)
 }
 
 // near reports whether two mentions lie in the same or adjacent sentences.

@@ -497,3 +497,49 @@ func TestSonsAfterTheSubjectsTitleAreHis(t *testing.T) {
 	}
 	noTriple(t, res, "刘炟", "子女", "马廖")
 }
+
+// An heir or a son named after a ruler whom the text calls by his title is
+// the chapter subject's, where the ruler is not the subject: the sentence
+// opens on him, or he inherits after a bare 薨.
+func TestHeirsAfterARulersTitleAreTheSubjects(t *testing.T) {
+	res := run1(t, "任峻字伯达，河南中牟人也。建安九年薨，太祖流涕者久之。子先嗣。", inChapter("三国志/魏书/任苏杜郑仓传"))
+	wantTriple(t, res, "任峻", "子女", "任先")
+	noTriple(t, res, "曹操", "子女", "先")
+	res = run1(t, "庞淯字子异，酒泉表氏人也。太祖闻之，辟为掾属。文帝践阼，拜驸马都尉，迁西海太守。薨，子曾嗣。", inChapter("三国志/魏书/二李臧文吕许典二庞阎传"))
+	wantTriple(t, res, "庞淯", "子女", "庞曾")
+	noTriple(t, res, "曹操", "子女", "曾")
+	noTriple(t, res, "曹丕", "子女", "曾")
+	res = run1(t, "夏侯渊字妙才，惇族弟也。渊妻，太祖内妹。长子衡，尚太祖弟海阳哀侯女，恩宠特隆。", inChapter("三国志/魏书/诸夏侯曹传"))
+	wantTriple(t, res, "夏侯渊", "子女", "夏侯衡")
+	noTriple(t, res, "曹操", "子女", "衡")
+	// A ruler's own son after his death (崩) stays his.
+	res = run1(t, "太祖崩，子丕嗣。", inChapter("三国志/魏书/武帝纪"))
+	wantTriple(t, res, "曹操", "子女", "曹丕")
+}
+
+// A father named by one character bears his son's surname, though the
+// chapter knows that character as another man's name.
+func TestFatherTakesTheFamilysSurname(t *testing.T) {
+	res := run1(t, "曹操征荆州，操军败。\n凌统字公绩，吴郡馀杭人也。父操，轻侠有胆气。", inChapter("三国志/吴书/程黄韩蒋周陈董甘凌徐潘丁传"))
+	wantTriple(t, res, "凌操", "子女", "凌统")
+	noTriple(t, res, "曹操", "子女", "凌统")
+}
+
+// Words after a kin word that are no name: 子妇 (a daughter-in-law), 世子仍
+// (the heir still …), 与世子居守 (stayed to guard with the heir).
+func TestKinWordsBeforeVerbsNameNoOne(t *testing.T) {
+	for _, text := range []string{
+		"权从兄豫章太守贲，女为曹公子妇，及曹公破荆州，威震南土。",
+		"太祖征并州，留琰傅文帝於邺。世子仍出田猎，变易服乘。",
+		"太祖征伐，常令范及邴原留，与世子居守。",
+	} {
+		res := run1(t, text, inChapter("三国志/魏书/崔毛徐何邢鲍司马传"))
+		for _, tr := range res.Triples {
+			if tr.Relation == "子女" {
+				if n := []rune(tr.Tail.Canonical()); len(n) == 1 {
+					t.Errorf("%s: a son %s", text, tr.Tail.Canonical())
+				}
+			}
+		}
+	}
+}
