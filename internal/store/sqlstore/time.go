@@ -224,7 +224,8 @@ func (s *DB) Timeline(ctx context.Context, q store.TimelineQuery) ([]store.Timel
 		JOIN entities h ON h.id = r.head_id JOIN entities t ON t.id = r.tail_id JOIN documents d ON d.id = e.doc_id
 		LEFT JOIN names rn ON rn.id = e.reign_name
 		WHERE `+joinAnd(where)+`
-		ORDER BY e.year IS NULL, e.year, COALESCE(rn.entity_id, e.reign), e.reign_year, d.key, e.start LIMIT ?`, args...)
+		ORDER BY e.year IS NULL, e.year, CASE WHEN rn.entity_id IS NOT NULL THEN 1 WHEN e.reign IS NOT NULL THEN 2 ELSE 0 END,
+			rn.entity_id, e.reign, e.reign_year IS NOT NULL, e.reign_year, d.key, e.start, r.type, h.name, t.name, e.head_start, e.tail_start LIMIT ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("timeline: %w", err)
 	}

@@ -1,0 +1,133 @@
+package annals_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/annals-project/annals"
+	"github.com/annals-project/annals/internal/demo"
+	"github.com/annals-project/annals/internal/export"
+	"github.com/annals-project/annals/internal/store/sqlstore/sqltest"
+)
+
+// indexDemoInto indexes the demo corpus into a workspace whose settings
+// name store ("" for its own SQLite file).
+func indexDemoInto(t *testing.T, store string) *annals.Workspace {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	corpus, aliases, err := demo.WriteTo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := filepath.Join(dir, ".annals")
+	os.MkdirAll(ws, 0o755)
+	if err := os.WriteFile(filepath.Join(ws, "annals.yaml"), []byte("store: \""+store+"\"\nworkers: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := annals.Open(ctx, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	if _, err := w.ImportAliases(ctx, aliases, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Index(ctx, []string{corpus}, annals.IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// What a reader sees (counts, entity pages, answers, timelines, relation
+// reasoning, the concordance, the exported facts) is the same whichever
+// store holds the graph.
+func TestPostgresAnswersAsSQLite(t *testing.T) {
+	pg := indexDemoInto(t, sqltest.PostgresURL(t))
+	lite := indexDemoInto(t, "")
+	ctx := context.Background()
+	same := func(what string, f func(w *annals.Workspace) (any, error)) {
+		t.Helper()
+		a, err := f(lite)
+		if err != nil {
+			t.Fatalf("%s on SQLite: %v", what, err)
+		}
+		b, err := f(pg)
+		if err != nil {
+			t.Fatalf("%s on PostgreSQL: %v", what, err)
+		}
+		ja, jb := withoutIDs(t, a), withoutIDs(t, b)
+		if string(ja) != string(jb) {
+			i := 0
+			for i < len(ja) && i < len(jb) && ja[i] == jb[i] {
+				i++
+			}
+			from := max(i-200, 0)
+			t.Errorf("%s differs at byte %d:\nSQLite     …%s\nPostgreSQL …%s", what, i, ja[from:min(i+200, len(ja))], jb[from:min(i+200, len(jb))])
+		}
+	}
+	same("stats", func(w *annals.Workspace) (any, error) { return w.Stats(ctx) })
+	for _, name := range []string{"诸葛亮", "刘备", "曹操"} {
+		same("entity "+name, func(w *annals.Workspace) (any, error) { return w.Entity(ctx, name, annals.EntityOptions{}) })
+		same("timeline "+name, func(w *annals.Workspace) (any, error) { return w.Timeline(ctx, name, annals.TimelineOptions{}) })
+	}
+	for _, q := range []string{"诸葛亮字什么？", "刘备是哪里人？", "诸葛亮卒于何处？", "Who was Zhuge Liang?"} {
+		same("answer to "+q, func(w *annals.Workspace) (any, error) {
+			a, err := w.Ask(ctx, q, annals.AskOptions{})
+			if err != nil {
+				return nil, err
+			}
+			return []any{a.Answer, a.Answered, a.Confidence, a.Method, a.Citations}, nil
+		})
+	}
+	same("relate", func(w *annals.Workspace) (any, error) {
+		return w.Relate(ctx, "刘备", "诸葛亮", annals.RelateOptions{})
+	})
+	same("search", func(w *annals.Workspace) (any, error) { return w.Search(ctx, "诸葛", annals.SearchOptions{}) })
+	same("export", func(w *annals.Workspace) (any, error) {
+		g, err := w.ExportGraph(ctx, annals.ExportOptions{})
+		if err != nil {
+			return nil, err
+		}
+		var b bytes.Buffer
+		err = export.WriteJSONL(&b, g)
+		return b.String(), err
+	})
+}
+
+// withoutIDs is v as JSON without the ids rows were given: documents are
+// written in the order workers finish them, in either store.
+func withoutIDs(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x any
+	json.Unmarshal(b, &x)
+	var strip func(any) any
+	strip = func(x any) any {
+		switch x := x.(type) {
+		case map[string]any:
+			for k, v := range x {
+				if k == "id" || strings.HasSuffix(k, "_id") || k == "from" || k == "to" {
+					delete(x, k)
+					continue
+				}
+				x[k] = strip(v)
+			}
+		case []any:
+			for i := range x {
+				x[i] = strip(x[i])
+			}
+		}
+		return x
+	}
+	b, _ = json.Marshal(strip(x))
+	return b
+}
