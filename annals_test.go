@@ -16,13 +16,27 @@ import (
 
 func indexDemo(t testing.TB) (*annals.Workspace, *annals.IndexReport) {
 	t.Helper()
+	return indexDemoWith(t, "")
+}
+
+// indexDemoWith indexes the demo corpus with its alias dictionary into a
+// new workspace whose annals.yaml is settings ("" leaves the defaults).
+func indexDemoWith(t testing.TB, settings string) (*annals.Workspace, *annals.IndexReport) {
+	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
 	corpus, aliases, err := demo.WriteTo(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws, err := annals.Open(ctx, filepath.Join(dir, ".annals"))
+	wsDir := filepath.Join(dir, ".annals")
+	if settings != "" {
+		os.MkdirAll(wsDir, 0o755)
+		if err := os.WriteFile(filepath.Join(wsDir, "annals.yaml"), []byte(settings), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := annals.Open(ctx, wsDir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,44 +4,21 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/annals-project/annals"
-	"github.com/annals-project/annals/internal/demo"
 	"github.com/annals-project/annals/internal/export"
 	"github.com/annals-project/annals/internal/store/sqlstore/sqltest"
 )
 
-// indexDemoInto indexes the demo corpus into a workspace whose settings
-// name store ("" for its own SQLite file).
+// indexDemoInto indexes the demo corpus into store ("" for the
+// workspace's own SQLite file), one document at a time so that ids come
+// in the same order.
 func indexDemoInto(t *testing.T, store string) *annals.Workspace {
 	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	corpus, aliases, err := demo.WriteTo(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ws := filepath.Join(dir, ".annals")
-	os.MkdirAll(ws, 0o755)
-	if err := os.WriteFile(filepath.Join(ws, "annals.yaml"), []byte("store: \""+store+"\"\nworkers: 1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	w, err := annals.Open(ctx, ws)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { w.Close() })
-	if _, err := w.ImportAliases(ctx, aliases, nil); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Index(ctx, []string{corpus}, annals.IndexOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	return w
+	ws, _ := indexDemoWith(t, "store: \""+store+"\"\nworkers: 1\n")
+	return ws
 }
 
 // What a reader sees (counts, entity pages, answers, timelines, relation

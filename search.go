@@ -120,15 +120,25 @@ func (w *Workspace) rankChunks(ctx context.Context, text string, limit int) ([]C
 // the question that started it, so it has its own context; a failure
 // leaves questions on the full-text index.
 func (w *Workspace) buildLexical(gen [2]int64) {
-	mem := index.NewMemory()
-	err := w.db.EachChunk(context.Background(), mem.Add)
+	w.loadLexical(context.Background(), gen)
 	l := &w.lexical
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	l.building = false
-	if err == nil {
-		l.mem, l.gen = mem, gen
+	l.mu.Unlock()
+}
+
+// loadLexical reads every chunk into a new index in memory and keeps it
+// for chunks of generation gen.
+func (w *Workspace) loadLexical(ctx context.Context, gen [2]int64) (*index.Memory, error) {
+	mem := index.NewMemory()
+	if err := w.db.EachChunk(ctx, mem.Add); err != nil {
+		return nil, err
 	}
+	l := &w.lexical
+	l.mu.Lock()
+	l.mem, l.gen = mem, gen
+	l.mu.Unlock()
+	return mem, nil
 }
 
 // lexicalNow builds the index in memory for chunks of generation gen, or
@@ -143,14 +153,7 @@ func (w *Workspace) lexicalNow(ctx context.Context, gen [2]int64) (*index.Memory
 	if mem != nil && same {
 		return mem, nil
 	}
-	mem = index.NewMemory()
-	if err := w.db.EachChunk(ctx, mem.Add); err != nil {
-		return nil, err
-	}
-	l.mu.Lock()
-	l.mem, l.gen = mem, gen
-	l.mu.Unlock()
-	return mem, nil
+	return w.loadLexical(ctx, gen)
 }
 
 // normaliseQuery trims the query and normalises it as documents are.
@@ -177,14 +180,9 @@ func (w *Workspace) Warm(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	mem := index.NewMemory()
-	if err := w.db.EachChunk(ctx, mem.Add); err != nil {
+	if _, err := w.loadLexical(ctx, [2]int64{count, maxID}); err != nil {
 		return err
 	}
-	l := &w.lexical
-	l.mu.Lock()
-	l.mem, l.gen = mem, [2]int64{count, maxID}
-	l.mu.Unlock()
 	_, err = w.ekg(ctx)
 	return err
 }
