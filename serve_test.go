@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,6 +93,18 @@ func TestAPIGraphAndReader(t *testing.T) {
 		if node.Depth > 2 {
 			t.Fatalf("a node %d steps away", node.Depth)
 		}
+	}
+	// 亮 names 诸葛亮: folded into him, not drawn as a neighbour.
+	for _, node := range n.Nodes {
+		if node.Name == "亮" {
+			t.Fatalf("the alias 亮 drawn as a node: %+v", node)
+		}
+	}
+	if !slices.Contains(n.Nodes[0].Aliases, "亮") {
+		t.Errorf("诸葛亮's folded aliases: %v, want 亮 among them", n.Nodes[0].Aliases)
+	}
+	if n.Relations["别称"] == 0 || n.Relations["子女"] == 0 {
+		t.Errorf("relation counts of the centre: %v", n.Relations)
 	}
 	dated := 0
 	for _, e := range n.Edges {

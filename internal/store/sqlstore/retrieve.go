@@ -48,10 +48,18 @@ func (s *DB) Aliases(ctx context.Context, entityID int64) ([]kg.Alias, error) {
 // Edges lists the relations of an entity as edges to its neighbours, best
 // supported first.
 func (s *DB) Edges(ctx context.Context, entityID int64, limit int) ([]store.Edge, error) {
+	return s.EdgesOf(ctx, entityID, nil, limit)
+}
+
+// EdgesOf is Edges bounded to some relation types (none: all), so that a
+// type the best-supported edges crowd out can still be listed.
+func (s *DB) EdgesOf(ctx context.Context, entityID int64, types []string, limit int) ([]store.Edge, error) {
 	rows, err := s.query(ctx, `
-		SELECT id, type, tail_id, 1, support, status FROM relations WHERE head_id = ?1
-		UNION ALL SELECT id, type, head_id, 0, support, status FROM relations WHERE tail_id = ?1 AND head_id != ?1
-		ORDER BY 5 DESC, 1 LIMIT ?2`, entityID, limit)
+		SELECT id, type, tail_id, 1, support, status FROM relations
+		WHERE head_id = ?1 AND (json_array_length(?3) = 0 OR type IN (SELECT value FROM json_each(?3)))
+		UNION ALL SELECT id, type, head_id, 0, support, status FROM relations
+		WHERE tail_id = ?1 AND head_id != ?1 AND (json_array_length(?3) = 0 OR type IN (SELECT value FROM json_each(?3)))
+		ORDER BY 5 DESC, 1 LIMIT ?2`, entityID, limit, termList(types))
 	if err != nil {
 		return nil, fmt.Errorf("read edges: %w", err)
 	}
@@ -63,6 +71,26 @@ func (s *DB) Edges(ctx context.Context, entityID int64, limit int) ([]store.Edge
 			return nil, err
 		}
 		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// EdgeTypeCounts counts an entity's relations by type, both directions.
+func (s *DB) EdgeTypeCounts(ctx context.Context, entityID int64) (map[string]int, error) {
+	rows, err := s.query(ctx, `
+		SELECT type, count(*) FROM relations WHERE head_id = ?1 OR tail_id = ?1 GROUP BY type`, entityID)
+	if err != nil {
+		return nil, fmt.Errorf("count edges: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var t string
+		var n int
+		if err := rows.Scan(&t, &n); err != nil {
+			return nil, err
+		}
+		out[t] = n
 	}
 	return out, rows.Err()
 }
