@@ -206,6 +206,16 @@ func TestFactsGetYearsAndTimelines(t *testing.T) {
 			t.Fatalf("item without fact or citation: %+v", it)
 		}
 	}
+	// Pages of two follow each other without a gap or a repeat.
+	for off := 0; off < len(items); off += 2 {
+		page, err := ws.Timeline(ctx, "诸葛亮", annals.TimelineOptions{Limit: 2, Offset: off})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := items[off:min(off+2, len(items))]; len(page) != len(want) || page[0].Fact.ID != want[0].Fact.ID || page[0].Citation.Start != want[0].Citation.Start {
+			t.Fatalf("page at %d: %d items from fact %d, want %d from fact %d", off, len(page), page[0].Fact.ID, len(want), want[0].Fact.ID)
+		}
+	}
 	from, to := 233, 235
 	win, err := ws.Timeline(ctx, "", annals.TimelineOptions{From: &from, To: &to, Type: "死亡时间"})
 	if err != nil {

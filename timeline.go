@@ -17,12 +17,13 @@ type TimelineOptions struct {
 	From, To *int   // a window of years (astronomical: −121 is 122 BCE)
 	Type     string // one relation type
 	Limit    int    // most items; 0 means 200
+	Offset   int    // items skipped, for paging
 }
 
 // Timeline lists dated facts in year order: a person's (name given) or
 // everything within a window of years (name empty).
 func (w *Workspace) Timeline(ctx context.Context, name string, opts TimelineOptions) ([]TimelineItem, error) {
-	q := store.TimelineQuery{From: opts.From, To: opts.To, Type: opts.Type, Limit: opts.Limit}
+	q := store.TimelineQuery{From: opts.From, To: opts.To, Type: opts.Type, Limit: opts.Limit, Offset: opts.Offset}
 	if name != "" {
 		v, err := w.Entity(ctx, name, EntityOptions{Relations: 1, Mentions: 1})
 		if err != nil {

@@ -243,6 +243,7 @@ type TimelineQuery struct {
 	From, To *int  // a window of years (astronomical), inclusive
 	Type     string
 	Limit    int
+	Offset   int // items skipped, for paging
 }
 
 // FactYear is the year one evidence sentence gives a dated fact, and the

@@ -213,7 +213,7 @@ func (s *DB) Timeline(ctx context.Context, q store.TimelineQuery) ([]store.Timel
 	if limit <= 0 {
 		limit = 200
 	}
-	args = append(args, limit)
+	args = append(args, limit, max(q.Offset, 0))
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT e.year, e.end_year, COALESCE(e.precision, ''), COALESCE(e.time_expr, ''),
 			e.reign, COALESCE(rn.entity_id, 0), e.reign_year,
@@ -225,7 +225,7 @@ func (s *DB) Timeline(ctx context.Context, q store.TimelineQuery) ([]store.Timel
 		LEFT JOIN names rn ON rn.id = e.reign_name
 		WHERE `+joinAnd(where)+`
 		ORDER BY e.year IS NULL, e.year, CASE WHEN rn.entity_id IS NOT NULL THEN 1 WHEN e.reign IS NOT NULL THEN 2 ELSE 0 END,
-			rn.entity_id, e.reign, e.reign_year IS NOT NULL, e.reign_year, d.key, e.start, r.type, h.name, t.name, e.head_start, e.tail_start LIMIT ?`, args...)
+			rn.entity_id, e.reign, e.reign_year IS NOT NULL, e.reign_year, d.key, e.start, r.type, h.name, t.name, e.head_start, e.tail_start LIMIT ? OFFSET ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("timeline: %w", err)
 	}
