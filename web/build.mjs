@@ -40,9 +40,19 @@ const html = (await readFile(path.join(here, 'src/index.html'), 'utf8'))
   .replace('%CSS%', short(files.get('app.css')))
   .replace(/\n\s*/g, '\n');
 files.set('index.html', Buffer.from(html));
-// The licence of what the bundle carries, beside it.
-const licence = await readFile(path.join(here, 'node_modules/cytoscape/LICENSE'), 'utf8');
-files.set('THIRD-PARTY.txt', Buffer.from('app.js bundles Cytoscape.js (https://js.cytoscape.org/), under this licence:\n\n' + licence));
+// The licences of what the bundle carries, beside it.
+const bundled = [
+  ['cytoscape', 'Cytoscape.js (https://js.cytoscape.org/)'],
+  ['cytoscape-fcose', 'cytoscape-fcose (https://github.com/iVis-at-Bilkent/cytoscape.js-fcose)'],
+  ['cose-base', 'cose-base (https://github.com/iVis-at-Bilkent/cose-base)'],
+  ['layout-base', 'layout-base (https://github.com/iVis-at-Bilkent/layout-base)'],
+];
+let notices = 'app.js bundles these packages, each under the licence that follows its name.\n';
+for (const [pkg, what] of bundled) {
+  const licence = await readFile(path.join(here, 'node_modules', pkg, 'LICENSE'), 'utf8');
+  notices += `\n== ${what} ==\n\n${licence.trim()}\n`;
+}
+files.set('THIRD-PARTY.txt', Buffer.from(notices));
 
 if (check) {
   let stale = false;

@@ -1,7 +1,7 @@
 import { h, fill } from './dom.js';
-import { t } from './i18n.js';
+import { t, label } from './i18n.js';
 import { getJSON, qs, seg } from './api.js';
-import { loading, entityLink, citeLink, fmtYear } from './ui.js';
+import { loading, entityLink, citeLink, fmtYear, href } from './ui.js';
 
 // asEvidence gives a profile's or biography's citation the shape citation
 // links take.
@@ -26,15 +26,15 @@ function profileRows(name, p, number) {
     return it.reign ? ` (${it.reign})` : '';
   };
   const item = (it, type) => [
-    type === '人物' && it.kind ? h('span', { class: 'muted' }, it.kind, ' ') : null,
+    type === '人物' && it.kind ? h('span', { class: 'muted', title: it.kind }, label(it.kind), ' ') : null,
     it.entity_id ? entityLink(it.text, type) : it.text,
     when(it) ? h('span', { class: 'muted' }, when(it)) : null, cites(it)];
   const items = (list, type) => list.map((it, i) => [i ? '、' : '', item(it, type)]);
   const rows = [];
-  const row = (label, ...value) => rows.push(h('div', null, h('dt', null, label), h('dd', null, ...value)));
-  if (p.surname) row(t('bio.name'), '姓', p.surname, '，名', p.given);
+  const row = (title, ...value) => rows.push(h('div', null, h('dt', null, title), h('dd', null, ...value)));
+  if (p.surname) row(t('bio.name'), t('bio.surname', p.surname, p.given));
   const zi = (p.names || []).find((n) => n.kind === '字' && n.text === p.zi);
-  if (zi) row('字', zi.text, cites(zi));
+  if (zi) row(label('字'), zi.text, cites(zi));
   if ((p.designations || []).length) {
     row(t('bio.called'), p.designations.map((d, i) => [i ? '、' : '', d.name,
       h('span', { class: 'muted' }, ` (${d.scope.map((u) => `${u.part} ${u.mentions}`).join('，')})`),
@@ -99,4 +99,14 @@ export function bioCard(name, ctx) {
     card.remove();
   });
   return card;
+}
+
+// bioPage is a person's profile and biography on a page of its own, to
+// print, share or cite.
+export function bioPage(ctx) {
+  const name = ctx.arg;
+  document.title = name + ' · annals';
+  return h('div', { class: 'bio-page' },
+    h('p', null, h('a', { href: href.entity(name) }, '← ', name)),
+    bioCard(name, ctx));
 }

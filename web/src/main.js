@@ -12,6 +12,7 @@ import { docPage } from './pages/doc.js';
 import { documentsPage } from './pages/documents.js';
 import { timelinePage } from './pages/timeline.js';
 import { communitiesPage, communityPage } from './pages/communities.js';
+import { bioPage } from './bio.js';
 
 const pages = {
   '': homePage,
@@ -24,6 +25,7 @@ const pages = {
   timeline: timelinePage,
   communities: communitiesPage,
   community: communityPage,
+  bio: bioPage,
 };
 
 const navItems = [
@@ -84,9 +86,11 @@ function renderHeader(route) {
   const nav = h('nav', { class: 'nav', 'aria-label': t('nav.label') },
     navItems.map(([name, key, link]) =>
       h('a', { href: link, class: isOn(route, name) ? 'on' : null, 'aria-current': isOn(route, name) ? 'page' : null }, t(key))));
+  // The home page has its own, larger search box: one is enough.
+  const home = route && route.name === '';
   fill(header,
     h('a', { class: 'brand', href: '#/' }, 'annals'),
-    h('div', { class: 'search' }, box),
+    home ? h('div', { class: 'search' }) : h('div', { class: 'search' }, box),
     nav,
     h('div', { class: 'tools' },
       h('button', { type: 'button', class: 'lang', 'data-testid': 'lang', title: t('lang.title'), onclick: () => setLang(lang() === 'zh' ? 'en' : 'zh') }, t('lang.other')),

@@ -1,5 +1,5 @@
 import { h, add, fill, debounce, marked } from './dom.js';
-import { t } from './i18n.js';
+import { t, label } from './i18n.js';
 import { getJSON, qs, docPath } from './api.js';
 
 // Routes live in the URL's fragment; each part is encoded, so a name or
@@ -7,6 +7,7 @@ import { getJSON, qs, docPath } from './api.js';
 export const href = {
   home: () => '#/',
   entity: (name) => '#/entity/' + encodeURIComponent(name),
+  bio: (name) => '#/bio/' + encodeURIComponent(name),
   doc: (key, start, end) =>
     '#/doc/' + encodeURIComponent(key) + (Number.isInteger(start) && Number.isInteger(end) && end > start ? `?start=${start}&end=${end}` : ''),
   search: (text) => '#/search' + qs({ text }),
@@ -38,7 +39,7 @@ export function typeColor(type) {
 }
 
 export function typeBadge(type) {
-  return h('span', { class: 'badge', style: `--c:${typeColor(type)}` }, type || '?');
+  return h('span', { class: 'badge', style: `--c:${typeColor(type)}`, title: type || null }, type ? label(type) : '?');
 }
 
 export function entityLink(name, type, attrs = {}) {
@@ -128,20 +129,25 @@ function docText(key) {
   return p;
 }
 
+// citedSentence is an evidence sentence with its head and tail marked.
+export function citedSentence(ev, attrs) {
+  const rel = (x) => (x && x.end > x.start ? { start: x.start - ev.start, end: x.end - ev.start } : null);
+  const head = rel(ev.head);
+  const tail = rel(ev.tail);
+  return h('span', attrs || null, marked(ev.sentence || '', [head && { ...head, cls: 'hl-head' }, tail && { ...tail, cls: 'hl-tail' }]));
+}
+
 const CONTEXT = 40; // characters shown either side of a cited sentence
 
 let tipFor = null;
 function showTip(anchor, ev) {
   const el = tipEl();
   tipFor = anchor;
-  const rel = (s) => (s && s.end > s.start ? { start: s.start - ev.start, end: s.end - ev.start } : null);
-  const head = rel(ev.head);
-  const tail = rel(ev.tail);
   const before = h('span', { class: 'tip-ctx' });
   const after = h('span', { class: 'tip-ctx' });
   fill(el,
     h('div', { class: 'tip-cite' }, ev.cite || ev.doc_key || '', ' ', h('span', { class: 'muted' }, `[${ev.start}, ${ev.end})`)),
-    h('div', { class: 'tip-text' }, before, h('span', { class: 'tip-sentence' }, marked(ev.sentence || '', [head && { ...head, cls: 'hl-head' }, tail && { ...tail, cls: 'hl-tail' }])), after),
+    h('div', { class: 'tip-text' }, before, citedSentence(ev, { class: 'tip-sentence' }), after),
     h('div', { class: 'tip-hint muted' }, t('cite.open')));
   el.hidden = false;
   place(anchor);
@@ -315,7 +321,13 @@ export function suggestBox(input, { onPick, onEnter, withText, signal }) {
 export function kindLabel(kind) {
   const k = 'kind.' + kind;
   const s = t(k);
-  return s === k ? kind : s;
+  return s === k ? label(kind) : s;
+}
+
+// relBadge shows a relation's name in the interface language, the
+// schema's own name on hover.
+export function relBadge(rel) {
+  return h('span', { class: 'rel', title: rel }, label(rel));
 }
 
 export function go(hash) {

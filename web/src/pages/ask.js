@@ -1,7 +1,7 @@
 import { h, fill, add } from '../dom.js';
 import { t } from '../i18n.js';
-import { request, readEvents, APIError } from '../api.js';
-import { loading, showError, citeLink, evidenceLine, entityLink } from '../ui.js';
+import { request, readEvents, APIError, qs } from '../api.js';
+import { loading, showError, citeLink, evidenceLine, entityLink, go } from '../ui.js';
 
 // The form and the last answer outlive a re-render (the language
 // switch), not a reload.
@@ -35,6 +35,33 @@ function answerText(ans) {
   return out;
 }
 
+// methodLabel says in words how an answer was found; an unknown method
+// (a newer server) still reads as words, never as a code.
+function methodLabel(m) {
+  const k = 'ask.method.' + m;
+  return t(k) === k ? t('ask.method.other') : t(k);
+}
+
+// Confidence levels: how much the evidence carries the answer. A fact of
+// the graph, phrased, is strong; the closest sentence alone is weak.
+const STRONG = 0.7;
+const WEAK = 0.45;
+
+// confidenceMeter shows how far to trust an answer, as a bar and in
+// words, so that a weak answer does not look like a strong one.
+export function confidenceMeter(c) {
+  const level = c >= STRONG ? 'high' : c >= WEAK ? 'mid' : 'low';
+  return h('span', { class: 'confidence ' + level, 'data-testid': 'confidence', 'data-level': level, title: t('ask.confidence.help') },
+    h('span', { class: 'meter', 'aria-hidden': 'true' }, h('span', { style: `width:${Math.round(Math.max(0.05, Math.min(1, c)) * 100)}%` })),
+    ' ', t('ask.conf.' + level), h('span', { class: 'muted' }, ' (', t('ask.confidence', Math.round(c * 100)), ')'));
+}
+
+// askHref is the address of a question's answer, to share or bookmark.
+export function askHref(q) {
+  return '#/ask' + qs({ q: q.question, mode: q.mode !== 'reject' ? q.mode : '', agent: q.agent ? '1' : '' }) +
+    (q.options || []).map((o) => '&opt=' + encodeURIComponent(o.letter + ':' + o.text)).join('');
+}
+
 function showAnswer(el, ans) {
   const cites = ans.citations || [];
   fill(el,
@@ -46,11 +73,8 @@ function showAnswer(el, ans) {
         h('h2', null, t('ask.answer')),
         h('p', { 'data-testid': 'answer', class: 'answer-text' }, answerText(ans))),
     h('p', { class: 'meta muted' },
-      ans.answered !== false && typeof ans.confidence === 'number' && !(ans.options && ans.options.length)
-        ? h('span', { class: 'confidence' + (ans.confidence < 0.5 ? ' low' : ''), 'data-testid': 'confidence', title: t('ask.confidence.help') },
-          t('ask.confidence', Math.round(ans.confidence * 100)), ans.confidence < 0.5 ? ' · ' + t('ask.confidence.low') : null)
-        : null,
-      ans.method ? [' · ', t('ask.method', t('ask.method.' + ans.method) === 'ask.method.' + ans.method ? ans.method : t('ask.method.' + ans.method))] : null,
+      ans.answered !== false && typeof ans.confidence === 'number' && !(ans.options && ans.options.length) ? confidenceMeter(ans.confidence) : null,
+      ans.method && ans.method !== 'none' ? [' · ', t('ask.method', methodLabel(ans.method))] : null,
       ans.mode ? [' · ', t('ask.mode.' + ans.mode)] : null,
       ans.choice ? [' · ', t('ask.choice', ans.choice)] : null),
     ans.own_knowledge ? h('p', { class: 'msg warn' }, t('ask.own')) : null,
@@ -78,6 +102,18 @@ function showAnswer(el, ans) {
 }
 
 export function askPage(ctx) {
+  // A question in the address is asked at once: a shared or bookmarked
+  // answer opens as it was asked.
+  const fromURL = ctx.query.get('q');
+  if (fromURL != null) {
+    state.question = fromURL;
+    state.mode = ctx.query.get('mode') === 'open' ? 'open' : 'reject';
+    state.agent = ctx.query.get('agent') === '1';
+    state.options = ctx.query.getAll('opt').map((o) => {
+      const i = o.indexOf(':');
+      return i < 0 ? { letter: '', text: o } : { letter: o.slice(0, i), text: o.slice(i + 1) };
+    });
+  }
   const q = h('textarea', { rows: 3, 'data-testid': 'ask-input', placeholder: t('ask.placeholder'), 'aria-label': t('ask.question'), value: state.question });
   q.addEventListener('input', () => (state.question = q.value));
   const modes = ['reject', 'open'].map((m) =>
@@ -98,7 +134,7 @@ export function askPage(ctx) {
     class: 'ask-form',
     onsubmit: (e) => {
       e.preventDefault();
-      ask();
+      submitQuestion();
     },
   },
   q,
@@ -112,12 +148,24 @@ export function askPage(ctx) {
   q.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();
-      ask();
+      submitQuestion();
     }
   });
 
   let running = null;
   ctx.onCleanup(() => running && running.abort());
+
+  // submitQuestion puts the question in the address; the page that the
+  // address opens asks it.
+  function submitQuestion() {
+    const question = q.value.trim();
+    if (!question) {
+      q.focus();
+      return;
+    }
+    const options = state.options.filter((o) => o.letter.trim() || o.text.trim()).map((o) => ({ letter: o.letter.trim(), text: o.text.trim() }));
+    go(askHref({ question, mode: state.mode, agent: state.agent, options }));
+  }
 
   async function ask() {
     const question = q.value.trim();
@@ -166,8 +214,14 @@ export function askPage(ctx) {
     }
   }
 
-  if (state.answer) showAnswer(out, state.answer);
-  else fill(out, h('p', { class: 'muted' }, t('ask.empty')));
+  if (fromURL != null && fromURL.trim()) {
+    if (state.answer && state.answer.question === fromURL.trim()) showAnswer(out, state.answer);
+    else setTimeout(() => ask(), 0);
+  } else if (state.answer) {
+    showAnswer(out, state.answer);
+  } else {
+    fill(out, h('p', { class: 'muted' }, t('ask.empty')));
+  }
   setTimeout(() => q.focus(), 0);
   return h('div', { class: 'ask' },
     h('section', { class: 'card' }, h('h1', null, t('ask.title')), h('p', { class: 'muted' }, t('ask.lead')), form),

@@ -1,7 +1,7 @@
 import { h, fill } from '../dom.js';
 import { t } from '../i18n.js';
 import { getJSON, seg } from '../api.js';
-import { href, loading, showError, typeBadge, entityLink, citeLink, evidenceLine, fmtYear, kindLabel } from '../ui.js';
+import { href, loading, showError, typeBadge, entityLink, citeLink, evidenceLine, fmtYear, kindLabel, relBadge } from '../ui.js';
 import { newGraph, countDrawn, nodeData } from '../graph.js';
 
 // years writes a community's span, "" when undated.
@@ -63,7 +63,7 @@ export function communitiesPage(ctx) {
 function factLine(f, n) {
   const ev = (f.evidence || [])[0];
   return h('li', { class: 'fact', 'data-testid': 'tree-triple' },
-    h('span', { class: 'triple' }, entityLink(f.head, f.head_type), h('span', { class: 'arrow' }, ' → '), h('span', { class: 'rel' }, f.relation), h('span', { class: 'arrow' }, ' → '), entityLink(f.tail, f.tail_type)),
+    h('span', { class: 'triple' }, entityLink(f.head, f.head_type), h('span', { class: 'arrow' }, ' → '), relBadge(f.relation), h('span', { class: 'arrow' }, ' → '), entityLink(f.tail, f.tail_type)),
     ev ? [' ', citeLink(ev, n)] : null);
 }
 

@@ -1,5 +1,5 @@
 import { h, fill } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, label } from '../i18n.js';
 import { getJSON, docPath } from '../api.js';
 import { href, loading, showError, typeColor } from '../ui.js';
 
@@ -21,12 +21,18 @@ function segments(chars, mentions, from, to, withLinks) {
       const s = Math.max(m.start, from);
       const e = Math.min(m.end, to);
       plain(at, s);
+      // A time expression is dated, not an entity to open: marked, not linked.
+      if (m.type === '时间' || m.type === 'time') {
+        out.push(h('span', { class: 'mention time', title: `${m.surface} · ${label(m.type)}` }, chars.slice(s, e).join('')));
+        at = e;
+        continue;
+      }
       out.push(h('a', {
         href: href.entity(m.name || m.surface),
         class: 'mention',
         'data-testid': 'mention',
         style: `--c:${typeColor(m.type)}`,
-        title: `${m.name || m.surface} · ${m.type || ''}`,
+        title: `${m.name || m.surface} · ${label(m.type || '')}`,
       }, chars.slice(s, e).join('')));
       at = e;
     }
@@ -75,8 +81,8 @@ export function docPage(ctx) {
           hasSpan ? [' · ', h('a', { href: '#passage', onclick: (ev) => { ev.preventDefault(); passage && passage.scrollIntoView({ block: 'center' }); } }, t('doc.passage', s, e))] : null),
         h('div', { class: 'row wrap' },
           h('label', { class: 'check' }, toggle, ' ', t('doc.mentions', mentions.length)),
-          h('span', { class: 'legend' }, [...types].sort((a, b) => b[1] - a[1]).map(([ty, c]) =>
-            h('span', { class: 'legend-item' }, h('span', { class: 'swatch', style: `background:${typeColor(ty)}` }), ty || '?', h('span', { class: 'muted' }, ' ' + c)))))),
+          h('span', { class: 'legend', 'data-testid': 'reader-legend' }, h('span', { class: 'muted' }, t('doc.colours')), [...types].sort((a, b) => b[1] - a[1]).map(([ty, c]) =>
+            h('span', { class: 'legend-item' }, h('span', { class: ty === '时间' || ty === 'time' ? 'swatch line dotted' : 'swatch line', style: `background:${typeColor(ty)}` }), ty ? label(ty) : '?', h('span', { class: 'muted' }, ' ' + c)))))),
       h('article', { class: 'card' }, reader));
     if (passage) {
       const p = passage;
@@ -86,7 +92,7 @@ export function docPage(ctx) {
     }
   }).catch((err) => {
     fill(page, h('section', { class: 'card' }, h('h1', null, key), h('p', null, err.status === 404 ? t('doc.notfound') : t('doc.failed')), h('a', { href: '#/documents' }, t('nav.documents'))));
-    showError(err);
+    if (err.status !== 404) showError(err);
   });
   return page;
 }

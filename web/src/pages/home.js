@@ -1,7 +1,7 @@
 import { h, fill } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, label } from '../i18n.js';
 import { getJSON, qs } from '../api.js';
-import { href, loading, showError, suggestBox, typeBadge, typeColor, go, entityLink } from '../ui.js';
+import { href, loading, showError, suggestBox, typeBadge, typeColor, go, entityLink, relBadge } from '../ui.js';
 
 const counts = ['documents', 'chunks', 'characters', 'entities', 'mentions', 'relations', 'evidence', 'aliases'];
 
@@ -10,13 +10,17 @@ function tally(obj) {
 }
 
 export function homePage(ctx) {
-  const input = h('input', { type: 'search', class: 'big-input', placeholder: t('home.placeholder'), 'aria-label': t('home.placeholder') });
+  // The header leaves out its search box here: this is the page's one.
+  const input = h('input', { type: 'search', class: 'big-input', 'data-testid': 'search-input', placeholder: t('home.placeholder'), 'aria-label': t('home.placeholder') });
   const box = suggestBox(input, {
     onPick: (e) => go(href.entity(e.name)),
     onEnter: (text) => go(href.entity(text)),
     withText: (text) => go(href.search(text)),
     signal: ctx.signal,
   });
+  // Examples come from the corpus: its most mentioned people, and the
+  // first two of them to relate.
+  const examples = h('p', { class: 'examples muted', 'data-testid': 'examples' });
   const stats = h('div', null, loading());
   const top = h('div');
   const page = h('div', { class: 'home' },
@@ -24,9 +28,7 @@ export function homePage(ctx) {
       h('h1', null, t('home.title')),
       h('p', { class: 'muted' }, t('home.lead')),
       box,
-      h('p', { class: 'examples muted' }, t('home.try'), ' ',
-        ['诸葛亮', '孔明', '曹操', 'Zhuge Liang'].map((n) => [h('a', { href: href.entity(n) }, n), ' ']),
-        h('a', { href: '#/ask' }, t('nav.ask')), ' · ', h('a', { href: href.relate('刘备', '诸葛亮') }, '刘备 ↔ 诸葛亮'))),
+      examples),
     h('section', { class: 'card' }, h('h2', null, t('home.stats')), stats),
     h('section', { class: 'card' }, h('h2', null, t('home.top')), top));
   getJSON('/api/stats', { signal: ctx.signal }).then((s) => {
@@ -35,14 +37,20 @@ export function homePage(ctx) {
       h('h3', null, t('home.types')),
       h('ul', { class: 'chips' }, tally(s.entity_types).map(([k, n]) => h('li', null, typeBadge(k), ' ', h('span', { class: 'muted' }, n)))),
       h('h3', null, t('home.relations')),
-      h('ul', { class: 'chips' }, tally(s.relation_types).map(([k, n]) => h('li', null, h('span', { class: 'rel' }, k), ' ', h('span', { class: 'muted' }, n)))),
+      h('ul', { class: 'chips' }, tally(s.relation_types).map(([k, n]) => h('li', null, relBadge(k), ' ', h('span', { class: 'muted' }, n)))),
       s.languages ? [h('h3', null, t('home.languages')), h('ul', { class: 'chips' }, tally(s.languages).map(([k, n]) => h('li', null, k, ' ', h('span', { class: 'muted' }, n))))] : null);
   }).catch((err) => {
     fill(stats);
     showError(err);
   });
   getJSON('/api/entities' + qs({ limit: 30 }), { signal: ctx.signal }).then((list) => {
-    fill(top, h('ul', { class: 'chips' }, list.map((e) => h('li', null, entityLink(e.name, e.type), ' ', h('span', { class: 'muted', style: `color:${typeColor(e.type)}` }, e.type)))));
+    fill(top, h('ul', { class: 'chips' }, list.map((e) => h('li', null, entityLink(e.name, e.type), ' ', h('span', { class: 'muted', style: `color:${typeColor(e.type)}` }, label(e.type))))));
+    const people = list.filter((e) => e.type === '人物' || e.type === 'person').slice(0, 4);
+    if (people.length) {
+      fill(examples, t('home.try'), ' ', people.map((e) => [h('a', { href: href.entity(e.name) }, e.name), ' ']),
+        h('a', { href: '#/ask' }, t('nav.ask')),
+        people.length > 1 ? [' · ', h('a', { href: href.relate(people[0].name, people[1].name) }, people[0].name, ' ↔ ', people[1].name)] : null);
+    }
   }).catch((err) => {
     fill(top);
     showError(err);

@@ -1,11 +1,11 @@
 import { h, fill } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, label } from '../i18n.js';
 import { sendJSON } from '../api.js';
-import { href, loading, showError, suggestBox, go, entityLink, evidenceLine, typeBadge } from '../ui.js';
+import { href, loading, showError, suggestBox, go, entityLink, evidenceLine, typeBadge, relBadge } from '../ui.js';
 import { newGraph, countDrawn, nodeData } from '../graph.js';
 
 function hopView(hop, cite) {
-  const rel = hop.relation || t('relate.cooccur');
+  const rel = hop.relation ? label(hop.relation) : t('relate.cooccur');
   const arrow = hop.relation ? (hop.from_is_head === false ? ` ←${rel}— ` : ` —${rel}→ `) : ` ·${rel}· `;
   return h('li', { class: 'hop', 'data-testid': 'hop' },
     h('div', { class: 'hop-line' },
@@ -92,7 +92,7 @@ export function relatePage(ctx) {
         r.verdict ? h('p', { class: 'verdict-text' }, r.verdict) : null,
         findings.length ? h('ul', { class: 'findings' }, findings.map((f) => h('li', null,
           h('div', null, h('strong', null, f.text || `${f.head} ${f.relation} ${f.tail}`), ' ',
-            h('span', { class: 'muted small' }, '(', f.head, ' ', h('span', { class: 'rel' }, f.relation), ' ', f.tail, ')'),
+            h('span', { class: 'muted small' }, '(', f.head, ' ', relBadge(f.relation), ' ', f.tail, ')'),
             f.status ? h('span', { class: 'chip' }, t('status.' + f.status) === 'status.' + f.status ? f.status : t('status.' + f.status)) : null,
             f.paths && f.paths.length ? h('span', { class: 'muted small' }, ' ', t('relate.viaPaths', f.paths.join(', '))) : null),
           (f.evidence || []).map((ev) => evidenceLine(ev, cite(ev)))))) : null),

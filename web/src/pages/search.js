@@ -32,19 +32,20 @@ export function searchPage(ctx) {
     const link = (off) => '#/search' + qs({ text, offset: off || '', context: width !== 30 ? width : '' });
     const pager = h('div', { class: 'pager' },
       offset > 0 ? h('a', { href: link(Math.max(0, offset - PAGE)) }, t('prev')) : null,
-      h('span', { class: 'muted' }, occ.length ? t('search.range', offset + 1, offset + occ.length, r.total) : t('search.none', text)),
+      h('span', { class: 'muted' }, occ.length ? t('search.range', offset + 1, offset + occ.length) : t('search.none', text)),
       offset + occ.length < r.total ? h('a', { href: link(offset + PAGE) }, t('next')) : null);
     fill(out, h('section', { class: 'card' },
       h('h2', null, t('search.hits', r.total, text), ' ', h('a', { class: 'small', href: href.entity(text) }, t('search.asEntity', text))),
       pager,
-      h('table', { class: 'kwic' },
+      h('table', { class: 'kwic', 'data-testid': 'kwic' },
+        h('colgroup', null, h('col', { class: 'src' }), h('col'), h('col', { class: 'match' }), h('col')),
         h('tbody', null, occ.map((o) =>
           h('tr', null,
-            h('td', { class: 'kwic-src' }, h('a', { href: href.doc(o.doc_key, o.start, o.end), title: o.doc_key }, o.cite || o.doc_key)),
-            h('td', { class: 'kwic-left' }, o.left),
+            h('td', { class: 'kwic-src', title: o.cite || o.doc_key }, h('a', { href: href.doc(o.doc_key, o.start, o.end) }, o.cite || o.doc_key)),
+            h('td', { class: 'kwic-left', title: o.left }, h('span', null, o.left)),
             h('td', { class: 'kwic-match' }, h('a', { href: href.doc(o.doc_key, o.start, o.end) }, o.match)),
-            h('td', { class: 'kwic-right' }, o.right))))),
-      occ.length ? pager.cloneNode(true) : null));
+            h('td', { class: 'kwic-right', title: o.right }, o.right))))),
+      occ.length > 20 && r.total > PAGE ? pager.cloneNode(true) : null));
   }).catch((err) => {
     fill(out);
     showError(err);

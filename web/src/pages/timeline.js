@@ -2,7 +2,10 @@ import { h, fill } from '../dom.js';
 import { t } from '../i18n.js';
 import { getJSON, qs } from '../api.js';
 import { href, loading, showError, go, fmtYear } from '../ui.js';
-import { timelineList } from '../timeline.js';
+import { timelineList, timelineChart } from '../timeline.js';
+
+const PAGE = 200;
+const CHART = 3000;
 
 function readingView(tm, use) {
   const years = tm.resolved || tm.year ? [{ year: tm.year, end: tm.end_year, label: [tm.dynasty, tm.emperor, tm.era].filter(Boolean).join(' ') }] : [];
@@ -65,14 +68,33 @@ export function timelinePage(ctx) {
     fill(out, h('p', { class: 'muted' }, t('timeline.pick')));
     return page;
   }
+  const offset = Math.max(0, parseInt(ctx.query.get('offset') || '0', 10) || 0);
+  const chart = h('div', { class: 'tl-chart-card' });
   fill(out, loading());
-  getJSON('/api/timeline' + qs({ from, to, limit: 1000 }), { signal: ctx.signal }).then((items) => {
+  getJSON('/api/timeline' + qs({ from, to, limit: PAGE + 1, offset: offset || '' }), { signal: ctx.signal }).then((items) => {
+    const more = items.length > PAGE;
+    const shown = items.slice(0, PAGE);
+    const link = (off) => '#/timeline' + qs({ from, to, offset: off || '' });
+    const pager = () => h('div', { class: 'pager' },
+      offset > 0 ? h('a', { href: link(Math.max(0, offset - PAGE)), 'data-testid': 'timeline-prev' }, t('prev')) : null,
+      h('span', { class: 'muted' }, shown.length ? t('timeline.page', offset + 1, offset + shown.length) : ''),
+      more ? h('a', { href: link(offset + PAGE), 'data-testid': 'timeline-next' }, t('next')) : null);
+    const list = shown.length ? timelineList(shown) : null;
     fill(out,
-      h('p', { class: 'muted' }, t('timeline.range', fmtYear(Number(from)), fmtYear(Number(to)), items.length)),
-      items.length ? timelineList(items) : null);
+      h('p', { class: 'muted' }, t('timeline.window.range', fmtYear(Number(from)), fmtYear(Number(to)))),
+      shown.length ? [pager(), list, more || offset > 0 ? pager() : null] : h('p', { class: 'muted' }, t('timeline.empty')));
+    // The chart shows the whole window (up to CHART facts), not one page.
+    getJSON('/api/timeline' + qs({ from, to, limit: CHART }), { signal: ctx.signal }).then((all) => {
+      fill(chart, timelineChart(all, Number(from), Number(to), (y) => {
+        const li = list && list.querySelector(`[data-year="${y}"]`);
+        if (li) li.scrollIntoView({ behavior: 'smooth', block: 'start' });
+        else go(href.timeline(y, y));
+      }), all.length >= CHART ? h('p', { class: 'muted small' }, t('timeline.chart.cut', CHART)) : null);
+      chart.parentNode.hidden = all.length === 0;
+    }).catch((err) => showError(err));
   }).catch((err) => {
     fill(out);
     showError(err);
   });
-  return page;
+  return h('div', null, h('section', { class: 'card', hidden: true }, chart), page);
 }
