@@ -273,6 +273,29 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("Phone", func(t *testing.T) {
+		b := b.on(t)
+		b.viewport(390, 844)
+		b.hash("#/entity/" + "曹操")
+		b.hash("#/entity/" + "诸葛亮")
+		b.wait(`+(document.querySelector('[data-testid=graph]')?.dataset.nodes || 0) >= 2 && !!document.querySelector('[data-testid=graph]').dataset.labelPx`)
+		// Nothing is wider than the phone, and the relation filter shows
+		// all its rows.
+		if over := b.str(`[...document.querySelectorAll('.card, .graph, .graph-rels, .fact-group')].filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.className + ' ' + Math.round(e.getBoundingClientRect().right)).join(', ')`); over != "" {
+			t.Errorf("wider than the phone's %s px: %s", b.str(`String(window.innerWidth)`), over)
+		}
+		if px := b.str(`document.querySelector('[data-testid=graph]').dataset.labelPx + ' ' + window.innerWidth`); !strings.HasSuffix(px, " 390") {
+			t.Errorf("label px and page width %q: the phone's view is not 390 wide", px)
+		} else if v, err := strconv.ParseFloat(strings.Fields(px)[0], 64); err != nil || v < 11 {
+			t.Errorf("graph labels %q px on a phone, want ≥ 11", px)
+		}
+		if clipped := b.str(`(() => { const f = document.querySelector('.graph-rels'); return f && f.scrollHeight > f.clientHeight + 1 ? f.scrollHeight + ' > ' + f.clientHeight : ''; })()`); clipped != "" {
+			t.Errorf("the relation filter is clipped: %s", clipped)
+		}
+		b.screenshot("phone-graph", "[data-testid=graph]")
+		b.viewport(1400, 1000)
+	})
+
 	t.Run("NotFoundSuggests", func(t *testing.T) {
 		b := b.on(t)
 		b.hash("#/entity/" + "诸葛亮亮")

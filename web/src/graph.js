@@ -3,7 +3,7 @@ import fcose from 'cytoscape-fcose';
 import { h, fill } from './dom.js';
 import { t, label } from './i18n.js';
 import { getJSON, qs, seg } from './api.js';
-import { href, typeColor, showError, go, loading, typeBadge } from './ui.js';
+import { href, typeColor, showError, go, loading, typeBadge, relColor } from './ui.js';
 
 cytoscape.use(fcose);
 
@@ -107,15 +107,6 @@ export function nodeData(n) {
   };
 }
 
-// Edge colours by relation, told apart rather than meaning anything; the
-// relation list beside the graph is their legend.
-const relPalette = ['#8e5b3e', '#2e86c1', '#c0392b', '#16a085', '#8e44ad', '#d68910', '#2c3e50', '#27ae60', '#b03a2e', '#5d6d7e', '#a04000', '#1f618d'];
-
-export function relColor(rel, order) {
-  const i = order.indexOf(rel);
-  return i < 0 ? '#b7b7b7' : relPalette[i % relPalette.length];
-}
-
 // fcoseLayout lays a graph out by force, as Gephi's ForceAtlas does:
 // dense neighbourhoods spread into clusters instead of a ring.
 export function fcoseLayout(fresh) {
@@ -190,8 +181,15 @@ export function graphExplorer(name, ctx, testid = 'graph') {
 
   const relayout = (fresh) => {
     const els = cy.elements().filter((e) => e.visible());
+    // The box may have changed size since the graph was made (a phone's
+    // layout settles late): measure it again, then fit what is drawn.
+    cy.resize();
     els.layout(fcoseLayout(fresh)).run();
-    readable(cy, box);
+    // Labels grown to stay readable widen the drawing: fit it again.
+    for (let i = 0; i < 2; i++) {
+      cy.fit(els, 30);
+      readable(cy, box);
+    }
     countDrawn(cy, box);
   };
 

@@ -1,6 +1,6 @@
 import { h } from './dom.js';
 import { t, label } from './i18n.js';
-import { entityLink, citeLink, fmtYear, href, relBadge, typeColor, citedSentence } from './ui.js';
+import { entityLink, citeLink, fmtYear, href, relBadge, relColor, citedSentence } from './ui.js';
 
 // yearKey names the group an item is listed under: its year, else the
 // reign it is dated in (建兴五年 under a ruler the era table cannot place).
@@ -120,6 +120,9 @@ export function timelineChart(items, from, to, onYear) {
     svg.append(el('text', { x: x(y), y: axisY + 18, class: 'tick-label', 'text-anchor': 'middle' }, fmtYear(y)));
   }
   // One mark per fact and lane; marks of one lane and year stack a little.
+  const rels = new Map();
+  for (const it of dated) rels.set(it.fact.relation, (rels.get(it.fact.relation) || 0) + 1);
+  const order = [...rels].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map((r) => r[0]);
   const stack = new Map();
   let marks = 0;
   for (const it of dated) {
@@ -133,7 +136,7 @@ export function timelineChart(items, from, to, onYear) {
       if (s >= 5) continue; // enough to show the year is busy
       const cx = x(it.year) + (s % 2 ? 1 : -1) * Math.ceil(s / 2) * 3;
       const cy = TOP + lane * LANE + LANE / 2;
-      const mark = el('circle', { cx, cy, r: 4.5, class: 'mark', fill: typeColor(f.relation), 'data-year': it.year },
+      const mark = el('circle', { cx, cy, r: 4.5, class: 'mark', fill: relColor(f.relation, order), 'data-year': it.year },
         el('title', null, `${fmtYear(it.year)} ${f.head} ${label(f.relation)} ${f.tail}`));
       mark.addEventListener('click', () => onYear && onYear(it.year));
       svg.append(mark);
@@ -141,9 +144,8 @@ export function timelineChart(items, from, to, onYear) {
     }
   }
   svg.setAttribute('data-marks', String(marks));
-  const rels = new Map();
-  for (const it of dated) rels.set(it.fact.relation, (rels.get(it.fact.relation) || 0) + 1);
-  const legend = h('div', { class: 'legend' }, [...rels].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([r, c]) =>
-    h('span', { class: 'legend-item' }, h('span', { class: 'swatch', style: `background:${typeColor(r)}` }), label(r), h('span', { class: 'muted' }, ' ' + c))));
+  // The palette repeats after twelve relations: the legend lists those.
+  const legend = h('div', { class: 'legend' }, order.slice(0, 12).map((r) =>
+    h('span', { class: 'legend-item' }, h('span', { class: 'swatch', style: `background:${relColor(r, order)}` }), label(r), h('span', { class: 'muted' }, ' ' + rels.get(r)))));
   return h('div', { class: 'tl-chart-box' }, h('h2', null, t('timeline.chart.title')), svg, legend);
 }

@@ -38,6 +38,15 @@ export function typeColor(type) {
   return spare[n % spare.length];
 }
 
+// Edge colours by relation, told apart rather than meaning anything; the
+// relation list beside the graph is their legend.
+const relPalette = ['#8e5b3e', '#2e86c1', '#c0392b', '#16a085', '#8e44ad', '#d68910', '#2c3e50', '#27ae60', '#b03a2e', '#5d6d7e', '#a04000', '#1f618d'];
+
+export function relColor(rel, order) {
+  const i = order.indexOf(rel);
+  return i < 0 ? '#b7b7b7' : relPalette[i % relPalette.length];
+}
+
 export function typeBadge(type) {
   return h('span', { class: 'badge', style: `--c:${typeColor(type)}`, title: type || null }, type ? label(type) : '?');
 }
