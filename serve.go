@@ -225,7 +225,7 @@ func (b apiBackend) Relate(ctx context.Context, req server.RelateRequest) (any, 
 }
 
 func (b apiBackend) Timeline(ctx context.Context, q server.TimelineQuery) (any, error) {
-	items, err := b.w.Timeline(ctx, q.Name, TimelineOptions{From: q.From, To: q.To, Type: q.Type, Limit: q.Limit})
+	items, err := b.w.Timeline(ctx, q.Name, TimelineOptions{From: q.From, To: q.To, Type: q.Type, Limit: q.Limit, Offset: q.Offset})
 	if items == nil && err == nil {
 		items = []TimelineItem{}
 	}

@@ -128,6 +128,7 @@ type TimelineQuery struct {
 	From, To *int
 	Type     string
 	Limit    int
+	Offset   int // items skipped, for paging
 }
 
 // Options configure a server.
@@ -380,6 +381,9 @@ func (s *Server) routes() {
 		var err error
 		if tq.Limit, err = intParam(q.Get("limit"), 200, 1, 5000); err != nil {
 			return nil, badRequest("limit", err)
+		}
+		if tq.Offset, err = intParam(q.Get("offset"), 0, 0, 1_000_000); err != nil {
+			return nil, badRequest("offset", err)
 		}
 		for _, p := range []struct {
 			name string
