@@ -141,18 +141,3 @@ func TestWriteRoutesNeedTheToken(t *testing.T) {
 		t.Errorf("feedback reverted %d times: only with the token", len(f.reverted))
 	}
 }
-
-// The table describes the API as the description written by hand did.
-func TestDescriptionIsTheHandWrittenOne(t *testing.T) {
-	got, _ := json.MarshalIndent(New(&fake{}, Options{Loopback: true, Version: "v9"}).api, "", " ")
-	want, _ := json.MarshalIndent(handWrittenOpenAPI("v9"), "", " ")
-	if string(got) != string(want) {
-		g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < len(g) && i < len(w); i++ {
-			if g[i] != w[i] {
-				t.Fatalf("the descriptions differ at line %d:\n got %s\nwant %s", i+1, g[i], w[i])
-			}
-		}
-		t.Fatalf("the descriptions differ in length: %d lines, want %d", len(g), len(w))
-	}
-}
