@@ -40,8 +40,11 @@ the server and stops it by closing its input.`,
     }
   }
 
-  # by hand: one request a line
-  printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"entity","arguments":{"name":"孔明"}}}' | annals mcp`,
+  # by hand: one message a line, the handshake first
+  printf '%s\n' \
+    '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}' \
+    '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"entity","arguments":{"name":"孔明"}}}' | annals mcp`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error {

@@ -79,6 +79,25 @@ func serve(t *testing.T, b Backend, lines ...string) []reply {
 	return parseReplies(t, out.Bytes())
 }
 
+// handshake is what a client sends first: the SDK answers nothing but
+// initialize and ping before it.
+var handshake = []string{
+	`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`,
+	`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+}
+
+// session is serve after the handshake, without the reply to initialize.
+func session(t *testing.T, b Backend, lines ...string) []reply {
+	t.Helper()
+	var rs []reply
+	for _, r := range serve(t, b, append(handshake[:len(handshake):len(handshake)], lines...)...) {
+		if string(r.ID) != `"init"` {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
 func parseReplies(t *testing.T, out []byte) []reply {
 	t.Helper()
 	var rs []reply
@@ -123,7 +142,8 @@ func byID(t *testing.T, rs []reply, id string) reply {
 	return reply{}
 }
 
-// toolText decodes a successful tools/call result.
+// toolText decodes a tools/call result. isError may be left out when
+// false, as the SDK does.
 func toolText(t *testing.T, r reply) (string, bool) {
 	t.Helper()
 	if r.Error != nil {
@@ -134,47 +154,54 @@ func toolText(t *testing.T, r reply) (string, bool) {
 			Type string `json:"type"`
 			Text string `json:"text"`
 		} `json:"content"`
-		IsError *bool `json:"isError"`
+		IsError bool `json:"isError"`
 	}
-	if err := json.Unmarshal(r.Result, &res); err != nil || len(res.Content) != 1 || res.Content[0].Type != "text" || res.IsError == nil {
+	if err := json.Unmarshal(r.Result, &res); err != nil || len(res.Content) != 1 || res.Content[0].Type != "text" {
 		t.Fatalf("id %s: not a tool result: %s", r.ID, r.Result)
 	}
-	return res.Content[0].Text, *res.IsError
+	return res.Content[0].Text, res.IsError
 }
 
 func TestInitializeHandshake(t *testing.T) {
-	rs := serve(t, &fake{},
-		req(1, "initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
-			"clientInfo": map[string]any{"name": "test", "version": "1"}}),
-		req(nil, "notifications/initialized", nil),
-		req(2, "initialize", map[string]any{"protocolVersion": "2024-11-05"}),
-		req(3, "initialize", map[string]any{"protocolVersion": "1999-01-01"}),
-		req("p", "ping", nil),
-	)
-	if len(rs) != 4 {
-		t.Fatalf("want 4 replies (none to the notification), got %d", len(rs))
-	}
-	for id, want := range map[string]string{"1": "2025-06-18", "2": "2024-11-05", "3": ProtocolVersion} {
-		r := byID(t, rs, id)
+	// The version a client asks for, if the server speaks it, else the
+	// server's own; one initialize a session (the SDK refuses a second).
+	for asked, want := range map[string]string{"2025-06-18": "2025-06-18", "2025-03-26": "2025-03-26", "2024-11-05": "2024-11-05",
+		"1999-01-01": ProtocolVersion, "2025-11-25": ProtocolVersion} {
+		rs := serve(t, &fake{},
+			req(1, "initialize", map[string]any{"protocolVersion": asked, "capabilities": map[string]any{},
+				"clientInfo": map[string]any{"name": "test", "version": "1"}}),
+			req(nil, "notifications/initialized", nil),
+			req(2, "initialize", map[string]any{"protocolVersion": asked}),
+			req("p", "ping", nil),
+		)
+		if len(rs) != 3 {
+			t.Fatalf("want 3 replies (none to the notification), got %d", len(rs))
+		}
+		r := byID(t, rs, "1")
 		var res struct {
 			ProtocolVersion string                     `json:"protocolVersion"`
 			Capabilities    map[string]json.RawMessage `json:"capabilities"`
 			ServerInfo      struct{ Name, Version string }
+			Instructions    string `json:"instructions"`
 		}
 		if r.JSONRPC != "2.0" || r.Error != nil || json.Unmarshal(r.Result, &res) != nil {
-			t.Fatalf("initialize %s: %+v", id, r)
+			t.Fatalf("initialize asking for %s: %+v", asked, r)
 		}
-		if res.ProtocolVersion != want || res.ServerInfo.Name != "annals" || res.ServerInfo.Version != "test" || string(res.Capabilities["tools"]) != "{}" {
-			t.Fatalf("initialize %s: %s", id, r.Result)
+		if res.ProtocolVersion != want || res.ServerInfo.Name != "annals" || res.ServerInfo.Version != "test" ||
+			string(res.Capabilities["tools"]) != "{}" || len(res.Capabilities) != 1 || res.Instructions == "" {
+			t.Fatalf("initialize asking for %s: %s", asked, r.Result)
 		}
-	}
-	if p := byID(t, rs, `"p"`); string(p.Result) != "{}" {
-		t.Fatalf("ping: %s", p.Result)
+		if again := byID(t, rs, "2"); again.Error == nil || !strings.Contains(again.Error.Message, "duplicate") {
+			t.Fatalf("a second initialize: %+v", again)
+		}
+		if p := byID(t, rs, `"p"`); string(p.Result) != "{}" {
+			t.Fatalf("ping: %s", p.Result)
+		}
 	}
 }
 
 func TestToolsListHasSchemas(t *testing.T) {
-	rs := serve(t, &fake{}, req(1, "tools/list", nil))
+	rs := session(t, &fake{}, req(1, "tools/list", nil))
 	var res struct {
 		Tools []struct {
 			Name        string `json:"name"`
@@ -239,7 +266,7 @@ func TestToolsListHasSchemas(t *testing.T) {
 
 func TestToolsCallEachTool(t *testing.T) {
 	f := &fake{}
-	rs := serve(t, f,
+	rs := session(t, f,
 		call(1, "search", map[string]any{"text": "诸葛亮"}),
 		call(2, "search", map[string]any{"text": "亮", "limit": 5.0, "offset": 10}),
 		call(3, "entity", map[string]any{"name": "孔明"}),
@@ -292,8 +319,8 @@ func TestToolsCallEachTool(t *testing.T) {
 }
 
 func TestToolFailureIsAResult(t *testing.T) {
-	rs := serve(t, &fake{}, call(1, "entity", map[string]any{"name": "nobody"}), call(2, "entity", map[string]any{"name": "panic"}))
-	text, isErr := toolText(t, rs[0])
+	rs := session(t, &fake{}, call(1, "entity", map[string]any{"name": "nobody"}), call(2, "entity", map[string]any{"name": "panic"}))
+	text, isErr := toolText(t, byID(t, rs, "1"))
 	if !isErr || text != `entity "nobody": not found` {
 		t.Fatalf("want an isError result with the message, got %v %q", isErr, text)
 	}
@@ -325,7 +352,9 @@ func TestErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{req(1, "resources/list", nil), "1", CodeMethodNotFound, "method not found: resources/list"},
+		// The SDK answers the list methods of MCP with empty lists, and
+		// names a method it does not know.
+		{req(1, "nonesuch/list", nil), "1", CodeMethodNotFound, `method not found: "nonesuch/list"`},
 		{call(2, "nonesuch", map[string]any{}), "2", CodeInvalidParams, `unknown tool "nonesuch"`},
 		{call(3, "search", map[string]any{}), "3", CodeInvalidParams, `missing required argument "text"`},
 		{call(4, "search", map[string]any{"text": "亮", "limit": "5"}), "4", CodeInvalidParams, `"limit" must be an integer, not a string`},
@@ -341,9 +370,11 @@ func TestErrors(t *testing.T) {
 		{call(14, "timeline", map[string]any{"from": 300, "to": 200}), "14", CodeInvalidParams, `"from" (300) is after "to" (200)`},
 		{call(15, "entity", map[string]any{"name": "  "}), "15", CodeInvalidParams, `"name" is empty`},
 		{call(16, "entity", []string{"孔明"}), "16", CodeInvalidParams, "arguments must be an object"},
-		{req(17, "tools/call", map[string]any{"arguments": map[string]any{}}), "17", CodeInvalidParams, `"name" must be the tool's name`},
-		{req(18, "tools/call", nil), "18", CodeInvalidParams, "needs the tool's name"},
-		{req(19, "tools/call", []any{1}), "19", CodeInvalidParams, "params must be an object"},
+		// The SDK's own messages for a call without a name or params; the
+		// latter is an invalid request to it.
+		{req(17, "tools/call", map[string]any{"arguments": map[string]any{}}), "17", CodeInvalidParams, `unknown tool ""`},
+		{req(18, "tools/call", nil), "18", CodeInvalidRequest, `missing required "params"`},
+		{req(19, "tools/call", []any{1}), "19", CodeInvalidParams, "invalid params"},
 		{`{"jsonrpc":"1.0","id":20,"method":"ping"}`, "20", CodeInvalidRequest, `"jsonrpc" must be "2.0"`},
 		{`{"jsonrpc":"2.0","id":21,"method":7}`, "21", CodeInvalidRequest, "the method must be a string"},
 		{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, "null", CodeInvalidRequest, "the id must be a string or a number"},
@@ -353,7 +384,7 @@ func TestErrors(t *testing.T) {
 		{`42`, "null", CodeInvalidRequest, "a message is a JSON object"},
 	}
 	for _, c := range cases {
-		rs := serve(t, f, c.line)
+		rs := session(t, f, c.line)
 		if len(rs) != 1 {
 			t.Fatalf("%s: want one reply, got %+v", c.line, rs)
 		}
@@ -361,6 +392,10 @@ func TestErrors(t *testing.T) {
 		if r.Error == nil || r.Error.Code != c.code || string(r.ID) != c.id || !strings.Contains(r.Error.Message, c.msg) || r.Result != nil {
 			t.Errorf("%s:\n got id %s %+v\nwant id %s %d …%s…", c.line, r.ID, r.Error, c.id, c.code, c.msg)
 		}
+	}
+	// Before the handshake, the SDK answers initialize and ping only.
+	if rs := serve(t, f, call(30, "search", map[string]any{"text": "亮"})); len(rs) != 1 || rs[0].Error == nil || !strings.Contains(rs[0].Error.Message, "initialization") {
+		t.Errorf("a call before initialize: %+v", rs)
 	}
 	if len(f.calls) != 0 {
 		t.Fatalf("no invalid call should reach the backend: %v", f.calls)
@@ -441,6 +476,30 @@ func TestContextEndsServe(t *testing.T) {
 	}
 }
 
+// The end of Serve's context cancels the call under way, and Serve
+// returns once it has.
+func TestContextEndsACallUnderWay(t *testing.T) {
+	b := &slow{started: make(chan struct{}, 1)}
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	done := make(chan error)
+	go func() { done <- New(b, "test").Serve(ctx, pr, io.Discard) }()
+	for _, l := range append(handshake[:len(handshake):len(handshake)], call(1, "search", map[string]any{"text": "亮"})) {
+		fmt.Fprintln(pw, l)
+	}
+	<-b.started
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("want context.Canceled, got %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return when its context ended during a call")
+	}
+}
+
 func TestLineTooLong(t *testing.T) {
 	s := New(&fake{}, "test")
 	s.MaxLine = 100
@@ -455,11 +514,11 @@ func TestLineTooLong(t *testing.T) {
 	}
 	// The default limit takes a line far longer than bufio's buffer.
 	out.Reset()
-	long := call(3, "search", map[string]any{"text": strings.Repeat("亮", 100_000)})
+	long := strings.Join(handshake, "\n") + "\n" + call(3, "search", map[string]any{"text": strings.Repeat("亮", 100_000)})
 	if err := New(&fake{}, "test").Serve(context.Background(), strings.NewReader(long), &out); err != nil {
 		t.Fatal(err)
 	}
-	if text, isErr := toolText(t, parseReplies(t, out.Bytes())[0]); isErr || !strings.Contains(text, strings.Repeat("亮", 100_000)) {
+	if text, isErr := toolText(t, byID(t, parseReplies(t, out.Bytes()), "3")); isErr || !strings.Contains(text, strings.Repeat("亮", 100_000)) {
 		t.Fatal("a 300 KB line should be read whole")
 	}
 }
@@ -483,6 +542,12 @@ func TestPingWhileACallRunsAndCancel(t *testing.T) {
 	done := make(chan error)
 	go func() { done <- New(b, "test").Serve(context.Background(), inR, outW); outW.Close() }()
 	replies := bufio.NewScanner(outR)
+	for _, l := range handshake {
+		fmt.Fprintln(inW, l)
+	}
+	if !replies.Scan() || !strings.Contains(replies.Text(), `"id":"init"`) {
+		t.Fatalf("initialize: %q", replies.Text())
+	}
 
 	fmt.Fprintln(inW, call(1, "search", map[string]any{"text": "亮"}))
 	<-b.started
@@ -501,6 +566,65 @@ func TestPingWhileACallRunsAndCancel(t *testing.T) {
 	}
 	if replies.Scan() {
 		t.Fatalf("a cancelled call gets no reply: %q", replies.Text())
+	}
+}
+
+// Tool calls run one at a time, in the order they came: one that waits
+// its turn and is cancelled never reaches the backend and gets no reply,
+// nor does the running one when it is cancelled; the next then runs. An id
+// still in use is refused.
+func TestToolCallsWaitTheirTurn(t *testing.T) {
+	b := &slow{started: make(chan struct{}, 1)}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error)
+	go func() { done <- New(b, "test").Serve(context.Background(), inR, outW); outW.Close() }()
+	replies := bufio.NewScanner(outR)
+	next := func() reply {
+		t.Helper()
+		if !replies.Scan() {
+			t.Fatal("no reply")
+		}
+		return parseReplies(t, replies.Bytes())[0]
+	}
+	for _, l := range handshake {
+		fmt.Fprintln(inW, l)
+	}
+	next()
+
+	fmt.Fprintln(inW, call(1, "search", map[string]any{"text": "亮"}))
+	<-b.started
+	fmt.Fprintln(inW, call(2, "entity", map[string]any{"name": "nobody"}))
+	fmt.Fprintln(inW, call(3, "entity", map[string]any{"name": "孔明"}))
+	fmt.Fprintln(inW, call(1, "entity", map[string]any{"name": "孔明"}))
+	if r := next(); r.Error == nil || r.Error.Code != CodeInvalidRequest || string(r.ID) != "null" || !strings.Contains(r.Error.Message, "id 1") {
+		t.Fatalf("a call reusing the id of one under way: %+v", r)
+	}
+	fmt.Fprintln(inW, req(nil, "notifications/cancelled", map[string]any{"requestId": 2}))
+	fmt.Fprintln(inW, req(4, "ping", nil))
+	if r := next(); string(r.ID) != "4" {
+		t.Fatalf("a ping should be answered while calls wait: %+v", r)
+	}
+	b.mu.Lock()
+	if len(b.calls) != 0 {
+		t.Fatalf("a call ran beside the one under way: %v", b.calls)
+	}
+	b.mu.Unlock()
+	fmt.Fprintln(inW, req(nil, "notifications/cancelled", map[string]any{"requestId": 1}))
+	if r := next(); string(r.ID) != "3" {
+		t.Fatalf("after the cancelled calls, the next: %+v", r)
+	} else if text, _ := toolText(t, r); !strings.Contains(text, "孔明") {
+		t.Fatalf("call 3: %s", text)
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if replies.Scan() {
+		t.Fatalf("a cancelled call gets no reply: %q", replies.Text())
+	}
+	if strings.Join(b.calls, " ") != "entity" {
+		t.Fatalf("the backend ran %v; the call cancelled before its turn should not run", b.calls)
 	}
 }
 

@@ -65,15 +65,6 @@ type tool struct {
 	call      func(ctx context.Context, b Backend, args any) (any, error)
 }
 
-func (t *tool) annotations() map[string]any {
-	a := map[string]any{"title": t.title, "readOnlyHint": t.readOnly, "openWorldHint": false}
-	if !t.readOnly {
-		a["destructiveHint"] = false
-		a["idempotentHint"] = true
-	}
-	return a
-}
-
 // parse validates raw arguments against the tool's schema and decodes them.
 func (t *tool) parse(raw json.RawMessage) (any, error) {
 	var v any = map[string]any{}

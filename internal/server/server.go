@@ -170,6 +170,8 @@ type Server struct {
 	opts  Options
 	hosts hostPolicy
 	mux   *http.ServeMux
+	// api is the OpenAPI description of the routes, made once.
+	api map[string]any
 }
 
 // New makes the handler.
@@ -184,7 +186,7 @@ func New(b Backend, opts Options) *Server {
 		opts.ReadBudget = DefaultReadBudget
 	}
 	s := &Server{b: b, opts: opts, hosts: newHostPolicy(opts.Addr, opts.AllowHosts), mux: http.NewServeMux()}
-	s.routes()
+	s.api = openAPI(s.routes(), opts.Version)
 	return s
 }
 
@@ -224,323 +226,325 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusBadRequest, badRequest(field, errors.New("not valid UTF-8")))
 		return
 	}
-	ctx := r.Context()
-	// A job's event stream lasts as long as the job; everything else is
-	// bounded.
-	if !(r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/api/jobs/") && strings.HasSuffix(r.URL.Path, "/events")) {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.opts.Timeout)
-		defer cancel()
-	}
+	// The deadline of each request is set by its route (see handler).
 	r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBody)
-	s.mux.ServeHTTP(w, r.WithContext(ctx))
+	s.mux.ServeHTTP(w, r)
 }
 
-func (s *Server) routes() {
-	get := func(path string, h func(*http.Request) (any, error)) {
-		s.mux.HandleFunc("GET "+path, func(w http.ResponseWriter, r *http.Request) { s.run(w, r, s.opts.ReadBudget, h) })
+// The handlers of the routes in table. A read answers a value within the
+// read budget (see route.read); the others answer themselves.
+
+func (s *Server) description(*http.Request) (any, error) { return s.api, nil }
+
+func (s *Server) stats(r *http.Request) (any, error) { return s.b.Stats(r.Context()) }
+
+func (s *Server) entities(r *http.Request) (any, error) {
+	q := r.URL.Query()
+	limit, err := intParam(q.Get("limit"), 20, 1, 500)
+	if err != nil {
+		return nil, badRequest("limit", err)
 	}
-	post := func(path string, write bool, h func(*http.Request) (any, error)) {
-		s.mux.HandleFunc("POST "+path, func(w http.ResponseWriter, r *http.Request) {
-			if write && !s.mayWrite(r) {
-				s.fail(w, http.StatusUnauthorized, errors.New("this request writes: send the server's token (Authorization: Bearer …)"))
-				return
-			}
-			s.run(w, r, s.opts.ReadBudget, h)
-		})
+	if err := checkText("q", q.Get("q"), MaxName); err != nil {
+		return nil, err
 	}
-	get("/api/openapi.json", func(*http.Request) (any, error) { return openAPI(s.opts.Version), nil })
-	get("/api/stats", func(r *http.Request) (any, error) { return s.b.Stats(r.Context()) })
-	get("/api/entities", func(r *http.Request) (any, error) {
-		q := r.URL.Query()
-		limit, err := intParam(q.Get("limit"), 20, 1, 500)
-		if err != nil {
-			return nil, badRequest("limit", err)
+	return s.b.Entities(r.Context(), EntitiesQuery{Q: strings.TrimSpace(q.Get("q")), Type: q.Get("type"), Limit: limit})
+}
+
+func (s *Server) entity(r *http.Request) (any, error) {
+	q := r.URL.Query()
+	rels, err := intParam(q.Get("relations"), 50, 1, 1000)
+	if err != nil {
+		return nil, badRequest("relations", err)
+	}
+	ments, err := intParam(q.Get("mentions"), 10, 1, 1000)
+	if err != nil {
+		return nil, badRequest("mentions", err)
+	}
+	if err := checkText("name", r.PathValue("name"), MaxName); err != nil {
+		return nil, err
+	}
+	return s.b.Entity(r.Context(), r.PathValue("name"), rels, ments)
+}
+
+func (s *Server) bio(r *http.Request) (any, error) {
+	q := r.URL.Query()
+	style := q.Get("style")
+	if style != "" && style != "modern" && style != "classical" {
+		return nil, badRequest("style", errors.New("modern or classical"))
+	}
+	strict, err := boolParam(q.Get("strict"))
+	if err != nil {
+		return nil, badRequest("strict", err)
+	}
+	if err := checkText("name", r.PathValue("name"), MaxName); err != nil {
+		return nil, err
+	}
+	return s.b.Bio(r.Context(), r.PathValue("name"), style, strict)
+}
+
+func (s *Server) communities(r *http.Request) (any, error) { return s.b.Communities(r.Context()) }
+
+func (s *Server) community(r *http.Request) (any, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id < 1 {
+		return nil, badRequest("id", errors.New("a community number, 1 or more"))
+	}
+	return s.b.Community(r.Context(), id)
+}
+
+func (s *Server) search(r *http.Request) (any, error) {
+	q := r.URL.Query()
+	text := q.Get("text")
+	if strings.TrimSpace(text) == "" {
+		return nil, badRequest("text", errors.New("give a word or some characters"))
+	}
+	if err := checkText("text", text, MaxName); err != nil {
+		return nil, err
+	}
+	sq := SearchQuery{Text: text}
+	var err error
+	if sq.Limit, err = intParam(q.Get("limit"), 100, 1, 1000); err != nil {
+		return nil, badRequest("limit", err)
+	}
+	if sq.Offset, err = intParam(q.Get("offset"), 0, 0, 1<<30); err != nil {
+		return nil, badRequest("offset", err)
+	}
+	if sq.Context, err = intParam(q.Get("context"), 20, 0, 500); err != nil {
+		return nil, badRequest("context", err)
+	}
+	return s.b.Search(r.Context(), sq)
+}
+
+// ask answers a question, as server-sent events when the client asks for
+// them; a question a model answers gets the request's deadline rather than
+// the read budget.
+func (s *Server) ask(w http.ResponseWriter, r *http.Request) {
+	var req AskRequest
+	if err := decodeAsk(r, &req); err != nil {
+		s.fail(w, s.status(err), err)
+		return
+	}
+	budget := s.opts.ReadBudget
+	if s.opts.LLM && !req.Offline {
+		budget = s.opts.Timeout
+	}
+	if !wantsEvents(r) {
+		s.run(w, r, budget, func(r *http.Request) (any, error) { return s.b.Ask(r.Context(), req, nil) })
+		return
+	}
+	r, cancel := within(r, budget)
+	defer cancel()
+	ev := startEvents(w)
+	ev.send("status", map[string]string{"stage": "answering"})
+	ans, err := s.b.Ask(r.Context(), req, func(text string) { ev.send("token", map[string]string{"text": text}) })
+	if err != nil {
+		ev.send("error", map[string]string{"error": overBudget(r, err, budget).Error()})
+		return
+	}
+	ev.send("result", ans)
+}
+
+// relate reads, unless it is asked to write what it finds back into the
+// graph: only then does it need the token.
+func (s *Server) relate(w http.ResponseWriter, r *http.Request) {
+	var req RelateRequest
+	err := decode(r, &req)
+	if err == nil {
+		err = checkRelate(&req)
+	}
+	if err != nil {
+		s.fail(w, s.status(err), err)
+		return
+	}
+	if req.Feedback && !s.mayWrite(r) {
+		s.fail(w, http.StatusUnauthorized, errors.New("feedback writes into the graph: send the server's token (Authorization: Bearer …)"))
+		return
+	}
+	budget := s.opts.ReadBudget
+	if s.opts.LLM {
+		budget = s.opts.Timeout
+	}
+	s.run(w, r, budget, func(r *http.Request) (any, error) {
+		if strings.TrimSpace(req.Head) == "" || strings.TrimSpace(req.Tail) == "" {
+			return nil, badRequest("head, tail", errors.New("name both entities"))
 		}
-		if err := checkText("q", q.Get("q"), MaxName); err != nil {
-			return nil, err
-		}
-		return s.b.Entities(r.Context(), EntitiesQuery{Q: strings.TrimSpace(q.Get("q")), Type: q.Get("type"), Limit: limit})
+		return s.b.Relate(r.Context(), req)
 	})
-	get("/api/entity/{name}", func(r *http.Request) (any, error) {
-		q := r.URL.Query()
-		rels, err := intParam(q.Get("relations"), 50, 1, 1000)
-		if err != nil {
-			return nil, badRequest("relations", err)
-		}
-		ments, err := intParam(q.Get("mentions"), 10, 1, 1000)
-		if err != nil {
-			return nil, badRequest("mentions", err)
-		}
-		if err := checkText("name", r.PathValue("name"), MaxName); err != nil {
-			return nil, err
-		}
-		return s.b.Entity(r.Context(), r.PathValue("name"), rels, ments)
-	})
-	get("/api/bio/{name}", func(r *http.Request) (any, error) {
-		q := r.URL.Query()
-		style := q.Get("style")
-		if style != "" && style != "modern" && style != "classical" {
-			return nil, badRequest("style", errors.New("modern or classical"))
-		}
-		strict, err := boolParam(q.Get("strict"))
-		if err != nil {
-			return nil, badRequest("strict", err)
-		}
-		if err := checkText("name", r.PathValue("name"), MaxName); err != nil {
-			return nil, err
-		}
-		return s.b.Bio(r.Context(), r.PathValue("name"), style, strict)
-	})
-	get("/api/communities", func(r *http.Request) (any, error) { return s.b.Communities(r.Context()) })
-	get("/api/communities/{id}", func(r *http.Request) (any, error) {
-		id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-		if err != nil || id < 1 {
-			return nil, badRequest("id", errors.New("a community number, 1 or more"))
-		}
-		return s.b.Community(r.Context(), id)
-	})
-	get("/api/search", func(r *http.Request) (any, error) {
-		q := r.URL.Query()
-		text := q.Get("text")
-		if strings.TrimSpace(text) == "" {
-			return nil, badRequest("text", errors.New("give a word or some characters"))
-		}
-		if err := checkText("text", text, MaxName); err != nil {
-			return nil, err
-		}
-		sq := SearchQuery{Text: text}
-		var err error
-		if sq.Limit, err = intParam(q.Get("limit"), 100, 1, 1000); err != nil {
-			return nil, badRequest("limit", err)
-		}
-		if sq.Offset, err = intParam(q.Get("offset"), 0, 0, 1<<30); err != nil {
-			return nil, badRequest("offset", err)
-		}
-		if sq.Context, err = intParam(q.Get("context"), 20, 0, 500); err != nil {
-			return nil, badRequest("context", err)
-		}
-		return s.b.Search(r.Context(), sq)
-	})
-	s.mux.HandleFunc("POST /api/ask", func(w http.ResponseWriter, r *http.Request) {
-		var req AskRequest
-		if err := decodeAsk(r, &req); err != nil {
-			s.fail(w, s.status(err), err)
-			return
-		}
-		budget := s.opts.ReadBudget
-		if s.opts.LLM && !req.Offline {
-			budget = s.opts.Timeout
-		}
-		if !wantsEvents(r) {
-			s.run(w, r, budget, func(r *http.Request) (any, error) { return s.b.Ask(r.Context(), req, nil) })
-			return
-		}
-		r, cancel := within(r, budget)
-		defer cancel()
-		ev := startEvents(w)
-		ev.send("status", map[string]string{"stage": "answering"})
-		ans, err := s.b.Ask(r.Context(), req, func(text string) { ev.send("token", map[string]string{"text": text}) })
-		if err != nil {
-			ev.send("error", map[string]string{"error": overBudget(r, err, budget).Error()})
-			return
-		}
-		ev.send("result", ans)
-	})
-	s.mux.HandleFunc("POST /api/relate", func(w http.ResponseWriter, r *http.Request) {
-		var req RelateRequest
-		err := decode(r, &req)
-		if err == nil {
-			err = checkRelate(&req)
-		}
-		if err != nil {
-			s.fail(w, s.status(err), err)
-			return
-		}
-		if req.Feedback && !s.mayWrite(r) {
-			s.fail(w, http.StatusUnauthorized, errors.New("feedback writes into the graph: send the server's token (Authorization: Bearer …)"))
-			return
-		}
-		budget := s.opts.ReadBudget
-		if s.opts.LLM {
-			budget = s.opts.Timeout
-		}
-		s.run(w, r, budget, func(r *http.Request) (any, error) {
-			if strings.TrimSpace(req.Head) == "" || strings.TrimSpace(req.Tail) == "" {
-				return nil, badRequest("head, tail", errors.New("name both entities"))
-			}
-			return s.b.Relate(r.Context(), req)
-		})
-	})
-	get("/api/timeline", func(r *http.Request) (any, error) {
-		q := r.URL.Query()
-		tq := TimelineQuery{Name: strings.TrimSpace(q.Get("name")), Type: q.Get("type")}
-		if err := checkText("name", tq.Name, MaxName); err != nil {
-			return nil, err
-		}
-		var err error
-		if tq.Limit, err = intParam(q.Get("limit"), 200, 1, 5000); err != nil {
-			return nil, badRequest("limit", err)
-		}
-		if tq.Offset, err = intParam(q.Get("offset"), 0, 0, 1_000_000); err != nil {
-			return nil, badRequest("offset", err)
-		}
-		for _, p := range []struct {
-			name string
-			dst  **int
-		}{{"from", &tq.From}, {"to", &tq.To}} {
-			if v := q.Get(p.name); v != "" {
-				n, err := strconv.Atoi(v)
-				if err != nil {
-					return nil, badRequest(p.name, errors.New("a year, e.g. 220 or -121"))
-				}
-				*p.dst = &n
-			}
-		}
-		if tq.Name == "" && (tq.From == nil || tq.To == nil) {
-			return nil, badRequest("name", errors.New("give a name, or a window of years (from and to)"))
-		}
-		return s.b.Timeline(r.Context(), tq)
-	})
-	get("/api/date", func(r *http.Request) (any, error) {
-		q := r.URL.Query()
-		if strings.TrimSpace(q.Get("expr")) == "" {
-			return nil, badRequest("expr", errors.New("give a date, e.g. 建兴十二年"))
-		}
-		if err := checkText("expr", q.Get("expr"), MaxName); err != nil {
-			return nil, err
-		}
-		return s.b.Date(r.Context(), q.Get("expr"), q.Get("dynasty"))
-	})
-	get("/api/graph/{name}", func(r *http.Request) (any, error) {
-		q := r.URL.Query()
-		if err := checkText("name", r.PathValue("name"), MaxName); err != nil {
-			return nil, err
-		}
-		depth, err := intParam(q.Get("depth"), 1, 1, 3)
-		if err != nil {
-			return nil, badRequest("depth", err)
-		}
-		limit, err := intParam(q.Get("limit"), 150, 1, 1000)
-		if err != nil {
-			return nil, badRequest("limit", err)
-		}
-		return s.b.Neighbourhood(r.Context(), r.PathValue("name"), depth, limit, listParam(q.Get("types")))
-	})
-	get("/api/documents", func(r *http.Request) (any, error) { return s.b.Documents(r.Context()) })
-	get("/api/document/{key...}", func(r *http.Request) (any, error) { return s.b.Read(r.Context(), r.PathValue("key")) })
-	s.mux.HandleFunc("DELETE /api/document/{key...}", func(w http.ResponseWriter, r *http.Request) {
-		if !s.mayWrite(r) {
-			s.fail(w, http.StatusUnauthorized, errors.New("deleting a document writes: send the server's token (Authorization: Bearer …)"))
-			return
-		}
-		s.run(w, r, s.opts.ReadBudget, func(r *http.Request) (any, error) { return s.b.RemoveDocument(r.Context(), r.PathValue("key")) })
-	})
-	get("/api/feedback", func(r *http.Request) (any, error) {
-		all, err := boolParam(r.URL.Query().Get("all"))
-		if err != nil {
-			return nil, badRequest("all", err)
-		}
-		return s.b.Feedback(r.Context(), all)
-	})
-	post("/api/feedback/{id}/revert", true, func(r *http.Request) (any, error) {
-		id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-		if err != nil {
-			return nil, badRequest("id", errors.New("a feedback id, a number"))
-		}
-		if err := s.b.RevertFeedback(r.Context(), id); err != nil {
-			return nil, err
-		}
-		return map[string]any{"reverted": id}, nil
-	})
-	get("/api/server", func(r *http.Request) (any, error) {
-		info, err := s.b.Info(r.Context())
-		if err != nil {
-			return nil, err
-		}
-		if info == nil {
-			info = map[string]any{}
-		}
-		info["version"] = s.opts.Version
-		switch {
-		case s.opts.Token != "":
-			info["writes"] = "token"
-		case s.opts.Loopback:
-			info["writes"] = "open"
-		default:
-			info["writes"] = "off"
-		}
-		return info, nil
-	})
-	post("/api/index", true, func(r *http.Request) (any, error) {
-		var req struct {
-			Path string `json:"path"`
-		}
-		if err := decode(r, &req); err != nil {
-			return nil, err
-		}
-		if strings.TrimSpace(req.Path) == "" || strings.ContainsRune(req.Path, 0) {
-			return nil, badRequest("path", errors.New("name a folder or file under the server's index roots"))
-		}
-		if len(req.Path) > MaxPath {
-			return nil, overLimit("path", MaxPath, "bytes")
-		}
-		return s.b.StartIndex(r.Context(), req.Path)
-	})
-	get("/api/jobs", func(r *http.Request) (any, error) { return s.b.Jobs(r.Context()) })
-	get("/api/jobs/{id}", func(r *http.Request) (any, error) {
-		id, err := idParam(r)
-		if err != nil {
-			return nil, err
-		}
-		return s.b.Job(r.Context(), id)
-	})
-	s.mux.HandleFunc("DELETE /api/jobs/{id}", func(w http.ResponseWriter, r *http.Request) {
-		if !s.mayWrite(r) {
-			s.fail(w, http.StatusUnauthorized, errors.New("cancelling a job writes: send the server's token (Authorization: Bearer …)"))
-			return
-		}
-		s.run(w, r, s.opts.ReadBudget, func(r *http.Request) (any, error) {
-			id, err := idParam(r)
+}
+
+func (s *Server) timeline(r *http.Request) (any, error) {
+	q := r.URL.Query()
+	tq := TimelineQuery{Name: strings.TrimSpace(q.Get("name")), Type: q.Get("type")}
+	if err := checkText("name", tq.Name, MaxName); err != nil {
+		return nil, err
+	}
+	var err error
+	if tq.Limit, err = intParam(q.Get("limit"), 200, 1, 5000); err != nil {
+		return nil, badRequest("limit", err)
+	}
+	if tq.Offset, err = intParam(q.Get("offset"), 0, 0, 1_000_000); err != nil {
+		return nil, badRequest("offset", err)
+	}
+	for _, p := range []struct {
+		name string
+		dst  **int
+	}{{"from", &tq.From}, {"to", &tq.To}} {
+		if v := q.Get(p.name); v != "" {
+			n, err := strconv.Atoi(v)
 			if err != nil {
-				return nil, err
+				return nil, badRequest(p.name, errors.New("a year, e.g. 220 or -121"))
 			}
-			return s.b.CancelJob(r.Context(), id)
-		})
-	})
-	s.mux.HandleFunc("GET /api/jobs/{id}/events", func(w http.ResponseWriter, r *http.Request) {
-		id, err := idParam(r)
-		if err == nil {
-			_, err = s.b.Job(r.Context(), id)
+			*p.dst = &n
 		}
-		if err != nil {
-			s.fail(w, s.status(err), err)
-			return
-		}
-		ev := startEvents(w)
-		err = s.b.WatchJob(r.Context(), id, func(state any, final bool) error {
-			name := "progress"
-			if final {
-				name = "done"
-			}
-			return ev.send(name, state)
-		})
-		if err != nil && r.Context().Err() == nil {
-			ev.send("error", map[string]string{"error": err.Error()})
-		}
-	})
-	s.mux.HandleFunc("GET /api/export", s.export)
-	s.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		if allow := s.allowed(r); len(allow) > 0 {
-			w.Header().Set("Allow", strings.Join(allow, ", "))
-			s.fail(w, http.StatusMethodNotAllowed, fmt.Errorf("%s is not a method of %s: it takes %s", r.Method, r.URL.Path, strings.Join(allow, ", ")))
-			return
-		}
-		s.fail(w, http.StatusNotFound, fmt.Errorf("no endpoint %s %s (see /api/openapi.json)", r.Method, r.URL.Path))
-	})
-	if s.opts.UI != nil {
-		s.mux.Handle("/", s.opts.UI)
 	}
+	if tq.Name == "" && (tq.From == nil || tq.To == nil) {
+		return nil, badRequest("name", errors.New("give a name, or a window of years (from and to)"))
+	}
+	return s.b.Timeline(r.Context(), tq)
+}
+
+func (s *Server) date(r *http.Request) (any, error) {
+	q := r.URL.Query()
+	if strings.TrimSpace(q.Get("expr")) == "" {
+		return nil, badRequest("expr", errors.New("give a date, e.g. 建兴十二年"))
+	}
+	if err := checkText("expr", q.Get("expr"), MaxName); err != nil {
+		return nil, err
+	}
+	return s.b.Date(r.Context(), q.Get("expr"), q.Get("dynasty"))
+}
+
+func (s *Server) graph(r *http.Request) (any, error) {
+	q := r.URL.Query()
+	if err := checkText("name", r.PathValue("name"), MaxName); err != nil {
+		return nil, err
+	}
+	depth, err := intParam(q.Get("depth"), 1, 1, 3)
+	if err != nil {
+		return nil, badRequest("depth", err)
+	}
+	limit, err := intParam(q.Get("limit"), 150, 1, 1000)
+	if err != nil {
+		return nil, badRequest("limit", err)
+	}
+	return s.b.Neighbourhood(r.Context(), r.PathValue("name"), depth, limit, listParam(q.Get("types")))
+}
+
+func (s *Server) documents(r *http.Request) (any, error) { return s.b.Documents(r.Context()) }
+
+func (s *Server) document(r *http.Request) (any, error) {
+	return s.b.Read(r.Context(), r.PathValue("key"))
+}
+
+func (s *Server) removeDocument(r *http.Request) (any, error) {
+	return s.b.RemoveDocument(r.Context(), r.PathValue("key"))
+}
+
+func (s *Server) feedback(r *http.Request) (any, error) {
+	all, err := boolParam(r.URL.Query().Get("all"))
+	if err != nil {
+		return nil, badRequest("all", err)
+	}
+	return s.b.Feedback(r.Context(), all)
+}
+
+func (s *Server) revertFeedback(r *http.Request) (any, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		return nil, badRequest("id", errors.New("a feedback id, a number"))
+	}
+	if err := s.b.RevertFeedback(r.Context(), id); err != nil {
+		return nil, err
+	}
+	return map[string]any{"reverted": id}, nil
+}
+
+func (s *Server) info(r *http.Request) (any, error) {
+	info, err := s.b.Info(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	if info == nil {
+		info = map[string]any{}
+	}
+	info["version"] = s.opts.Version
+	switch {
+	case s.opts.Token != "":
+		info["writes"] = "token"
+	case s.opts.Loopback:
+		info["writes"] = "open"
+	default:
+		info["writes"] = "off"
+	}
+	return info, nil
+}
+
+func (s *Server) index(r *http.Request) (any, error) {
+	var req struct {
+		Path string `json:"path"`
+	}
+	if err := decode(r, &req); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(req.Path) == "" || strings.ContainsRune(req.Path, 0) {
+		return nil, badRequest("path", errors.New("name a folder or file under the server's index roots"))
+	}
+	if len(req.Path) > MaxPath {
+		return nil, overLimit("path", MaxPath, "bytes")
+	}
+	return s.b.StartIndex(r.Context(), req.Path)
+}
+
+func (s *Server) jobs(r *http.Request) (any, error) { return s.b.Jobs(r.Context()) }
+
+func (s *Server) job(r *http.Request) (any, error) {
+	id, err := idParam(r)
+	if err != nil {
+		return nil, err
+	}
+	return s.b.Job(r.Context(), id)
+}
+
+func (s *Server) cancelJob(r *http.Request) (any, error) {
+	id, err := idParam(r)
+	if err != nil {
+		return nil, err
+	}
+	return s.b.CancelJob(r.Context(), id)
+}
+
+// jobEvents streams a job's state until it ends.
+func (s *Server) jobEvents(w http.ResponseWriter, r *http.Request) {
+	id, err := idParam(r)
+	if err == nil {
+		_, err = s.b.Job(r.Context(), id)
+	}
+	if err != nil {
+		s.fail(w, s.status(err), err)
+		return
+	}
+	ev := startEvents(w)
+	err = s.b.WatchJob(r.Context(), id, func(state any, final bool) error {
+		name := "progress"
+		if final {
+			name = "done"
+		}
+		return ev.send(name, state)
+	})
+	if err != nil && r.Context().Err() == nil {
+		ev.send("error", map[string]string{"error": err.Error()})
+	}
+}
+
+// noRoute answers a path under /api/ that no route takes: 405 with Allow
+// when the path takes other methods, else 404.
+func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
+	if allow := s.allowed(r); len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		s.fail(w, http.StatusMethodNotAllowed, fmt.Errorf("%s is not a method of %s: it takes %s", r.Method, r.URL.Path, strings.Join(allow, ", ")))
+		return
+	}
+	s.fail(w, http.StatusNotFound, fmt.Errorf("no endpoint %s %s (see /api/openapi.json)", r.Method, r.URL.Path))
 }
 
 // mayWrite says whether a request may change the workspace: with a token
@@ -745,13 +749,9 @@ func (s *Server) fail(w http.ResponseWriter, status int, err error) {
 	json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
 }
 
-// export sends the graph as a file. It hands out the whole graph, so it
-// takes the token as writes do.
+// export sends the graph as a file. It hands out the whole graph, so its
+// route takes the token as writes do.
 func (s *Server) export(w http.ResponseWriter, r *http.Request) {
-	if !s.mayWrite(r) {
-		s.fail(w, http.StatusUnauthorized, errors.New("an export hands out the whole graph: send the server's token (Authorization: Bearer …)"))
-		return
-	}
 	q := r.URL.Query()
 	eq := ExportQuery{Format: q.Get("format"), Around: strings.TrimSpace(q.Get("around")),
 		Types: listParam(q.Get("type")), Relations: listParam(q.Get("relation"))}
