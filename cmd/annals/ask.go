@@ -106,8 +106,8 @@ func (a *app) askFile(cmd *cobra.Command, path string, opts annals.AskOptions) e
 				return fmt.Errorf("question %s: %w", q.ID, err)
 			}
 			if a.json {
-				line, err := json.Marshal(map[string]any{"id": q.ID, "answer": ans.Answer, "choice": ans.Choice,
-					"answered": ans.Answered, "citations": ans.Citations})
+				line, err := json.Marshal(emptyLists(map[string]any{"id": q.ID, "answer": ans.Answer, "choice": ans.Choice,
+					"answered": ans.Answered, "citations": ans.Citations}))
 				if err != nil {
 					return err
 				}

@@ -425,3 +425,221 @@ func TestTimelineJSON(t *testing.T) {
 		t.Fatalf("nothing in the demo happens in 201–101 BCE:\n%s", out)
 	}
 }
+
+// execArgs runs the command line as main does and returns what went to
+// standard output and standard error, and the exit status.
+func execArgs(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = execute(context.Background(), args, &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+// demoWorkspace indexes the built-in demo and returns its workspace.
+func demoWorkspace(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	mustRun(t, "-q", "quickstart", dir)
+	return filepath.Join(dir, ".annals")
+}
+
+func TestVersionFlag(t *testing.T) {
+	out, _, code := execArgs(t, "--version")
+	if code != 0 || out != "annals "+buildVersion()+"\n" {
+		t.Fatalf("--version printed %q, exit %d; want %q", out, code, "annals "+buildVersion())
+	}
+}
+
+// The exit statuses of the table in --help: 2 for a wrong command line, 3
+// for what does not exist, in text and in JSON alike.
+func TestExitCodesOfCommandLines(t *testing.T) {
+	ws := demoWorkspace(t)
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"no-such-command"}, exitUsage},
+		{[]string{"index", "--no-such-flag", "x"}, exitUsage},
+		{[]string{"-w", ws, "entity"}, exitUsage},
+		{[]string{"-w", ws, "entities", "--limit", "many"}, exitUsage},
+		{[]string{"-w", ws, "entity", "不存在的人"}, exitNotFound},
+		{[]string{"-w", ws, "rm", "no/such/document"}, exitNotFound},
+		{[]string{"-w", ws, "entities", "-n", "1"}, 0},
+	} {
+		for _, asJSON := range []bool{false, true} {
+			args := c.args
+			if asJSON {
+				args = append([]string{"--json"}, args...)
+			}
+			_, stderr, code := execArgs(t, args...)
+			if code != c.code {
+				t.Errorf("annals %s: exit %d, want %d (%s)", strings.Join(args, " "), code, c.code, stderr)
+			}
+		}
+	}
+	if _, stderr, _ := execArgs(t, "index", "--no-such-flag", "x"); !strings.Contains(stderr, "annals index --help") {
+		t.Errorf("a usage error should point to --help: %q", stderr)
+	}
+}
+
+// Under --json an error is one JSON object on standard error, and standard
+// output stays empty.
+func TestJSONErrors(t *testing.T) {
+	ws := demoWorkspace(t)
+	for _, args := range [][]string{
+		{"--json", "-w", ws, "entity", "不存在的人"},
+		{"-w", ws, "entity", "--json", "--relations", "x", "诸葛亮"},
+		{"--json", "no-such-command"},
+	} {
+		stdout, stderr, code := execArgs(t, args...)
+		if code == 0 || stdout != "" {
+			t.Fatalf("annals %s: exit %d, stdout %q", strings.Join(args, " "), code, stdout)
+		}
+		var e struct {
+			Error string `json:"error"`
+			Code  int    `json:"code"`
+		}
+		dec := json.NewDecoder(strings.NewReader(stderr))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&e); err != nil || e.Error == "" || e.Code != code || strings.Contains(e.Error, "annals:") {
+			t.Fatalf("annals %s: stderr %q is not {\"error\", \"code\"} with the exit status %d (%v)", strings.Join(args, " "), stderr, code, err)
+		}
+	}
+	// Without --json the error stays a line of text.
+	if _, stderr, _ := execArgs(t, "-w", ws, "entity", "不存在的人"); !strings.HasPrefix(stderr, "annals: ") {
+		t.Fatalf("text error: %q", stderr)
+	}
+}
+
+// Every list in --json output is [] when empty, never null.
+func TestJSONListsAreNeverNull(t *testing.T) {
+	ws := demoWorkspace(t)
+	if out := mustRun(t, "-w", ws, "--json", "feedback", "list"); strings.TrimSpace(out) != "[]" {
+		t.Fatalf("feedback list --json with nothing written back = %q, want []", out)
+	}
+	// Nulls are left only to values that are not lists: a score or an end
+	// year that is not known.
+	scalars := map[string]bool{"score": true, "end_year": true}
+	for _, args := range [][]string{
+		{"entities", "--prefix", "无此前缀"},
+		{"docs", "--failed"},
+		{"timeline", "诸葛亮"},
+		{"timeline", "--from", "-200", "--to", "-100"},
+		{"search", "无此文字无此文字"},
+		{"communities"},
+		{"stats"},
+		{"schema"},
+		{"index", filepath.Join(filepath.Dir(ws), "corpus")},
+	} {
+		out := mustRun(t, append([]string{"-w", ws, "--json"}, args...)...)
+		var v any
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatalf("annals --json %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		for _, k := range nullKeys(v, "") {
+			if !scalars[k[strings.LastIndex(k, ".")+1:]] {
+				t.Errorf("annals --json %s prints null at %s", strings.Join(args, " "), k)
+			}
+		}
+	}
+}
+
+// nullKeys lists where v holds null, as dotted paths ("" for v itself).
+func nullKeys(v any, at string) []string {
+	switch x := v.(type) {
+	case nil:
+		return []string{at}
+	case map[string]any:
+		var out []string
+		for k, e := range x {
+			out = append(out, nullKeys(e, at+"."+k)...)
+		}
+		return out
+	case []any:
+		var out []string
+		for _, e := range x {
+			out = append(out, nullKeys(e, at+"[]")...)
+		}
+		return out
+	}
+	return nil
+}
+
+func TestEmptyLists(t *testing.T) {
+	type inner struct {
+		Names []string
+		Raw   json.RawMessage
+		Bytes []byte
+	}
+	type outer struct {
+		List  []inner
+		Ptr   *inner
+		Map   map[string][]int
+		Any   any
+		Value inner
+		End   *int
+	}
+	v := outer{List: []inner{{}}, Ptr: &inner{}, Map: map[string][]int{"a": nil}, Any: []string(nil)}
+	data, err := json.Marshal(emptyLists(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"List":[{"Names":[],"Raw":null,"Bytes":null}],"Ptr":{"Names":[],"Raw":null,"Bytes":null},"Map":{"a":[]},"Any":[],"Value":{"Names":[],"Raw":null,"Bytes":null},"End":null}`
+	if string(data) != want {
+		t.Fatalf("emptyLists:\n got  %s\n want %s", data, want)
+	}
+	if data, _ := json.Marshal(emptyLists([]string(nil))); string(data) != "[]" {
+		t.Fatalf("a nil list alone = %s", data)
+	}
+}
+
+// date exits 3 when nothing could be placed in a year, in text and JSON
+// alike, and says why; a year past its era's end is given with a note.
+func TestDateExitCodesAndNotes(t *testing.T) {
+	for _, expr := range []string{"208", "甲子", "天下大乱"} {
+		_, _, text := execArgs(t, "date", expr)
+		out, _, js := execArgs(t, "--json", "date", expr)
+		if text != exitNotFound || js != exitNotFound {
+			t.Errorf("date %s: exit %d in text, %d in JSON; want %d both", expr, text, js, exitNotFound)
+		}
+		if expr == "甲子" && !strings.Contains(out, `"notes"`) {
+			t.Errorf("date --json 甲子 should say why it stays unresolved:\n%s", out)
+		}
+	}
+	out, _, code := execArgs(t, "date", "甲子")
+	if !strings.Contains(out, "note: ") || !strings.Contains(out, "sexagenary day") {
+		t.Errorf("date 甲子 (exit %d) should say why it stays unresolved:\n%s", code, out)
+	}
+	out, _, code = execArgs(t, "date", "建安三十年")
+	if code != 0 || !strings.Contains(out, "225") || !strings.Contains(out, "ended in 220") {
+		t.Errorf("date 建安三十年: exit %d, want 225 and a note that 建安 ended in 220:\n%s", code, out)
+	}
+	var got struct {
+		Times []struct {
+			Year  int
+			Notes []string
+		}
+	}
+	out, _, code = execArgs(t, "--json", "date", "建安三十年")
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != 0 || len(got.Times) != 1 || got.Times[0].Year != 225 ||
+		len(got.Times[0].Notes) == 0 || !strings.Contains(got.Times[0].Notes[0], "220") {
+		t.Errorf("date --json 建安三十年: exit %d, %+v (%v)", code, got, err)
+	}
+	if _, _, code := execArgs(t, "date", "建兴十二年"); code != 0 {
+		t.Errorf("date 建兴十二年 has candidates and should exit 0, got %d", code)
+	}
+}
+
+// An entity type that no schema and no entity has is an error naming the
+// types there are.
+func TestEntitiesUnknownType(t *testing.T) {
+	ws := demoWorkspace(t)
+	_, stderr, code := execArgs(t, "-w", ws, "entities", "--type", "官职")
+	if code != exitUsage || !strings.Contains(stderr, "官职") || !strings.Contains(stderr, "职官") || !strings.Contains(stderr, "人物") {
+		t.Fatalf("entities --type 官职: exit %d, %q", code, stderr)
+	}
+	// A type of the schema that no entity has is no error.
+	if out, stderr, code := execArgs(t, "-w", ws, "--json", "entities", "--type", "concept"); code != 0 || strings.TrimSpace(out) != "[]" {
+		t.Fatalf("entities --type concept: exit %d, %q %q", code, out, stderr)
+	}
+}

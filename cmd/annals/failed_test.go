@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -174,6 +175,9 @@ func TestExitCodes(t *testing.T) {
 		{nil, 0},
 		{errors.New("boom"), 1},
 		{annals.ErrNotFound, 3},
+		{usageErrorf("bad flag"), 2},
+		{fmt.Errorf("wrapped: %w", usageErrorf("bad flag")), 2},
+		{notFoundError{"no such date"}, 3},
 		{annals.IndexFailures(&annals.IndexReport{Failed: []annals.IndexFailure{{Key: "a", Step: "extract", Reason: "x"}}}), 4},
 	} {
 		if got := exitCode(c.err); got != c.want {

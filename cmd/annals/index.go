@@ -40,7 +40,7 @@ by the next run; ` + "`annals docs --failed`" + ` lists such documents.
 
 Exit status: 0 when no document failed (files skipped as unreadable do not
 count), 4 when some documents failed (the report is printed and the rest of the
-run is kept), 1 for any other error.`,
+run is kept), 2 for a wrong command line, 1 for any other error.`,
 		Example: `  annals index ../shared/data/first-four-histories
   annals index notes.md records.jsonl
   annals --schema general index english-sources/`,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -208,6 +209,11 @@ func (a *app) entitiesCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
+				if len(list) == 0 && q.Type != "" {
+					if err := checkEntityType(cmd.Context(), ws, q.Type); err != nil {
+						return err
+					}
+				}
 				if a.json {
 					if list == nil {
 						list = []annals.Entity{}
@@ -226,6 +232,45 @@ func (a *app) entitiesCmd() *cobra.Command {
 	cmd.Flags().IntVarP(&q.Limit, "limit", "n", 50, "how many")
 	cmd.Flags().IntVar(&q.Offset, "offset", 0, "skip this many")
 	return cmd
+}
+
+// checkEntityType refuses an entity type that neither the workspace's
+// schemas (Chinese and general, with the types they grew) nor its entities
+// have, listing those there are.
+func checkEntityType(ctx context.Context, ws *annals.Workspace, typ string) error {
+	var names []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	for _, lang := range []string{"lzh", "en"} {
+		s, err := ws.ActiveSchema(ctx, lang)
+		if err != nil {
+			return err
+		}
+		for _, e := range s.EntityTypes {
+			add(e.Name)
+		}
+	}
+	st, err := ws.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	found := make([]string, 0, len(st.EntityTypes))
+	for t := range st.EntityTypes {
+		found = append(found, t)
+	}
+	sort.Strings(found)
+	for _, t := range found {
+		add(t)
+	}
+	if seen[typ] {
+		return nil
+	}
+	return usageErrorf("--type %q: no such entity type; the types are %s", typ, strings.Join(names, ", "))
 }
 
 func (a *app) docsCmd() *cobra.Command {

@@ -41,15 +41,21 @@ and times, every fact tied to the sentence it came from. It works offline, with
 no key and no service to start.
 
 The workspace is --workspace, else $ANNALS_WORKSPACE, else the nearest .annals/
-folder here or above, else ./.annals/ (made by init or the first index).`,
+folder here or above, else ./.annals/ (made by init or the first index).
+
+` + exitCodesHelp,
 		Example: `  annals quickstart                      # index the built-in demo and show what it found
   annals index ~/texts/first-four-histories
   annals entity 诸葛亮
   annals entities --type 职官
   echo '诸葛亮，字孔明，琅邪阳都人也。' | annals extract --json`,
+		Version:       buildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("annals {{.Version}}\n")
+	root.SetOut(out)
+	root.SetErr(errOut)
 	pf := root.PersistentFlags()
 	pf.StringVarP(&a.workspace, "workspace", "w", "", "workspace folder (default: $ANNALS_WORKSPACE, nearest .annals/, ./.annals/)")
 	pf.BoolVar(&a.json, "json", false, "print JSON instead of text")
@@ -60,6 +66,7 @@ folder here or above, else ./.annals/ (made by init or the first index).`,
 		a.docsCmd(), a.rmCmd(), a.aliasesCmd(), a.mergeCmd(), a.alignCmd(), a.schemaCmd(), a.dateCmd(), a.timelineCmd(), a.searchCmd(), a.communitiesCmd(), a.communityCmd(), a.askCmd(), a.relateCmd(), a.feedbackCmd(), a.exportCmd(), a.importCmd(), a.quickstartCmd(), a.evalCmd(), a.trainCmd(), a.benchCmd(), a.cacheCmd(),
 		a.migrateCmd(), a.mcpCmd(), a.serveCmd(),
 	)
+	markUsageErrors(root)
 	return root
 }
 
@@ -103,11 +110,13 @@ func (a *app) withWorkspaceOpened(cmd *cobra.Command, mustExist bool, o annals.O
 	return f(ws)
 }
 
+// printJSON prints v as indented JSON, every list in it as [] rather than
+// null when empty.
 func (a *app) printJSON(v any) error {
 	enc := json.NewEncoder(a.out)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	return enc.Encode(emptyLists(v))
 }
 
 // printf writes to stdout, and warnf to stderr, with the control
