@@ -7,6 +7,7 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/jdkato/prose/v3 v3.2.3
 	github.com/longbridgeapp/opencc v0.3.13
+	github.com/mattn/go-runewidth v0.0.16
 	github.com/openai/openai-go/v3 v3.96.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2

@@ -6,18 +6,22 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mattn/go-runewidth"
+	"github.com/spf13/cobra"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/traditionalchinese"
 	"golang.org/x/text/encoding/unicode"
 
 	"github.com/annals-project/annals/internal/extract"
+	"github.com/annals-project/annals/internal/schema"
 )
 
 // run executes the CLI in-process and returns what it printed.
@@ -641,5 +645,65 @@ func TestEntitiesUnknownType(t *testing.T) {
 	// A type of the schema that no entity has is no error.
 	if out, stderr, code := execArgs(t, "-w", ws, "--json", "entities", "--type", "concept"); code != 0 || strings.TrimSpace(out) != "[]" {
 		t.Fatalf("entities --type concept: exit %d, %q %q", code, out, stderr)
+	}
+}
+
+// No flag's help says its default twice: a usage string that names a
+// default must belong to a flag whose own default cobra does not print.
+func TestHelpSaysDefaultsOnce(t *testing.T) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, line := range strings.Split(c.LocalFlags().FlagUsages(), "\n") {
+			if strings.Count(line, "(default") > 1 {
+				t.Errorf("%s: %s", c.CommandPath(), strings.TrimSpace(line))
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRoot(io.Discard, io.Discard))
+	out := mustRun(t, "ask", "--help")
+	if !strings.Contains(out, "--delta") || strings.Contains(out, "(default 1) (default") {
+		t.Fatalf("ask --help:\n%s", out)
+	}
+}
+
+// schema's columns line up on a terminal, where a Chinese character takes
+// two columns: each description starts at the same display column.
+func TestSchemaColumnsAlignWithChinese(t *testing.T) {
+	out := mustRun(t, "-w", filepath.Join(t.TempDir(), "none"), "schema")
+	s, err := schema.Load(schema.ZhHistory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(out, "\n")
+	column := func(section, name, desc string) int {
+		for _, l := range lines {
+			if strings.HasPrefix(l, "  "+name+" ") && strings.HasSuffix(l, desc) {
+				return runewidth.StringWidth(l[:len(l)-len(desc)])
+			}
+		}
+		t.Fatalf("%s %s: no line ending %q in\n%s", section, name, desc, out)
+		return 0
+	}
+	want := -1
+	for _, e := range s.EntityTypes {
+		if c := column("entity type", e.Name, e.Description); want >= 0 && c != want {
+			t.Errorf("entity type %s: description at column %d, others at %d:\n%s", e.Name, c, want, out)
+		} else {
+			want = c
+		}
+	}
+	want = -1
+	for _, r := range s.RelationTypes {
+		if r.Description == "" {
+			continue
+		}
+		if c := column("relation type", r.Name, r.Description); want >= 0 && c != want {
+			t.Errorf("relation type %s: description at column %d, others at %d:\n%s", r.Name, c, want, out)
+		} else {
+			want = c
+		}
 	}
 }

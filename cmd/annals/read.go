@@ -74,12 +74,13 @@ func (a *app) extract(ctx context.Context, s string, opts annals.ExtractOptions)
 		return extract.WriteJSONL(a.out, runes, 0, res)
 	}
 	a.printf("language %s: %d entities, %d relations\n", lang, len(res.Entities), len(res.Triples))
+	tw := widest(res.Entities, 0, func(e extract.Entity) string { return e.Type })
 	for _, e := range res.Entities {
 		name := e.Text
 		if e.Name != "" && e.Name != e.Text {
 			name += " → " + e.Name
 		}
-		a.printf("  %-8s %s [%d,%d)\n", e.Type, name, e.Start, e.End)
+		a.printf("  %s %s [%d,%d)\n", pad(e.Type, tw), name, e.Start, e.End)
 	}
 	for _, t := range res.Triples {
 		a.printf("  (%s, %s, %s)  「%s」\n", t.Head.Canonical(), t.Relation, t.Tail.Canonical(),
@@ -220,8 +221,9 @@ func (a *app) entitiesCmd() *cobra.Command {
 					}
 					return a.printJSON(list)
 				}
+				tw := widest(list, 0, func(e annals.Entity) string { return e.Type })
 				for _, e := range list {
-					a.printf("%6d  %-6s %s\n", e.Mentions, e.Type, e.Name)
+					a.printf("%6d  %s %s\n", e.Mentions, pad(e.Type, tw), e.Name)
 				}
 				return nil
 			})
@@ -301,8 +303,10 @@ an earlier version of such a document keeps its facts meanwhile.`,
 					}
 					return a.printJSON(docs)
 				}
+				lw := widest(docs, 0, func(d annals.Document) string { return d.Lang })
+				kw := widest(docs, 0, func(d annals.Document) string { return d.Key })
 				for _, d := range docs {
-					a.printf("%5d  %-4s %7d  %s  %s\n", d.ID, d.Lang, d.Chars, d.Key, d.Version[:12])
+					a.printf("%5d  %s %7d  %s  %s\n", d.ID, pad(d.Lang, lw), d.Chars, pad(d.Key, kw), d.Version[:12])
 				}
 				return nil
 			})
@@ -368,10 +372,17 @@ func (a *app) aliasesCmd() *cobra.Command {
 	cmd.AddCommand(&cobra.Command{
 		Use:   "import FILE",
 		Short: "Import an alias dictionary (主名:别名1,别名2, one entity a line)",
-		Long: `Each line names an entity and its other names, in seed 000's format:
+		Long: `Reads a plain-text file (UTF-8), one entity a line: its main name, a colon,
+then its other names separated by commas:
+
   曹操:孟德,魏武帝,阿瞒
-Full-width ：，、 separators and traditional characters are accepted; # starts a
-comment. Names are merged at once, and every merge remembers the file and line.`,
+  诸葛亮：孔明、卧龙
+
+The colon may be full-width (：), and the other names may be separated by , ，
+、 ; or ；. Blank lines and lines starting with # are skipped, traditional
+characters are read as simplified, and a line without a colon or without
+other names is reported and skipped. The names are merged at once, and every
+merge remembers the file and line.`,
 		Example: "  annals aliases import aliases.txt",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
