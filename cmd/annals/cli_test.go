@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mattn/go-runewidth"
 	"github.com/spf13/cobra"
@@ -101,7 +102,7 @@ func TestQuickstartBuildsACitedGraph(t *testing.T) {
 	}
 	var before, after struct{ Documents, Evidence int }
 	json.Unmarshal([]byte(mustRun(t, "-w", ws, "--json", "stats")), &before)
-	mustRun(t, "-w", ws, "rm", "三国人物/蜀/诸葛亮")
+	mustRun(t, "-w", ws, "rm", "--yes", "三国人物/蜀/诸葛亮")
 	json.Unmarshal([]byte(mustRun(t, "-w", ws, "--json", "stats")), &after)
 	if after.Documents != before.Documents-1 || after.Evidence >= before.Evidence {
 		t.Fatalf("rm: before %+v after %+v", before, after)
@@ -467,7 +468,7 @@ func TestExitCodesOfCommandLines(t *testing.T) {
 		{[]string{"-w", ws, "entity"}, exitUsage},
 		{[]string{"-w", ws, "entities", "--limit", "many"}, exitUsage},
 		{[]string{"-w", ws, "entity", "不存在的人"}, exitNotFound},
-		{[]string{"-w", ws, "rm", "no/such/document"}, exitNotFound},
+		{[]string{"-w", ws, "rm", "--yes", "no/such/document"}, exitNotFound},
 		{[]string{"-w", ws, "entities", "-n", "1"}, 0},
 	} {
 		for _, asJSON := range []bool{false, true} {
@@ -705,5 +706,207 @@ func TestSchemaColumnsAlignWithChinese(t *testing.T) {
 		} else {
 			want = c
 		}
+	}
+}
+
+// runWith executes the CLI in-process with in as standard input, answering
+// on a terminal when terminal is set, and returns standard output, standard
+// error and the exit status.
+func runWith(t *testing.T, in string, terminal bool, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	root, a := newApp(strings.NewReader(in), &out, &errOut)
+	a.canAsk = func() bool { return terminal }
+	code := executeRoot(context.Background(), root, args, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+func documentsIn(t *testing.T, ws string) int {
+	t.Helper()
+	var st struct{ Documents int }
+	if err := json.Unmarshal([]byte(mustRun(t, "-w", ws, "--json", "stats")), &st); err != nil {
+		t.Fatal(err)
+	}
+	return st.Documents
+}
+
+// rm lists with --dry-run and removes nothing; it asks on a terminal, and
+// without one refuses unless --yes is given.
+func TestRmAsksOrRefuses(t *testing.T) {
+	ws := demoWorkspace(t)
+	before := documentsIn(t, ws)
+	doc, other := "三国人物/蜀/诸葛亮", "english/red-cliffs.txt"
+
+	out, _, code := runWith(t, "", false, "-w", ws, "rm", "--dry-run", doc, other)
+	if code != 0 || !strings.Contains(out, "would remove 三国人物/蜀/诸葛亮/text.txt") || !strings.Contains(out, "would remove "+other) {
+		t.Fatalf("rm --dry-run: exit %d\n%s", code, out)
+	}
+	var dry struct {
+		DryRun      bool                   `json:"dry_run"`
+		WouldRemove []struct{ Key string } `json:"would_remove"`
+	}
+	out, _, _ = runWith(t, "", false, "-w", ws, "--json", "rm", "--dry-run", doc)
+	if json.Unmarshal([]byte(out), &dry) != nil || !dry.DryRun || len(dry.WouldRemove) != 1 {
+		t.Fatalf("rm --dry-run --json:\n%s", out)
+	}
+	if n := documentsIn(t, ws); n != before {
+		t.Fatalf("--dry-run removed %d documents", before-n)
+	}
+
+	// No terminal and no --yes: refused, nothing removed.
+	_, stderr, code := runWith(t, "y\n", false, "-w", ws, "rm", doc)
+	if code != exitUsage || !strings.Contains(stderr, "--yes") {
+		t.Fatalf("rm without a terminal or --yes: exit %d, %q", code, stderr)
+	}
+	// On a terminal, anything but yes keeps them.
+	_, stderr, code = runWith(t, "n\n", true, "-w", ws, "rm", doc, other)
+	if code == 0 || !strings.Contains(stderr, "remove 2 document(s)") || !strings.Contains(stderr, "[y/N]") {
+		t.Fatalf("rm answered no: exit %d, %q", code, stderr)
+	}
+	if n := documentsIn(t, ws); n != before {
+		t.Fatalf("refused or declined, rm still removed %d documents", before-n)
+	}
+	// Yes removes them, in one go.
+	out, _, code = runWith(t, "y\n", true, "-w", ws, "rm", doc, other)
+	if code != 0 || strings.Count(out, "removed ") != 2 {
+		t.Fatalf("rm answered yes: exit %d\n%s", code, out)
+	}
+	if n := documentsIn(t, ws); n != before-2 {
+		t.Fatalf("rm of two documents left %d of %d", n, before)
+	}
+	// A name that finds nothing removes nothing, the others included.
+	if _, _, code := runWith(t, "", false, "-w", ws, "rm", "--yes", "english/three-kingdoms.md", "no/such"); code != exitNotFound {
+		t.Fatalf("rm of a missing document: exit %d", code)
+	}
+	if n := documentsIn(t, ws); n != before-2 {
+		t.Fatalf("a missing name should remove nothing: %d of %d left", n, before)
+	}
+}
+
+// aliases import refuses a file with main names that match no entity,
+// saying which and where, and imports nothing of it.
+func TestAliasesImportRefusesUnknownMainNames(t *testing.T) {
+	ws := demoWorkspace(t)
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("诸葛亮:卧龙先生甲\n无此人甲:某甲\n# a comment\n無此人乙：某乙、某丙\n"), 0o644)
+	_, stderr, code := execArgs(t, "-w", ws, "aliases", "import", bad)
+	if code == 0 || !strings.Contains(stderr, "无此人甲 (line 2)") || !strings.Contains(stderr, "无此人乙 (line 4)") ||
+		strings.Contains(stderr, "诸葛亮 (line") || !strings.Contains(stderr, "nothing was imported") {
+		t.Fatalf("aliases import of unknown names: exit %d, %q", code, stderr)
+	}
+	if _, _, code := execArgs(t, "-w", ws, "entity", "卧龙先生甲"); code != exitNotFound {
+		t.Fatalf("the refused file's aliases were imported (entity 卧龙先生甲 exit %d)", code)
+	}
+	// --allow-unknown imports it all the same.
+	mustRun(t, "-w", ws, "aliases", "import", "--allow-unknown", bad)
+	var v struct{ Name string }
+	json.Unmarshal([]byte(mustRun(t, "-w", ws, "--json", "entity", "卧龙先生甲")), &v)
+	if v.Name != "诸葛亮" {
+		t.Fatalf("卧龙先生甲 should now be 诸葛亮: %+v", v)
+	}
+	// A file of known names imports without the flag.
+	good := filepath.Join(dir, "good.txt")
+	os.WriteFile(good, []byte("曹操:魏武乙\n"), 0o644)
+	if out := mustRun(t, "-w", ws, "aliases", "import", good); !strings.Contains(out, "1 new") {
+		t.Fatalf("aliases import of known names:\n%s", out)
+	}
+}
+
+// progressLines runs the CLI with its progress drawn into a buffer and
+// returns the lines drawn.
+func progressLines(t *testing.T, args ...string) []string {
+	t.Helper()
+	var out, errOut, prog bytes.Buffer
+	root, a := newApp(strings.NewReader(""), &out, &errOut)
+	a.progressTo = &prog
+	root.SetArgs(args)
+	if err := root.ExecuteContext(context.Background()); err != nil {
+		t.Fatalf("annals %s: %v\n%s", strings.Join(args, " "), err, errOut.String())
+	}
+	var lines []string
+	for _, l := range strings.Split(prog.String(), "\r") {
+		if l = strings.TrimSuffix(l, "\x1b[K"); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+func anyLine(lines []string, parts ...string) bool {
+	for _, l := range lines {
+		all := true
+		for _, p := range parts {
+			all = all && strings.Contains(l, p)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// index shows the documents' total and the name of every step, the corpus
+// steps after the documents included; rm and aliases import show theirs.
+func TestProgressNamesEveryStep(t *testing.T) {
+	ws := demoWorkspace(t)
+	corpus := filepath.Join(filepath.Dir(ws), "corpus")
+	n := documentsIn(t, ws)
+	fresh := filepath.Join(t.TempDir(), "ws")
+	lines := progressLines(t, "-w", fresh, "index", corpus)
+	total := fmt.Sprintf("/%d docs", n)
+	for _, step := range []string{"reading and extracting documents", "align", "embed", "date", "communities"} {
+		if !anyLine(lines, "indexing: ", step, total) {
+			t.Errorf("no progress line names %q with the total %q:\n%s", step, total, strings.Join(lines, "\n"))
+		}
+	}
+	if anyLine(lines, "/-") {
+		t.Errorf("a progress line without its total:\n%s", strings.Join(lines, "\n"))
+	}
+	lines = progressLines(t, "-w", fresh, "rm", "--yes", "english/red-cliffs.txt")
+	if !anyLine(lines, "removing: removing english/red-cliffs.txt", "0/1 docs") || !anyLine(lines, "removing: align", "1/1 docs") {
+		t.Errorf("rm progress:\n%s", strings.Join(lines, "\n"))
+	}
+	lines = progressLines(t, "-w", fresh, "aliases", "import", filepath.Join(filepath.Dir(ws), "aliases.txt"))
+	for _, step := range []string{"reading ", "checking the main names", "storing the aliases", "align"} {
+		if !anyLine(lines, "importing aliases: "+step) {
+			t.Errorf("aliases import progress lacks %q:\n%s", step, strings.Join(lines, "\n"))
+		}
+	}
+}
+
+// The progress line draws a step at once, with the count and its total.
+func TestProgressLine(t *testing.T) {
+	var buf bytes.Buffer
+	p := startProgress(&buf, 100, "indexing", "docs", 0)
+	p.Set(444, 1000)
+	p.Step("communities")
+	if got := buf.String(); !strings.Contains(got, "indexing: communities") || !strings.Contains(got, "444/1000 docs") || !strings.Contains(got, "█") {
+		t.Fatalf("progress line: %q", got)
+	}
+	p.Wait("waiting for the LLM (extract): attempt 2 of 5")
+	if got := buf.String(); !strings.HasSuffix(got, "\x1b[K") || !strings.Contains(got[strings.LastIndex(got, "\r"):], "waiting for the LLM") {
+		t.Fatalf("a wait should show in place of the step: %q", got)
+	}
+	p.Above(func() { buf.WriteString("warning: x\n") })
+	if !strings.HasSuffix(buf.String(), "\r\x1b[Kwarning: x\n") {
+		t.Fatalf("a warning should print on a cleared line: %q", buf.String())
+	}
+	p.Finish()
+	p.Finish()
+	narrow := startProgress(&bytes.Buffer{}, 30, "indexing", "docs", 0)
+	narrow.Step("三国人物/蜀/诸葛亮/text.txt 三国人物/蜀/诸葛亮/text.txt")
+	if w := runewidth.StringWidth(narrow.line(time.Now())); w > 29 {
+		t.Fatalf("a progress line %d columns wide on a terminal of 30", w)
+	}
+	var none *progress
+	none.Step("x")
+	none.Set(1, 2)
+	none.Wait("x")
+	none.Finish()
+	ran := false
+	none.Above(func() { ran = true })
+	if !ran {
+		t.Fatal("a nil progress must still print above")
 	}
 }

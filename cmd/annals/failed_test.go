@@ -124,7 +124,7 @@ func TestProseReplyFailsDocument(t *testing.T) {
 	if _, _, err := runSplit(t, "-w", ws, "index", "--extractor", "llm", corpus); exitCode(err) != 4 {
 		t.Fatalf("b.txt: %v", err)
 	}
-	if out := mustRun(t, "-w", ws, "rm", "b.txt"); !strings.Contains(out, "removed the failure of b.txt") {
+	if out := mustRun(t, "-w", ws, "rm", "--yes", "b.txt"); !strings.Contains(out, "removed the failure of b.txt") {
 		t.Fatalf("rm b.txt:\n%s", out)
 	}
 	if out := mustRun(t, "-w", ws, "docs", "--failed"); !strings.Contains(out, "no failed documents") {

@@ -50,7 +50,11 @@ output then holds only results.`
 // execute runs the command line args, reports an error on errOut (as text,
 // or as a JSON object under --json) and returns the exit status.
 func execute(ctx context.Context, args []string, out, errOut io.Writer) int {
-	root := newRoot(out, errOut)
+	return executeRoot(ctx, newRoot(out, errOut), args, errOut)
+}
+
+// executeRoot is execute with the root command made.
+func executeRoot(ctx context.Context, root *cobra.Command, args []string, errOut io.Writer) int {
 	root.SetArgs(args)
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {

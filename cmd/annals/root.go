@@ -22,8 +22,14 @@ type app struct {
 	json      bool
 	schema    string
 	quiet     bool
+	in        io.Reader // where rm reads its confirmation
 	out       io.Writer
 	errOut    io.Writer
+	// canAsk reports whether in is a terminal a person answers on.
+	canAsk func() bool
+	// progressTo, when set, receives the progress lines whether or not
+	// the command is interactive (tests read them there).
+	progressTo io.Writer
 
 	// waitMu guards waitLast, when waiting last printed.
 	waitMu   sync.Mutex
@@ -31,7 +37,18 @@ type app struct {
 }
 
 func newRoot(out, errOut io.Writer) *cobra.Command {
-	a := &app{out: out, errOut: errOut}
+	root, _ := newApp(os.Stdin, out, errOut)
+	return root
+}
+
+// newApp makes the root command reading confirmations from in, and returns
+// its app too.
+func newApp(in io.Reader, out, errOut io.Writer) (*cobra.Command, *app) {
+	a := &app{in: in, out: out, errOut: errOut}
+	a.canAsk = func() bool {
+		f, ok := a.in.(*os.File)
+		return ok && term.IsTerminal(int(f.Fd()))
+	}
 	root := &cobra.Command{
 		Use:   "annals",
 		Short: "Turn historical texts into a knowledge graph that cites its sources",
@@ -67,7 +84,7 @@ folder here or above, else ./.annals/ (made by init or the first index).
 		a.migrateCmd(), a.mcpCmd(), a.serveCmd(),
 	)
 	markUsageErrors(root)
-	return root
+	return root, a
 }
 
 func (a *app) dir() string {
