@@ -910,3 +910,46 @@ func TestProgressLine(t *testing.T) {
 		t.Fatal("a nil progress must still print above")
 	}
 }
+
+// quickstart's next steps are command lines that work: go run's when the
+// program came from go run (and is gone once it exits), "annals" when
+// that is this program on PATH, else the program's path.
+func TestQuickstartNamesARunnableCommand(t *testing.T) {
+	cwd, _ := os.Getwd()
+	root := moduleRoot(cwd)
+	if root == "" {
+		t.Fatalf("no module root above %s", cwd)
+	}
+	none := func(string) (string, error) { return "", exec.ErrNotFound }
+	for _, c := range []struct{ exe, cwd, want string }{
+		{"/tmp/go-build2891/b001/exe/annals", root, "go run ./cmd/annals"},
+		{"/home/u/.cache/go-build/f6/f6cd8a-d/annals", filepath.Join(root, "internal"), "go run ../cmd/annals"},
+		{"/tmp/go-build2891/b001/exe/annals", filepath.Join(root, "cmd", "annals"), "go run ."},
+		{"/opt/my tools/annals", root, "'/opt/my tools/annals'"},
+		{"/usr/local/bin/annals", root, "/usr/local/bin/annals"},
+	} {
+		if got := commandFor(c.exe, c.cwd, none); got != c.want {
+			t.Errorf("commandFor(%s, %s) = %q, want %q", c.exe, c.cwd, got, c.want)
+		}
+	}
+	exe := filepath.Join(t.TempDir(), "annals")
+	os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755)
+	onPath := func(string) (string, error) { return exe, nil }
+	if got := commandFor(exe, root, onPath); got != "annals" {
+		t.Errorf("the annals on PATH is this program: %q, want annals", got)
+	}
+	elsewhere := func(string) (string, error) { return "/bin/sh", nil }
+	if got := commandFor(exe, root, elsewhere); got != exe {
+		t.Errorf("another annals on PATH: %q, want %s", got, exe)
+	}
+
+	dir := t.TempDir()
+	out := mustRun(t, "-q", "quickstart", dir)
+	self := commandLine()
+	next := out[strings.Index(out, "What next:"):]
+	for _, line := range strings.Split(strings.TrimSpace(next), "\n")[1:] {
+		if l := strings.TrimSpace(line); !strings.HasPrefix(l, self+" ") && !strings.Contains(l, "| "+self+" extract") {
+			t.Errorf("a next step that does not start with %q: %q", self, l)
+		}
+	}
+}

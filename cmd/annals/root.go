@@ -183,7 +183,7 @@ func (a *app) initCmd() *cobra.Command {
 				if a.json {
 					return a.printJSON(map[string]string{"workspace": ws.Dir})
 				}
-				a.printf("workspace ready at %s\nsettings: %s/annals.yaml\nnext: annals index PATH\n", ws.Dir, ws.Dir)
+				a.printf("workspace ready at %s\nsettings: %s/annals.yaml\nnext: %s -w %s index PATH\n", ws.Dir, ws.Dir, commandLine(), shellQuote(ws.Dir))
 				return nil
 			})
 		},
