@@ -266,34 +266,105 @@ func (w *Workspace) Documents(ctx context.Context) ([]Document, error) { return 
 // failure if it has one. A key that only failed, never stored, has its
 // record of failure removed; the Document returned then has ID 0.
 func (w *Workspace) Remove(ctx context.Context, keyOrPrefix string, waiting func(string)) (*Document, error) {
-	l, err := w.lock(ctx, "annals rm", waiting)
+	docs, err := w.RemoveDocuments(ctx, []string{keyOrPrefix}, RemoveOptions{Waiting: waiting})
+	if err != nil {
+		return nil, err
+	}
+	return &docs[0], nil
+}
+
+// RemoveOptions tunes RemoveDocuments.
+type RemoveOptions struct {
+	// Waiting is told, in a sentence, when another process holds the
+	// workspace.
+	Waiting func(string)
+	// Progress, when set, is told as each step begins: Step is "remove"
+	// with Key the document, then "align"; Documents counts the documents
+	// removed so far and Total those to remove.
+	Progress func(Progress)
+}
+
+// FindDocuments finds the documents names name, as RemoveDocuments reads
+// them, and changes nothing: what a removal would remove. A name is a key,
+// a unique prefix of a key, or an id; the key of a document that failed
+// and was never stored gives a Document with ID 0.
+func (w *Workspace) FindDocuments(ctx context.Context, names []string) ([]Document, error) {
+	var fails []store.Failure
+	var out []Document
+	seen := map[string]bool{}
+	for _, name := range names {
+		d, err := w.db.Document(ctx, name)
+		if errors.Is(err, ErrNotFound) {
+			if fails == nil {
+				if fails, err = w.db.Failures(ctx); err != nil {
+					return nil, err
+				}
+			}
+			found := false
+			for _, f := range fails {
+				if f.Key == name {
+					d, err, found = &Document{Key: f.Key}, nil, true
+					break
+				}
+			}
+			if !found {
+				err = fmt.Errorf("document %q: %w", name, ErrNotFound)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if seen[d.Key] {
+			continue
+		}
+		seen[d.Key] = true
+		d.Text, d.Norm = "", ""
+		out = append(out, *d)
+	}
+	return out, nil
+}
+
+// RemoveDocuments deletes the documents names name (see FindDocuments),
+// each with exactly the facts that only it supported and its record of
+// failure, then aligns the entities once. Nothing is removed when a name
+// finds no document.
+func (w *Workspace) RemoveDocuments(ctx context.Context, names []string, opts RemoveOptions) ([]Document, error) {
+	l, err := w.lock(ctx, "annals rm", opts.Waiting)
 	if err != nil {
 		return nil, err
 	}
 	defer l.Unlock()
-	d, err := w.db.Document(ctx, keyOrPrefix)
-	if errors.Is(err, ErrNotFound) {
-		fails, ferr := w.db.Failures(ctx)
-		if ferr != nil {
-			return nil, ferr
-		}
-		for _, f := range fails {
-			if f.Key == keyOrPrefix {
-				return &Document{Key: f.Key}, w.db.ClearFailures(ctx, []string{f.Key})
-			}
-		}
-	}
+	docs, err := w.FindDocuments(ctx, names)
 	if err != nil {
 		return nil, err
 	}
-	if err := w.db.RemoveDocument(ctx, d.ID); err != nil {
-		return nil, err
+	tell := func(p Progress) {
+		if opts.Progress != nil {
+			p.Total = len(docs)
+			opts.Progress(p)
+		}
 	}
-	if _, err := resolve.Align(ctx, w.db, false); err != nil {
-		return nil, err
+	removed := false
+	for i, d := range docs {
+		tell(Progress{Step: "remove", Key: d.Key, Documents: i})
+		if d.ID == 0 {
+			if err := w.db.ClearFailures(ctx, []string{d.Key}); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err := w.db.RemoveDocument(ctx, d.ID); err != nil {
+			return nil, err
+		}
+		removed = true
 	}
-	d.Text, d.Norm = "", ""
-	return d, nil
+	if removed {
+		tell(Progress{Step: pipeline.StepAlign, Documents: len(docs)})
+		if _, err := resolve.Align(ctx, w.db, false); err != nil {
+			return nil, err
+		}
+	}
+	return docs, nil
 }
 
 // EntityQuery filters Entities.

@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/pipeline"
 	"github.com/annals-project/annals/internal/resolve"
+	"github.com/annals-project/annals/internal/store"
 	"github.com/annals-project/annals/internal/text"
 )
 
@@ -138,6 +141,58 @@ type AliasReport struct {
 // ImportAliases reads an alias dictionary (主名:别名1,别名2, one entity a
 // line) and re-aligns the graph with it.
 func (w *Workspace) ImportAliases(ctx context.Context, path string, waiting func(string)) (*AliasReport, error) {
+	return w.ImportAliasesWith(ctx, path, AliasOptions{Waiting: waiting})
+}
+
+// AliasOptions tunes ImportAliasesWith.
+type AliasOptions struct {
+	// Waiting is told, in a sentence, when another process holds the
+	// workspace.
+	Waiting func(string)
+	// Progress, when set, is told as each step begins: "read", "check"
+	// (with KnownOnly), "store", then "align".
+	Progress func(Progress)
+	// KnownOnly refuses a dictionary with a main name that names no entity
+	// of the workspace (by its name, an alias or a name read in the
+	// texts): the error is an *UnknownNamesError and nothing is imported.
+	KnownOnly bool
+}
+
+// UnknownName is a main name of a dictionary that names no entity.
+type UnknownName struct {
+	Name string `json:"name"`
+	Line int    `json:"line"`
+}
+
+// UnknownNamesError refuses a dictionary whose main names include some
+// that name no entity of the workspace.
+type UnknownNamesError struct {
+	File  string
+	Names []UnknownName
+}
+
+func (e *UnknownNamesError) Error() string {
+	const shown = 10
+	var parts []string
+	for i, n := range e.Names {
+		if i == shown {
+			parts = append(parts, fmt.Sprintf("and %d more", len(e.Names)-shown))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s (line %d)", n.Name, n.Line))
+	}
+	return fmt.Sprintf("%s: %d main name(s) match no entity of the workspace: %s; nothing was imported",
+		e.File, len(e.Names), strings.Join(parts, ", "))
+}
+
+// ImportAliasesWith is ImportAliases with options.
+func (w *Workspace) ImportAliasesWith(ctx context.Context, path string, opts AliasOptions) (*AliasReport, error) {
+	tell := func(step string) {
+		if opts.Progress != nil {
+			opts.Progress(Progress{Step: step})
+		}
+	}
+	tell("read")
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("import aliases: %w", err)
@@ -149,16 +204,60 @@ func (w *Workspace) ImportAliases(ctx context.Context, path string, waiting func
 	for _, p := range problems {
 		rep.Problems = append(rep.Problems, p.Error())
 	}
-	l, err := w.lock(ctx, "annals aliases import", waiting)
+	l, err := w.lock(ctx, "annals aliases import", opts.Waiting)
 	if err != nil {
 		return nil, err
 	}
 	defer l.Unlock()
+	if opts.KnownOnly {
+		tell("check")
+		if err := w.knownMains(ctx, path, facts); err != nil {
+			return nil, err
+		}
+	}
+	tell("store")
 	if rep.Added, err = w.db.AddDictionaryAliases(ctx, source, facts); err != nil {
 		return nil, err
 	}
+	tell(pipeline.StepAlign)
 	if _, err := resolve.Align(ctx, w.db, false); err != nil {
 		return nil, err
 	}
 	return rep, nil
+}
+
+// knownMains is an *UnknownNamesError when some main name of facts names
+// no entity, with the lines that give it.
+func (w *Workspace) knownMains(ctx context.Context, path string, facts []store.AliasFact) error {
+	var mains []string
+	line := map[string]int{}
+	for _, f := range facts {
+		if _, ok := line[f.Main]; ok {
+			continue
+		}
+		n := 0
+		if i := strings.LastIndexByte(f.Source, ':'); i >= 0 {
+			n, _ = strconv.Atoi(f.Source[i+1:])
+		}
+		line[f.Main] = n
+		mains = append(mains, f.Main)
+	}
+	matches, err := w.db.MatchNames(ctx, mains)
+	if err != nil {
+		return err
+	}
+	known := map[string]bool{}
+	for _, m := range matches {
+		known[m.Text] = true
+	}
+	var unknown []UnknownName
+	for _, m := range mains {
+		if !known[m] {
+			unknown = append(unknown, UnknownName{Name: m, Line: line[m]})
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	return &UnknownNamesError{File: path, Names: unknown}
 }

@@ -81,7 +81,7 @@ Options less plausible than --theta are dropped before the final choice.`,
 	f.BoolVar(&trace, "trace", false, "show the agent's steps")
 	f.IntVar(&opts.MaxSteps, "steps", 0, "most agent steps (default 4)")
 	f.IntVar(&opts.TopK, "top-k", 0, "evidence items the answer reads (default 15)")
-	f.IntVar(&opts.Delta, "delta", -1, "± years of the temporal window (default 1)")
+	f.IntVar(&opts.Delta, "delta", 1, "± years of the temporal window")
 	f.BoolVar(&opts.LLM, "llm", false, "use the LLM endpoint of OPENAI_BASE_URL even if none is configured")
 	f.BoolVar(&opts.Offline, "offline", false, "never call an LLM")
 	f.IntVar(&opts.MaxTokens, "max-tokens", 0, "token budget of LLM calls (0: none)")
@@ -106,8 +106,8 @@ func (a *app) askFile(cmd *cobra.Command, path string, opts annals.AskOptions) e
 				return fmt.Errorf("question %s: %w", q.ID, err)
 			}
 			if a.json {
-				line, err := json.Marshal(map[string]any{"id": q.ID, "answer": ans.Answer, "choice": ans.Choice,
-					"answered": ans.Answered, "citations": ans.Citations})
+				line, err := json.Marshal(emptyLists(map[string]any{"id": q.ID, "answer": ans.Answer, "choice": ans.Choice,
+					"answered": ans.Answered, "citations": ans.Citations}))
 				if err != nil {
 					return err
 				}

@@ -119,7 +119,7 @@ func (a *app) printBio(b *annals.Biography) {
 	}
 	line := func(label, value string) {
 		if value != "" {
-			a.printf("  %-10s %s\n", label, value)
+			a.printf("  %s %s\n", pad(label, 10), value)
 		}
 	}
 	if p.Surname != "" {

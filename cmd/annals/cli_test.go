@@ -6,18 +6,23 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/mattn/go-runewidth"
+	"github.com/spf13/cobra"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/traditionalchinese"
 	"golang.org/x/text/encoding/unicode"
 
 	"github.com/annals-project/annals/internal/extract"
+	"github.com/annals-project/annals/internal/schema"
 )
 
 // run executes the CLI in-process and returns what it printed.
@@ -97,7 +102,7 @@ func TestQuickstartBuildsACitedGraph(t *testing.T) {
 	}
 	var before, after struct{ Documents, Evidence int }
 	json.Unmarshal([]byte(mustRun(t, "-w", ws, "--json", "stats")), &before)
-	mustRun(t, "-w", ws, "rm", "三国人物/蜀/诸葛亮")
+	mustRun(t, "-w", ws, "rm", "--yes", "三国人物/蜀/诸葛亮")
 	json.Unmarshal([]byte(mustRun(t, "-w", ws, "--json", "stats")), &after)
 	if after.Documents != before.Documents-1 || after.Evidence >= before.Evidence {
 		t.Fatalf("rm: before %+v after %+v", before, after)
@@ -423,5 +428,528 @@ func TestTimelineJSON(t *testing.T) {
 	}
 	if out := mustRun(t, "-w", ws, "timeline", "--from", "-200", "--to", "-100"); strings.Contains(out, "「") {
 		t.Fatalf("nothing in the demo happens in 201–101 BCE:\n%s", out)
+	}
+}
+
+// execArgs runs the command line as main does and returns what went to
+// standard output and standard error, and the exit status.
+func execArgs(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = execute(context.Background(), args, &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+// demoWorkspace indexes the built-in demo and returns its workspace.
+func demoWorkspace(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	mustRun(t, "-q", "quickstart", dir)
+	return filepath.Join(dir, ".annals")
+}
+
+func TestVersionFlag(t *testing.T) {
+	out, _, code := execArgs(t, "--version")
+	if code != 0 || out != "annals "+buildVersion()+"\n" {
+		t.Fatalf("--version printed %q, exit %d; want %q", out, code, "annals "+buildVersion())
+	}
+}
+
+// The exit statuses of the table in --help: 2 for a wrong command line, 3
+// for what does not exist, in text and in JSON alike.
+func TestExitCodesOfCommandLines(t *testing.T) {
+	ws := demoWorkspace(t)
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"no-such-command"}, exitUsage},
+		{[]string{"index", "--no-such-flag", "x"}, exitUsage},
+		{[]string{"-w", ws, "entity"}, exitUsage},
+		{[]string{"-w", ws, "entities", "--limit", "many"}, exitUsage},
+		{[]string{"-w", ws, "entity", "不存在的人"}, exitNotFound},
+		{[]string{"-w", ws, "rm", "--yes", "no/such/document"}, exitNotFound},
+		{[]string{"-w", ws, "entities", "-n", "1"}, 0},
+	} {
+		for _, asJSON := range []bool{false, true} {
+			args := c.args
+			if asJSON {
+				args = append([]string{"--json"}, args...)
+			}
+			_, stderr, code := execArgs(t, args...)
+			if code != c.code {
+				t.Errorf("annals %s: exit %d, want %d (%s)", strings.Join(args, " "), code, c.code, stderr)
+			}
+		}
+	}
+	if _, stderr, _ := execArgs(t, "index", "--no-such-flag", "x"); !strings.Contains(stderr, "annals index --help") {
+		t.Errorf("a usage error should point to --help: %q", stderr)
+	}
+}
+
+// Under --json an error is one JSON object on standard error, and standard
+// output stays empty.
+func TestJSONErrors(t *testing.T) {
+	ws := demoWorkspace(t)
+	for _, args := range [][]string{
+		{"--json", "-w", ws, "entity", "不存在的人"},
+		{"-w", ws, "entity", "--json", "--relations", "x", "诸葛亮"},
+		{"--json", "no-such-command"},
+	} {
+		stdout, stderr, code := execArgs(t, args...)
+		if code == 0 || stdout != "" {
+			t.Fatalf("annals %s: exit %d, stdout %q", strings.Join(args, " "), code, stdout)
+		}
+		var e struct {
+			Error string `json:"error"`
+			Code  int    `json:"code"`
+		}
+		dec := json.NewDecoder(strings.NewReader(stderr))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&e); err != nil || e.Error == "" || e.Code != code || strings.Contains(e.Error, "annals:") {
+			t.Fatalf("annals %s: stderr %q is not {\"error\", \"code\"} with the exit status %d (%v)", strings.Join(args, " "), stderr, code, err)
+		}
+	}
+	// Without --json the error stays a line of text.
+	if _, stderr, _ := execArgs(t, "-w", ws, "entity", "不存在的人"); !strings.HasPrefix(stderr, "annals: ") {
+		t.Fatalf("text error: %q", stderr)
+	}
+}
+
+// Every list in --json output is [] when empty, never null.
+func TestJSONListsAreNeverNull(t *testing.T) {
+	ws := demoWorkspace(t)
+	if out := mustRun(t, "-w", ws, "--json", "feedback", "list"); strings.TrimSpace(out) != "[]" {
+		t.Fatalf("feedback list --json with nothing written back = %q, want []", out)
+	}
+	// Nulls are left only to values that are not lists: a score or an end
+	// year that is not known.
+	scalars := map[string]bool{"score": true, "end_year": true}
+	for _, args := range [][]string{
+		{"entities", "--prefix", "无此前缀"},
+		{"docs", "--failed"},
+		{"timeline", "诸葛亮"},
+		{"timeline", "--from", "-200", "--to", "-100"},
+		{"search", "无此文字无此文字"},
+		{"communities"},
+		{"stats"},
+		{"schema"},
+		{"index", filepath.Join(filepath.Dir(ws), "corpus")},
+	} {
+		out := mustRun(t, append([]string{"-w", ws, "--json"}, args...)...)
+		var v any
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatalf("annals --json %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		for _, k := range nullKeys(v, "") {
+			if !scalars[k[strings.LastIndex(k, ".")+1:]] {
+				t.Errorf("annals --json %s prints null at %s", strings.Join(args, " "), k)
+			}
+		}
+	}
+}
+
+// nullKeys lists where v holds null, as dotted paths ("" for v itself).
+func nullKeys(v any, at string) []string {
+	switch x := v.(type) {
+	case nil:
+		return []string{at}
+	case map[string]any:
+		var out []string
+		for k, e := range x {
+			out = append(out, nullKeys(e, at+"."+k)...)
+		}
+		return out
+	case []any:
+		var out []string
+		for _, e := range x {
+			out = append(out, nullKeys(e, at+"[]")...)
+		}
+		return out
+	}
+	return nil
+}
+
+func TestEmptyLists(t *testing.T) {
+	type inner struct {
+		Names []string
+		Raw   json.RawMessage
+		Bytes []byte
+	}
+	type outer struct {
+		List  []inner
+		Ptr   *inner
+		Map   map[string][]int
+		Any   any
+		Value inner
+		End   *int
+	}
+	v := outer{List: []inner{{}}, Ptr: &inner{}, Map: map[string][]int{"a": nil}, Any: []string(nil)}
+	data, err := json.Marshal(emptyLists(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"List":[{"Names":[],"Raw":null,"Bytes":null}],"Ptr":{"Names":[],"Raw":null,"Bytes":null},"Map":{"a":[]},"Any":[],"Value":{"Names":[],"Raw":null,"Bytes":null},"End":null}`
+	if string(data) != want {
+		t.Fatalf("emptyLists:\n got  %s\n want %s", data, want)
+	}
+	if data, _ := json.Marshal(emptyLists([]string(nil))); string(data) != "[]" {
+		t.Fatalf("a nil list alone = %s", data)
+	}
+}
+
+// date exits 3 when nothing could be placed in a year, in text and JSON
+// alike, and says why; a year past its era's end is given with a note.
+func TestDateExitCodesAndNotes(t *testing.T) {
+	for _, expr := range []string{"208", "甲子", "天下大乱"} {
+		_, _, text := execArgs(t, "date", expr)
+		out, _, js := execArgs(t, "--json", "date", expr)
+		if text != exitNotFound || js != exitNotFound {
+			t.Errorf("date %s: exit %d in text, %d in JSON; want %d both", expr, text, js, exitNotFound)
+		}
+		if expr == "甲子" && !strings.Contains(out, `"notes"`) {
+			t.Errorf("date --json 甲子 should say why it stays unresolved:\n%s", out)
+		}
+	}
+	out, _, code := execArgs(t, "date", "甲子")
+	if !strings.Contains(out, "note: ") || !strings.Contains(out, "sexagenary day") {
+		t.Errorf("date 甲子 (exit %d) should say why it stays unresolved:\n%s", code, out)
+	}
+	out, _, code = execArgs(t, "date", "建安三十年")
+	if code != 0 || !strings.Contains(out, "225") || !strings.Contains(out, "ended in 220") {
+		t.Errorf("date 建安三十年: exit %d, want 225 and a note that 建安 ended in 220:\n%s", code, out)
+	}
+	var got struct {
+		Times []struct {
+			Year  int
+			Notes []string
+		}
+	}
+	out, _, code = execArgs(t, "--json", "date", "建安三十年")
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != 0 || len(got.Times) != 1 || got.Times[0].Year != 225 ||
+		len(got.Times[0].Notes) == 0 || !strings.Contains(got.Times[0].Notes[0], "220") {
+		t.Errorf("date --json 建安三十年: exit %d, %+v (%v)", code, got, err)
+	}
+	if _, _, code := execArgs(t, "date", "建兴十二年"); code != 0 {
+		t.Errorf("date 建兴十二年 has candidates and should exit 0, got %d", code)
+	}
+}
+
+// An entity type that no schema and no entity has is an error naming the
+// types there are.
+func TestEntitiesUnknownType(t *testing.T) {
+	ws := demoWorkspace(t)
+	_, stderr, code := execArgs(t, "-w", ws, "entities", "--type", "官职")
+	if code != exitUsage || !strings.Contains(stderr, "官职") || !strings.Contains(stderr, "职官") || !strings.Contains(stderr, "人物") {
+		t.Fatalf("entities --type 官职: exit %d, %q", code, stderr)
+	}
+	// A type of the schema that no entity has is no error.
+	if out, stderr, code := execArgs(t, "-w", ws, "--json", "entities", "--type", "concept"); code != 0 || strings.TrimSpace(out) != "[]" {
+		t.Fatalf("entities --type concept: exit %d, %q %q", code, out, stderr)
+	}
+}
+
+// No flag's help says its default twice: a usage string that names a
+// default must belong to a flag whose own default cobra does not print.
+func TestHelpSaysDefaultsOnce(t *testing.T) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, line := range strings.Split(c.LocalFlags().FlagUsages(), "\n") {
+			if strings.Count(line, "(default") > 1 {
+				t.Errorf("%s: %s", c.CommandPath(), strings.TrimSpace(line))
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRoot(io.Discard, io.Discard))
+	out := mustRun(t, "ask", "--help")
+	if !strings.Contains(out, "--delta") || strings.Contains(out, "(default 1) (default") {
+		t.Fatalf("ask --help:\n%s", out)
+	}
+}
+
+// schema's columns line up on a terminal, where a Chinese character takes
+// two columns: each description starts at the same display column.
+func TestSchemaColumnsAlignWithChinese(t *testing.T) {
+	out := mustRun(t, "-w", filepath.Join(t.TempDir(), "none"), "schema")
+	s, err := schema.Load(schema.ZhHistory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(out, "\n")
+	column := func(section, name, desc string) int {
+		for _, l := range lines {
+			if strings.HasPrefix(l, "  "+name+" ") && strings.HasSuffix(l, desc) {
+				return runewidth.StringWidth(l[:len(l)-len(desc)])
+			}
+		}
+		t.Fatalf("%s %s: no line ending %q in\n%s", section, name, desc, out)
+		return 0
+	}
+	want := -1
+	for _, e := range s.EntityTypes {
+		if c := column("entity type", e.Name, e.Description); want >= 0 && c != want {
+			t.Errorf("entity type %s: description at column %d, others at %d:\n%s", e.Name, c, want, out)
+		} else {
+			want = c
+		}
+	}
+	want = -1
+	for _, r := range s.RelationTypes {
+		if r.Description == "" {
+			continue
+		}
+		if c := column("relation type", r.Name, r.Description); want >= 0 && c != want {
+			t.Errorf("relation type %s: description at column %d, others at %d:\n%s", r.Name, c, want, out)
+		} else {
+			want = c
+		}
+	}
+}
+
+// runWith executes the CLI in-process with in as standard input, answering
+// on a terminal when terminal is set, and returns standard output, standard
+// error and the exit status.
+func runWith(t *testing.T, in string, terminal bool, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	root, a := newApp(strings.NewReader(in), &out, &errOut)
+	a.canAsk = func() bool { return terminal }
+	code := executeRoot(context.Background(), root, args, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+func documentsIn(t *testing.T, ws string) int {
+	t.Helper()
+	var st struct{ Documents int }
+	if err := json.Unmarshal([]byte(mustRun(t, "-w", ws, "--json", "stats")), &st); err != nil {
+		t.Fatal(err)
+	}
+	return st.Documents
+}
+
+// rm lists with --dry-run and removes nothing; it asks on a terminal, and
+// without one refuses unless --yes is given.
+func TestRmAsksOrRefuses(t *testing.T) {
+	ws := demoWorkspace(t)
+	before := documentsIn(t, ws)
+	doc, other := "三国人物/蜀/诸葛亮", "english/red-cliffs.txt"
+
+	out, _, code := runWith(t, "", false, "-w", ws, "rm", "--dry-run", doc, other)
+	if code != 0 || !strings.Contains(out, "would remove 三国人物/蜀/诸葛亮/text.txt") || !strings.Contains(out, "would remove "+other) {
+		t.Fatalf("rm --dry-run: exit %d\n%s", code, out)
+	}
+	var dry struct {
+		DryRun      bool                   `json:"dry_run"`
+		WouldRemove []struct{ Key string } `json:"would_remove"`
+	}
+	out, _, _ = runWith(t, "", false, "-w", ws, "--json", "rm", "--dry-run", doc)
+	if json.Unmarshal([]byte(out), &dry) != nil || !dry.DryRun || len(dry.WouldRemove) != 1 {
+		t.Fatalf("rm --dry-run --json:\n%s", out)
+	}
+	if n := documentsIn(t, ws); n != before {
+		t.Fatalf("--dry-run removed %d documents", before-n)
+	}
+
+	// No terminal and no --yes: refused, nothing removed.
+	_, stderr, code := runWith(t, "y\n", false, "-w", ws, "rm", doc)
+	if code != exitUsage || !strings.Contains(stderr, "--yes") {
+		t.Fatalf("rm without a terminal or --yes: exit %d, %q", code, stderr)
+	}
+	// On a terminal, anything but yes keeps them.
+	_, stderr, code = runWith(t, "n\n", true, "-w", ws, "rm", doc, other)
+	if code == 0 || !strings.Contains(stderr, "remove 2 document(s)") || !strings.Contains(stderr, "[y/N]") {
+		t.Fatalf("rm answered no: exit %d, %q", code, stderr)
+	}
+	if n := documentsIn(t, ws); n != before {
+		t.Fatalf("refused or declined, rm still removed %d documents", before-n)
+	}
+	// Yes removes them, in one go.
+	out, _, code = runWith(t, "y\n", true, "-w", ws, "rm", doc, other)
+	if code != 0 || strings.Count(out, "removed ") != 2 {
+		t.Fatalf("rm answered yes: exit %d\n%s", code, out)
+	}
+	if n := documentsIn(t, ws); n != before-2 {
+		t.Fatalf("rm of two documents left %d of %d", n, before)
+	}
+	// A name that finds nothing removes nothing, the others included.
+	if _, _, code := runWith(t, "", false, "-w", ws, "rm", "--yes", "english/three-kingdoms.md", "no/such"); code != exitNotFound {
+		t.Fatalf("rm of a missing document: exit %d", code)
+	}
+	if n := documentsIn(t, ws); n != before-2 {
+		t.Fatalf("a missing name should remove nothing: %d of %d left", n, before)
+	}
+}
+
+// aliases import refuses a file with main names that match no entity,
+// saying which and where, and imports nothing of it.
+func TestAliasesImportRefusesUnknownMainNames(t *testing.T) {
+	ws := demoWorkspace(t)
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("诸葛亮:卧龙先生甲\n无此人甲:某甲\n# a comment\n無此人乙：某乙、某丙\n"), 0o644)
+	_, stderr, code := execArgs(t, "-w", ws, "aliases", "import", bad)
+	if code == 0 || !strings.Contains(stderr, "无此人甲 (line 2)") || !strings.Contains(stderr, "无此人乙 (line 4)") ||
+		strings.Contains(stderr, "诸葛亮 (line") || !strings.Contains(stderr, "nothing was imported") {
+		t.Fatalf("aliases import of unknown names: exit %d, %q", code, stderr)
+	}
+	if _, _, code := execArgs(t, "-w", ws, "entity", "卧龙先生甲"); code != exitNotFound {
+		t.Fatalf("the refused file's aliases were imported (entity 卧龙先生甲 exit %d)", code)
+	}
+	// --allow-unknown imports it all the same.
+	mustRun(t, "-w", ws, "aliases", "import", "--allow-unknown", bad)
+	var v struct{ Name string }
+	json.Unmarshal([]byte(mustRun(t, "-w", ws, "--json", "entity", "卧龙先生甲")), &v)
+	if v.Name != "诸葛亮" {
+		t.Fatalf("卧龙先生甲 should now be 诸葛亮: %+v", v)
+	}
+	// A file of known names imports without the flag.
+	good := filepath.Join(dir, "good.txt")
+	os.WriteFile(good, []byte("曹操:魏武乙\n"), 0o644)
+	if out := mustRun(t, "-w", ws, "aliases", "import", good); !strings.Contains(out, "1 new") {
+		t.Fatalf("aliases import of known names:\n%s", out)
+	}
+}
+
+// progressLines runs the CLI with its progress drawn into a buffer and
+// returns the lines drawn.
+func progressLines(t *testing.T, args ...string) []string {
+	t.Helper()
+	var out, errOut, prog bytes.Buffer
+	root, a := newApp(strings.NewReader(""), &out, &errOut)
+	a.progressTo = &prog
+	root.SetArgs(args)
+	if err := root.ExecuteContext(context.Background()); err != nil {
+		t.Fatalf("annals %s: %v\n%s", strings.Join(args, " "), err, errOut.String())
+	}
+	var lines []string
+	for _, l := range strings.Split(prog.String(), "\r") {
+		if l = strings.TrimSuffix(l, "\x1b[K"); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+func anyLine(lines []string, parts ...string) bool {
+	for _, l := range lines {
+		all := true
+		for _, p := range parts {
+			all = all && strings.Contains(l, p)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+// index shows the documents' total and the name of every step, the corpus
+// steps after the documents included; rm and aliases import show theirs.
+func TestProgressNamesEveryStep(t *testing.T) {
+	ws := demoWorkspace(t)
+	corpus := filepath.Join(filepath.Dir(ws), "corpus")
+	n := documentsIn(t, ws)
+	fresh := filepath.Join(t.TempDir(), "ws")
+	lines := progressLines(t, "-w", fresh, "index", corpus)
+	total := fmt.Sprintf("/%d docs", n)
+	for _, step := range []string{"reading and extracting documents", "align", "embed", "date", "communities"} {
+		if !anyLine(lines, "indexing: ", step, total) {
+			t.Errorf("no progress line names %q with the total %q:\n%s", step, total, strings.Join(lines, "\n"))
+		}
+	}
+	if anyLine(lines, "/-") {
+		t.Errorf("a progress line without its total:\n%s", strings.Join(lines, "\n"))
+	}
+	lines = progressLines(t, "-w", fresh, "rm", "--yes", "english/red-cliffs.txt")
+	if !anyLine(lines, "removing: removing english/red-cliffs.txt", "0/1 docs") || !anyLine(lines, "removing: align", "1/1 docs") {
+		t.Errorf("rm progress:\n%s", strings.Join(lines, "\n"))
+	}
+	lines = progressLines(t, "-w", fresh, "aliases", "import", filepath.Join(filepath.Dir(ws), "aliases.txt"))
+	for _, step := range []string{"reading ", "checking the main names", "storing the aliases", "align"} {
+		if !anyLine(lines, "importing aliases: "+step) {
+			t.Errorf("aliases import progress lacks %q:\n%s", step, strings.Join(lines, "\n"))
+		}
+	}
+}
+
+// The progress line draws a step at once, with the count and its total.
+func TestProgressLine(t *testing.T) {
+	var buf bytes.Buffer
+	p := startProgress(&buf, 100, "indexing", "docs", 0)
+	p.Set(444, 1000)
+	p.Step("communities")
+	if got := buf.String(); !strings.Contains(got, "indexing: communities") || !strings.Contains(got, "444/1000 docs") || !strings.Contains(got, "█") {
+		t.Fatalf("progress line: %q", got)
+	}
+	p.Wait("waiting for the LLM (extract): attempt 2 of 5")
+	if got := buf.String(); !strings.HasSuffix(got, "\x1b[K") || !strings.Contains(got[strings.LastIndex(got, "\r"):], "waiting for the LLM") {
+		t.Fatalf("a wait should show in place of the step: %q", got)
+	}
+	p.Above(func() { buf.WriteString("warning: x\n") })
+	if !strings.HasSuffix(buf.String(), "\r\x1b[Kwarning: x\n") {
+		t.Fatalf("a warning should print on a cleared line: %q", buf.String())
+	}
+	p.Finish()
+	p.Finish()
+	narrow := startProgress(&bytes.Buffer{}, 30, "indexing", "docs", 0)
+	narrow.Step("三国人物/蜀/诸葛亮/text.txt 三国人物/蜀/诸葛亮/text.txt")
+	if w := runewidth.StringWidth(narrow.line(time.Now())); w > 29 {
+		t.Fatalf("a progress line %d columns wide on a terminal of 30", w)
+	}
+	var none *progress
+	none.Step("x")
+	none.Set(1, 2)
+	none.Wait("x")
+	none.Finish()
+	ran := false
+	none.Above(func() { ran = true })
+	if !ran {
+		t.Fatal("a nil progress must still print above")
+	}
+}
+
+// quickstart's next steps are command lines that work: go run's when the
+// program came from go run (and is gone once it exits), "annals" when
+// that is this program on PATH, else the program's path.
+func TestQuickstartNamesARunnableCommand(t *testing.T) {
+	cwd, _ := os.Getwd()
+	root := moduleRoot(cwd)
+	if root == "" {
+		t.Fatalf("no module root above %s", cwd)
+	}
+	none := func(string) (string, error) { return "", exec.ErrNotFound }
+	for _, c := range []struct{ exe, cwd, want string }{
+		{"/tmp/go-build2891/b001/exe/annals", root, "go run ./cmd/annals"},
+		{"/home/u/.cache/go-build/f6/f6cd8a-d/annals", filepath.Join(root, "internal"), "go run ../cmd/annals"},
+		{"/tmp/go-build2891/b001/exe/annals", filepath.Join(root, "cmd", "annals"), "go run ."},
+		{"/opt/my tools/annals", root, "'/opt/my tools/annals'"},
+		{"/usr/local/bin/annals", root, "/usr/local/bin/annals"},
+	} {
+		if got := commandFor(c.exe, c.cwd, none); got != c.want {
+			t.Errorf("commandFor(%s, %s) = %q, want %q", c.exe, c.cwd, got, c.want)
+		}
+	}
+	exe := filepath.Join(t.TempDir(), "annals")
+	os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755)
+	onPath := func(string) (string, error) { return exe, nil }
+	if got := commandFor(exe, root, onPath); got != "annals" {
+		t.Errorf("the annals on PATH is this program: %q, want annals", got)
+	}
+	elsewhere := func(string) (string, error) { return "/bin/sh", nil }
+	if got := commandFor(exe, root, elsewhere); got != exe {
+		t.Errorf("another annals on PATH: %q, want %s", got, exe)
+	}
+
+	dir := t.TempDir()
+	out := mustRun(t, "-q", "quickstart", dir)
+	self := commandLine()
+	next := out[strings.Index(out, "What next:"):]
+	for _, line := range strings.Split(strings.TrimSpace(next), "\n")[1:] {
+		if l := strings.TrimSpace(line); !strings.HasPrefix(l, self+" ") && !strings.Contains(l, "| "+self+" extract") {
+			t.Errorf("a next step that does not start with %q: %q", self, l)
+		}
 	}
 }

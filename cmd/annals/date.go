@@ -22,7 +22,13 @@ sets the era or reign in force and the current year, as the sentences before
 it would), and prints each with its year, or every candidate with its dynasty
 and emperor when the reading is ambiguous. Years are astronomical (−121 is
 122 BCE). --check YEAR says whether the expression agrees with that year and
-what the right conversion is.`,
+what the right conversion is.
+
+A note follows a reading that needs one: a year past the end of its era or
+reign (建安三十年 is 225, but 建安 ended in 220), or why an expression stays
+unresolved (甲子 alone is a day of a sixty-day cycle). The exit status is 3 when
+EXPRESSION holds no time expression or none could be placed in a year, even as
+one of several candidates; the result is printed all the same, with --json too.`,
 		Example: `  annals date 建兴十二年
   annals date 十二年 --context "建兴元年，封亮武乡侯。"
   annals date 建兴 --dynasty 西晋
@@ -52,14 +58,14 @@ what the right conversion is.`,
 				return nil
 			}
 			times := chrono.Parse(expr, ctx)
-			if a.json {
-				if times == nil {
-					times = []chrono.Time{}
-				}
-				return a.printJSON(map[string]any{"expression": args[0], "times": times})
-			}
 			if len(times) == 0 {
-				return fmt.Errorf("no time expression found in %q", args[0])
+				return notFoundError{fmt.Sprintf("no time expression found in %q", args[0])}
+			}
+			if a.json {
+				if err := a.printJSON(map[string]any{"expression": args[0], "times": times}); err != nil {
+					return err
+				}
+				return unplaced(args[0], times)
 			}
 			for _, t := range times {
 				head := t.Expr
@@ -75,14 +81,34 @@ what the right conversion is.`,
 				for _, c := range t.Candidates {
 					a.printf("  candidate %s  %s  (%s)\n", yearLabel(c.Year), strings.TrimSpace(c.Dynasty+" "+c.Emperor+" "+c.Era+c.Ruler), c.Reason)
 				}
+				for _, n := range t.Notes {
+					a.printf("  note: %s\n", n)
+				}
 			}
-			return nil
+			return unplaced(args[0], times)
 		},
 	}
 	cmd.Flags().StringVar(&context, "context", "", "text that comes before the expression (sets the era, reign and year in force)")
 	cmd.Flags().StringVar(&dynasty, "dynasty", "", "the text's dynasty, to choose among eras of the same name (蜀汉, 西晋 …)")
 	cmd.Flags().IntVar(&check, "check", 0, "a year (astronomical, −121 for 122 BCE) to check the expression against")
 	return cmd
+}
+
+// unplaced is a not-found error when no time of expr was placed in a year,
+// not even as a candidate reading; nil otherwise.
+func unplaced(expr string, times []chrono.Time) error {
+	for _, t := range times {
+		if t.Resolved || len(t.Candidates) > 0 {
+			return nil
+		}
+	}
+	why := ""
+	for _, t := range times {
+		if len(t.Notes) > 0 {
+			why = " (the notes say why)"
+		}
+	}
+	return notFoundError{fmt.Sprintf("%s: no year could be placed%s", expr, why)}
 }
 
 // yearLabel writes an astronomical year as a reader would: 234, 122 BCE.

@@ -59,7 +59,7 @@ Histories.`,
 						wrong = append(wrong, fmt.Sprintf("%s %d", name, n))
 					}
 					sort.Strings(wrong)
-					a.printf("  %-6s %3d/%-3d %s\n", p.Person, p.Right, p.Occurrences, strings.Join(wrong, " · "))
+					a.printf("  %s %3d/%-3d %s\n", pad(p.Person, 6), p.Right, p.Occurrences, strings.Join(wrong, " · "))
 				}
 				for _, m := range rep.Missing {
 					a.printf("  missing: %s\n", m)

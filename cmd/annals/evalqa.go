@@ -143,7 +143,7 @@ LLM grade each free answer against the gold as well.`,
 	f.BoolVar(&opts.Ask.Agent, "agent", false, "answer in agent mode")
 	f.StringVar(&opts.Ask.Mode, "mode", annals.ModeReject, "reject or open")
 	f.IntVar(&opts.Ask.TopK, "top-k", 0, "evidence items given to the answer, and over which retrieval recall@k is scored (0: 15)")
-	f.IntVar(&opts.Ask.Delta, "delta", -1, "± years of the temporal retrieval window (default 1)")
+	f.IntVar(&opts.Ask.Delta, "delta", 1, "± years of the temporal retrieval window")
 	f.Float64Var(&opts.Ask.Theta, "theta", 0, "multiple choice: drop options less plausible than this (0: 0.15; negative keeps all)")
 	f.BoolVar(&opts.Judge, "judge", false, "have the configured LLM grade each free answer against the gold too (judge% column)")
 	f.IntVar(&opts.Workers, "workers", 4, "questions answered at once")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -123,7 +124,7 @@ func TestProseReplyFailsDocument(t *testing.T) {
 	if _, _, err := runSplit(t, "-w", ws, "index", "--extractor", "llm", corpus); exitCode(err) != 4 {
 		t.Fatalf("b.txt: %v", err)
 	}
-	if out := mustRun(t, "-w", ws, "rm", "b.txt"); !strings.Contains(out, "removed the failure of b.txt") {
+	if out := mustRun(t, "-w", ws, "rm", "--yes", "b.txt"); !strings.Contains(out, "removed the failure of b.txt") {
 		t.Fatalf("rm b.txt:\n%s", out)
 	}
 	if out := mustRun(t, "-w", ws, "docs", "--failed"); !strings.Contains(out, "no failed documents") {
@@ -174,6 +175,9 @@ func TestExitCodes(t *testing.T) {
 		{nil, 0},
 		{errors.New("boom"), 1},
 		{annals.ErrNotFound, 3},
+		{usageErrorf("bad flag"), 2},
+		{fmt.Errorf("wrapped: %w", usageErrorf("bad flag")), 2},
+		{notFoundError{"no such date"}, 3},
 		{annals.IndexFailures(&annals.IndexReport{Failed: []annals.IndexFailure{{Key: "a", Step: "extract", Reason: "x"}}}), 4},
 	} {
 		if got := exitCode(c.err); got != c.want {

@@ -7,11 +7,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
@@ -40,7 +38,7 @@ by the next run; ` + "`annals docs --failed`" + ` lists such documents.
 
 Exit status: 0 when no document failed (files skipped as unreadable do not
 count), 4 when some documents failed (the report is printed and the rest of the
-run is kept), 1 for any other error.`,
+run is kept), 2 for a wrong command line, 1 for any other error.`,
 		Example: `  annals index ../shared/data/first-four-histories
   annals index notes.md records.jsonl
   annals --schema general index english-sources/`,
@@ -103,116 +101,28 @@ func startCPUProfile(path string) (stop func(), err error) {
 	}, nil
 }
 
-// runIndex indexes with a progress bar on a terminal and warnings on stderr.
+// runIndex indexes with a progress line on a terminal and warnings on
+// stderr.
 func (a *app) runIndex(cmd *cobra.Command, ws *annals.Workspace, paths []string, opts annals.IndexOptions) (*annals.IndexReport, error) {
-	var bar *progressbar.ProgressBar
-	if a.interactive() {
-		bar = progressbar.NewOptions(-1,
-			progressbar.OptionSetWriter(a.errOut),
-			progressbar.OptionSetDescription("indexing"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetItsString("docs"),
-			progressbar.OptionShowIts(),
-			progressbar.OptionSpinnerType(14),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-		)
-		defer bar.Finish()
-	}
+	p := a.newProgress("indexing", "docs")
+	defer p.Finish()
+	p.Step(stepLabel("documents"))
 	opts.Waiting = a.waiting
-	var shown *waitShown
-	if bar != nil {
-		shown = &waitShown{bar: bar, width: a.termWidth()}
-		defer shown.stop()
-		opts.Waiting = shown.wait
+	if p != nil {
+		opts.Waiting = p.Wait
 	}
 	opts.Warn = func(msg string) {
-		if bar != nil {
-			bar.Clear()
-		}
-		a.warnf("warning: %s\n", msg)
+		p.Above(func() { a.warnf("warning: %s\n", msg) })
 	}
-	opts.Progress = func(p annals.Progress) {
-		if bar != nil {
-			shown.progress()
-			if p.Step != "" {
-				// A corpus step after the documents: say which.
-				bar.Describe(p.Step)
-			}
-			bar.Set(p.Documents)
+	opts.Progress = func(pr annals.Progress) {
+		p.Set(pr.Documents, pr.Total)
+		if pr.Step != "" {
+			// A corpus step after the documents: say which.
+			p.Step(stepLabel(pr.Step))
 		}
 	}
 	installFaults(&opts)
 	return ws.Index(cmd.Context(), paths, opts)
-}
-
-// waitShown puts what the run waits for (the workspace lock, an LLM call
-// retried or slow to reply) in the progress bar's description in place of
-// "indexing". It goes back to "indexing" when a document is done after
-// quiet for waitQuiet, or after waitShownFor without a report (the longest
-// wait between retries is 30 s).
-type waitShown struct {
-	bar   *progressbar.ProgressBar
-	width int
-
-	mu    sync.Mutex
-	last  time.Time // of the latest report; zero when none is shown
-	timer *time.Timer
-}
-
-const (
-	waitQuiet    = 3 * time.Second
-	waitShownFor = 40 * time.Second
-)
-
-func (s *waitShown) wait(msg string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.last = time.Now()
-	s.bar.Describe(fitLine(msg, s.width-30))
-	if s.timer == nil {
-		s.timer = time.AfterFunc(waitShownFor, s.expire)
-	} else {
-		s.timer.Reset(waitShownFor)
-	}
-}
-
-func (s *waitShown) expire() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.last.IsZero() && time.Since(s.last) >= waitShownFor {
-		s.last = time.Time{}
-		s.bar.Describe("indexing")
-	}
-}
-
-func (s *waitShown) progress() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.last.IsZero() && time.Since(s.last) >= waitQuiet {
-		s.last = time.Time{}
-		s.bar.Describe("indexing")
-	}
-}
-
-func (s *waitShown) stop() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.timer != nil {
-		s.timer.Stop()
-	}
-	s.last = time.Time{}
-}
-
-// fitLine shortens msg to at most width characters (at least 20), ending
-// it with … when cut, so that a progress line does not wrap.
-func fitLine(msg string, width int) string {
-	width = max(width, 20)
-	r := []rune(msg)
-	if len(r) <= width {
-		return msg
-	}
-	return string(r[:width-1]) + "…"
 }
 
 // termWidth is the width of the terminal stderr writes to; 80 when that is

@@ -144,9 +144,10 @@ func (a *app) printScore(sc *ner.Score, sentences int) error {
 		return a.printJSON(map[string]any{"sentences": sentences, "precision": sc.Precision(), "recall": sc.Recall(), "f1": sc.F1(), "by_type": sc.ByType})
 	}
 	a.printf("%d sentences: precision %.3f, recall %.3f, F1 %.3f\n", sentences, sc.Precision(), sc.Recall(), sc.F1())
+	tw := widest(sc.TypeNames(), 6, func(ty string) string { return ty })
 	for _, ty := range sc.TypeNames() {
 		x := sc.ByType[ty]
-		a.printf("  %-6s gold %5d  found %5d  P %.3f  R %.3f  F1 %.3f\n", ty, x.Gold, x.Found, x.Precision(), x.Recall(), x.F1())
+		a.printf("  %s gold %5d  found %5d  P %.3f  R %.3f  F1 %.3f\n", pad(ty, tw), x.Gold, x.Found, x.Precision(), x.Recall(), x.F1())
 	}
 	return nil
 }

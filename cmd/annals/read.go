@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -73,12 +76,13 @@ func (a *app) extract(ctx context.Context, s string, opts annals.ExtractOptions)
 		return extract.WriteJSONL(a.out, runes, 0, res)
 	}
 	a.printf("language %s: %d entities, %d relations\n", lang, len(res.Entities), len(res.Triples))
+	tw := widest(res.Entities, 0, func(e extract.Entity) string { return e.Type })
 	for _, e := range res.Entities {
 		name := e.Text
 		if e.Name != "" && e.Name != e.Text {
 			name += " → " + e.Name
 		}
-		a.printf("  %-8s %s [%d,%d)\n", e.Type, name, e.Start, e.End)
+		a.printf("  %s %s [%d,%d)\n", pad(e.Type, tw), name, e.Start, e.End)
 	}
 	for _, t := range res.Triples {
 		a.printf("  (%s, %s, %s)  「%s」\n", t.Head.Canonical(), t.Relation, t.Tail.Canonical(),
@@ -208,14 +212,20 @@ func (a *app) entitiesCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
+				if len(list) == 0 && q.Type != "" {
+					if err := checkEntityType(cmd.Context(), ws, q.Type); err != nil {
+						return err
+					}
+				}
 				if a.json {
 					if list == nil {
 						list = []annals.Entity{}
 					}
 					return a.printJSON(list)
 				}
+				tw := widest(list, 0, func(e annals.Entity) string { return e.Type })
 				for _, e := range list {
-					a.printf("%6d  %-6s %s\n", e.Mentions, e.Type, e.Name)
+					a.printf("%6d  %s %s\n", e.Mentions, pad(e.Type, tw), e.Name)
 				}
 				return nil
 			})
@@ -226,6 +236,45 @@ func (a *app) entitiesCmd() *cobra.Command {
 	cmd.Flags().IntVarP(&q.Limit, "limit", "n", 50, "how many")
 	cmd.Flags().IntVar(&q.Offset, "offset", 0, "skip this many")
 	return cmd
+}
+
+// checkEntityType refuses an entity type that neither the workspace's
+// schemas (Chinese and general, with the types they grew) nor its entities
+// have, listing those there are.
+func checkEntityType(ctx context.Context, ws *annals.Workspace, typ string) error {
+	var names []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	for _, lang := range []string{"lzh", "en"} {
+		s, err := ws.ActiveSchema(ctx, lang)
+		if err != nil {
+			return err
+		}
+		for _, e := range s.EntityTypes {
+			add(e.Name)
+		}
+	}
+	st, err := ws.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	found := make([]string, 0, len(st.EntityTypes))
+	for t := range st.EntityTypes {
+		found = append(found, t)
+	}
+	sort.Strings(found)
+	for _, t := range found {
+		add(t)
+	}
+	if seen[typ] {
+		return nil
+	}
+	return usageErrorf("--type %q: no such entity type; the types are %s", typ, strings.Join(names, ", "))
 }
 
 func (a *app) docsCmd() *cobra.Command {
@@ -256,8 +305,10 @@ an earlier version of such a document keeps its facts meanwhile.`,
 					}
 					return a.printJSON(docs)
 				}
+				lw := widest(docs, 0, func(d annals.Document) string { return d.Lang })
+				kw := widest(docs, 0, func(d annals.Document) string { return d.Key })
 				for _, d := range docs {
-					a.printf("%5d  %-4s %7d  %s  %s\n", d.ID, d.Lang, d.Chars, d.Key, d.Version[:12])
+					a.printf("%5d  %s %7d  %s  %s\n", d.ID, pad(d.Lang, lw), d.Chars, pad(d.Key, kw), d.Version[:12])
 				}
 				return nil
 			})
@@ -291,47 +342,164 @@ func (a *app) printFailed(cmd *cobra.Command, ws *annals.Workspace) error {
 }
 
 func (a *app) rmCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "rm DOC",
-		Short: "Delete a document and the facts only it supported",
-		Long: "DOC is a document key (as `annals docs` lists it), a unique prefix of one, or an id.\n" +
-			"The key of a document that failed and was never indexed (`annals docs --failed`) removes its failure.",
-		Example: "  annals rm 三国志/蜀书/诸葛亮传/text.txt\n  annals rm 三国志/蜀书/诸葛",
-		Args:    cobra.ExactArgs(1),
+	var yes, dryRun bool
+	cmd := &cobra.Command{
+		Use:   "rm DOC…",
+		Short: "Delete documents and the facts only they supported",
+		Long: `Each DOC is a document key (as ` + "`annals docs`" + ` lists it), a unique prefix of one,
+or an id. The key of a document that failed and was never indexed
+(` + "`annals docs --failed`" + `) removes its failure. If a DOC finds no document,
+nothing is removed (exit status 3).
+
+rm names the documents and asks before it deletes them, "remove N
+document(s) …? [y/N]". --yes deletes without asking. Where no one can answer
+(standard input is not a terminal: a script, a pipe) rm refuses unless --yes
+is given. --dry-run lists what would be removed and removes nothing.`,
+		Example: "  annals rm 三国志/蜀书/诸葛亮传/text.txt\n  annals rm --dry-run 三国志/蜀书/诸葛\n  annals rm -y notes.md records.jsonl#3",
+		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error {
-				d, err := ws.Remove(cmd.Context(), args[0], a.waiting)
+				docs, err := ws.FindDocuments(cmd.Context(), args)
+				if err != nil {
+					return err
+				}
+				if dryRun {
+					if a.json {
+						return a.printJSON(map[string]any{"dry_run": true, "would_remove": docs})
+					}
+					for _, d := range docs {
+						a.printf("would remove %s\n", docDescription(d))
+					}
+					a.printf("%d document(s) would be removed; nothing was removed (--dry-run)\n", len(docs))
+					return nil
+				}
+				if !yes {
+					if err := a.confirmRemoval(docs); err != nil {
+						return err
+					}
+				}
+				p := a.newProgress("removing", "docs")
+				removed, err := ws.RemoveDocuments(cmd.Context(), args, annals.RemoveOptions{
+					Waiting: a.waitingOn(p),
+					Progress: func(pr annals.Progress) {
+						p.Set(pr.Documents, pr.Total)
+						if pr.Step == "remove" {
+							p.Step("removing " + pr.Key)
+						} else {
+							p.Step(stepLabel(pr.Step))
+						}
+					},
+				})
+				p.Finish()
 				if err != nil {
 					return err
 				}
 				if a.json {
-					return a.printJSON(map[string]any{"removed": d})
+					return a.printJSON(map[string]any{"removed": removed})
 				}
-				if d.ID == 0 {
-					a.printf("removed the failure of %s, which was never indexed\n", d.Key)
-					return nil
+				for _, d := range removed {
+					if d.ID == 0 {
+						a.printf("removed the failure of %s, which was never indexed\n", d.Key)
+						continue
+					}
+					a.printf("removed %s (%d characters)\n", d.Key, d.Chars)
 				}
-				a.printf("removed %s (%d characters)\n", d.Key, d.Chars)
 				return nil
 			})
 		},
 	}
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "remove without asking")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list what would be removed, and remove nothing")
+	return cmd
+}
+
+// docDescription names a document for rm: its key and size, or that only
+// its failure is recorded.
+func docDescription(d annals.Document) string {
+	if d.ID == 0 {
+		return d.Key + " (the record of its failure; it was never indexed)"
+	}
+	return fmt.Sprintf("%s (%d characters)", d.Key, d.Chars)
+}
+
+// confirmRemoval asks on the terminal whether to remove docs, and is an
+// error unless the answer is yes. Without a terminal to ask on it is a
+// usage error that says to give --yes.
+func (a *app) confirmRemoval(docs []annals.Document) error {
+	keys := make([]string, 0, 3)
+	for i, d := range docs {
+		if i == 3 {
+			keys = append(keys, fmt.Sprintf("and %d more", len(docs)-3))
+			break
+		}
+		keys = append(keys, d.Key)
+	}
+	what := fmt.Sprintf("%d document(s) (%s)", len(docs), strings.Join(keys, ", "))
+	if !a.canAsk() {
+		return usageErrorf("rm would remove %s, and standard input is not a terminal to confirm on: give --yes to remove them, or --dry-run to list them", what)
+	}
+	if len(docs) > 3 {
+		for _, d := range docs {
+			a.warnf("  %s\n", docDescription(d))
+		}
+	}
+	a.warnf("remove %s and the facts only they support? [y/N] ", what)
+	answer, err := bufio.NewReader(a.in).ReadString('\n')
+	if err != nil && answer == "" {
+		a.warnf("\n")
+	}
+	switch strings.ToLower(strings.TrimSpace(answer)) {
+	case "y", "yes":
+		return nil
+	}
+	return errors.New("nothing removed")
+}
+
+// waitingOn is what a command tells of its waits: in the progress line p
+// when there is one, else as lines on stderr.
+func (a *app) waitingOn(p *progress) func(string) {
+	if p != nil {
+		return p.Wait
+	}
+	return a.waiting
 }
 
 func (a *app) aliasesCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "aliases", Short: "Manage alias dictionaries"}
-	cmd.AddCommand(&cobra.Command{
+	var allowUnknown bool
+	imp := &cobra.Command{
 		Use:   "import FILE",
 		Short: "Import an alias dictionary (主名:别名1,别名2, one entity a line)",
-		Long: `Each line names an entity and its other names, in seed 000's format:
+		Long: `Reads a plain-text file (UTF-8), one entity a line: its main name, a colon,
+then its other names separated by commas:
+
   曹操:孟德,魏武帝,阿瞒
-Full-width ：，、 separators and traditional characters are accepted; # starts a
-comment. Names are merged at once, and every merge remembers the file and line.`,
-		Example: "  annals aliases import aliases.txt",
+  诸葛亮：孔明、卧龙
+
+The colon may be full-width (：), and the other names may be separated by , ，
+、 ; or ；. Blank lines and lines starting with # are skipped, traditional
+characters are read as simplified, and a line without a colon or without
+other names is reported and skipped. The names are merged at once, and every
+merge remembers the file and line.
+
+Every main name must name an entity of the workspace, by its name, an alias
+or a name read in the texts. A file with main names that match no entity is
+refused, naming them with their line numbers, and nothing of it is imported;
+--allow-unknown imports it all the same (for texts not indexed yet: the
+names merge once they are).`,
+		Example: "  annals aliases import aliases.txt\n  annals aliases import --allow-unknown later-chapters.txt",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withWorkspace(cmd, false, func(ws *annals.Workspace) error {
-				rep, err := ws.ImportAliases(cmd.Context(), args[0], a.waiting)
+				p := a.newProgress("importing aliases", "")
+				rep, err := ws.ImportAliasesWith(cmd.Context(), args[0], annals.AliasOptions{
+					Waiting:   a.waitingOn(p),
+					KnownOnly: !allowUnknown,
+					Progress: func(pr annals.Progress) {
+						p.Step(aliasStepLabel(pr.Step, args[0]))
+					},
+				})
+				p.Finish()
 				if err != nil {
 					return err
 				}
@@ -345,8 +513,23 @@ comment. Names are merged at once, and every merge remembers the file and line.`
 				return nil
 			})
 		},
-	})
+	}
+	imp.Flags().BoolVar(&allowUnknown, "allow-unknown", false, "import even where a main name matches no entity yet")
+	cmd.AddCommand(imp)
 	return cmd
+}
+
+// aliasStepLabel says what a step of aliases import does.
+func aliasStepLabel(step, file string) string {
+	switch step {
+	case "read":
+		return "reading " + file
+	case "check":
+		return "checking the main names against the entities"
+	case "store":
+		return "storing the aliases"
+	}
+	return stepLabel(step)
 }
 
 // printLLMStats shows token usage and cost per step, and the histogram of

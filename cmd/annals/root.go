@@ -22,8 +22,14 @@ type app struct {
 	json      bool
 	schema    string
 	quiet     bool
+	in        io.Reader // where rm reads its confirmation
 	out       io.Writer
 	errOut    io.Writer
+	// canAsk reports whether in is a terminal a person answers on.
+	canAsk func() bool
+	// progressTo, when set, receives the progress lines whether or not
+	// the command is interactive (tests read them there).
+	progressTo io.Writer
 
 	// waitMu guards waitLast, when waiting last printed.
 	waitMu   sync.Mutex
@@ -31,7 +37,18 @@ type app struct {
 }
 
 func newRoot(out, errOut io.Writer) *cobra.Command {
-	a := &app{out: out, errOut: errOut}
+	root, _ := newApp(os.Stdin, out, errOut)
+	return root
+}
+
+// newApp makes the root command reading confirmations from in, and returns
+// its app too.
+func newApp(in io.Reader, out, errOut io.Writer) (*cobra.Command, *app) {
+	a := &app{in: in, out: out, errOut: errOut}
+	a.canAsk = func() bool {
+		f, ok := a.in.(*os.File)
+		return ok && term.IsTerminal(int(f.Fd()))
+	}
 	root := &cobra.Command{
 		Use:   "annals",
 		Short: "Turn historical texts into a knowledge graph that cites its sources",
@@ -41,15 +58,21 @@ and times, every fact tied to the sentence it came from. It works offline, with
 no key and no service to start.
 
 The workspace is --workspace, else $ANNALS_WORKSPACE, else the nearest .annals/
-folder here or above, else ./.annals/ (made by init or the first index).`,
+folder here or above, else ./.annals/ (made by init or the first index).
+
+` + exitCodesHelp,
 		Example: `  annals quickstart                      # index the built-in demo and show what it found
   annals index ~/texts/first-four-histories
   annals entity 诸葛亮
   annals entities --type 职官
   echo '诸葛亮，字孔明，琅邪阳都人也。' | annals extract --json`,
+		Version:       buildVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("annals {{.Version}}\n")
+	root.SetOut(out)
+	root.SetErr(errOut)
 	pf := root.PersistentFlags()
 	pf.StringVarP(&a.workspace, "workspace", "w", "", "workspace folder (default: $ANNALS_WORKSPACE, nearest .annals/, ./.annals/)")
 	pf.BoolVar(&a.json, "json", false, "print JSON instead of text")
@@ -60,7 +83,8 @@ folder here or above, else ./.annals/ (made by init or the first index).`,
 		a.docsCmd(), a.rmCmd(), a.aliasesCmd(), a.mergeCmd(), a.alignCmd(), a.schemaCmd(), a.dateCmd(), a.timelineCmd(), a.searchCmd(), a.communitiesCmd(), a.communityCmd(), a.askCmd(), a.relateCmd(), a.feedbackCmd(), a.exportCmd(), a.importCmd(), a.quickstartCmd(), a.evalCmd(), a.trainCmd(), a.benchCmd(), a.cacheCmd(),
 		a.migrateCmd(), a.mcpCmd(), a.serveCmd(),
 	)
-	return root
+	markUsageErrors(root)
+	return root, a
 }
 
 func (a *app) dir() string {
@@ -103,11 +127,13 @@ func (a *app) withWorkspaceOpened(cmd *cobra.Command, mustExist bool, o annals.O
 	return f(ws)
 }
 
+// printJSON prints v as indented JSON, every list in it as [] rather than
+// null when empty.
 func (a *app) printJSON(v any) error {
 	enc := json.NewEncoder(a.out)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	return enc.Encode(emptyLists(v))
 }
 
 // printf writes to stdout, and warnf to stderr, with the control
@@ -157,7 +183,7 @@ func (a *app) initCmd() *cobra.Command {
 				if a.json {
 					return a.printJSON(map[string]string{"workspace": ws.Dir})
 				}
-				a.printf("workspace ready at %s\nsettings: %s/annals.yaml\nnext: annals index PATH\n", ws.Dir, ws.Dir)
+				a.printf("workspace ready at %s\nsettings: %s/annals.yaml\nnext: %s -w %s index PATH\n", ws.Dir, ws.Dir, commandLine(), shellQuote(ws.Dir))
 				return nil
 			})
 		},

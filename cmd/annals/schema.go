@@ -60,11 +60,13 @@ proposed new types, which joined the schema and from which evidence.`,
 
 func (a *app) printSchema(s *schema.Schema) {
 	a.printf("schema %s: %s\n\nentity types:\n", s.Name, s.Description)
+	w := widest(s.EntityTypes, 0, func(e schema.EntityType) string { return e.Name })
 	for _, e := range s.EntityTypes {
-		a.printf("  %-10s %s\n", e.Name, e.Description)
+		a.printf("  %s %s\n", pad(e.Name, w), e.Description)
 	}
 	a.printf("\nrelation types (head → tail):\n")
-	for _, r := range s.RelationTypes {
+	dirs := make([]string, len(s.RelationTypes))
+	for i, r := range s.RelationTypes {
 		dom, rng := strings.Join(r.Domain, "|"), strings.Join(r.Range, "|")
 		if dom == "" {
 			dom = "any"
@@ -72,16 +74,21 @@ func (a *app) printSchema(s *schema.Schema) {
 		if rng == "" {
 			rng = "any"
 		}
-		sym := ""
+		dirs[i] = dom + " → " + rng
 		if r.Symmetric {
-			sym = " (symmetric)"
+			dirs[i] += " (symmetric)"
 		}
-		a.printf("  %-12s %s → %s%s  %s\n", r.Name, dom, rng, sym, r.Description)
+	}
+	w = widest(s.RelationTypes, 0, func(r schema.RelationType) string { return r.Name })
+	dw := widest(dirs, 0, func(d string) string { return d })
+	for i, r := range s.RelationTypes {
+		a.printf("  %s %s  %s\n", pad(r.Name, w), pad(dirs[i], dw), r.Description)
 	}
 	if len(s.AttributeTypes) > 0 {
 		a.printf("\nattribute types:\n")
+		w := widest(s.AttributeTypes, 0, func(t schema.AttributeType) string { return t.Name })
 		for _, t := range s.AttributeTypes {
-			a.printf("  %-10s %s\n", t.Name, t.Description)
+			a.printf("  %s %s\n", pad(t.Name, w), t.Description)
 		}
 	}
 }
@@ -97,8 +104,10 @@ func (a *app) printGrowth(g *annals.SchemaGrowth) {
 			return
 		}
 		a.printf("\n%s:\n", title)
+		kw := widest(list, 0, func(c schema.Candidate) string { return c.Kind })
+		nw := widest(list, 0, func(c schema.Candidate) string { return c.Name })
 		for _, c := range list {
-			a.printf("  %-9s %-12s in %d confident chunk(s) of %d", c.Kind, c.Name, c.Support, len(c.Chunks))
+			a.printf("  %s %s in %d confident chunk(s) of %d", pad(c.Kind, kw), pad(c.Name, nw), c.Support, len(c.Chunks))
 			if len(c.Domain)+len(c.Range) > 0 {
 				a.printf("  %s → %s", strings.Join(c.Domain, "|"), strings.Join(c.Range, "|"))
 			}

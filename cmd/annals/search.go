@@ -2,10 +2,8 @@ package main
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/text/width"
 
 	"github.com/annals-project/annals"
 )
@@ -74,27 +72,4 @@ func (a *app) printConcordance(c *annals.Concordance, offset int) {
 		return
 	}
 	a.printf("%s %s\n", thousands(int64(c.Total)), noun)
-}
-
-// displayWidth is how many terminal columns s takes.
-func displayWidth(s string) int {
-	n := 0
-	for _, r := range s {
-		switch {
-		case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || r == 0x200B:
-		case r >= 0x1100 && isWide(r):
-			n += 2
-		default:
-			n++
-		}
-	}
-	return n
-}
-
-func isWide(r rune) bool {
-	switch width.LookupRune(r).Kind() {
-	case width.EastAsianWide, width.EastAsianFullwidth:
-		return true
-	}
-	return false
 }

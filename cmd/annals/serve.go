@@ -27,8 +27,8 @@ that lead outside it, by ".." or by a symbolic link, are refused.
 It listens on loopback (127.0.0.1:8080) unless --addr says otherwise. On any
 other address it refuses to start without a token (ANNALS_TOKEN), and every
 request that writes (indexing, deleting a document, reverting feedback,
-relate with feedback) must then carry
-it as "Authorization: Bearer TOKEN". Reads need no token.
+relate with feedback) must then carry it as "Authorization: Bearer TOKEN".
+Reads need no token.
 
 Browsers: a request other than GET must come from this server's own pages
 (Origin, Sec-Fetch-Site) and send JSON (Content-Type: application/json), so

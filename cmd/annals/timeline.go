@@ -60,7 +60,7 @@ the year in force where the sentence stands (precision "context").`,
 					if how == "" {
 						how = it.Precision
 					}
-					a.printf("%-12s (%s, %s, %s)  [%s]\n      「%s」 %s [%d,%d)\n", when, it.Fact.Head, it.Fact.Type, it.Fact.Tail, how,
+					a.printf("%s (%s, %s, %s)  [%s]\n      「%s」 %s [%d,%d)\n", pad(when, 12), it.Fact.Head, it.Fact.Type, it.Fact.Tail, how,
 						strings.TrimSpace(it.Citation.Sentence), it.Citation.Cite, it.Citation.Start, it.Citation.End)
 				}
 				return nil

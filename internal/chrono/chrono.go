@@ -6,6 +6,9 @@
 package chrono
 
 import (
+	"fmt"
+	"slices"
+
 	"github.com/annals-project/annals/internal/chrono/eras"
 	"github.com/annals-project/annals/internal/kg"
 )
@@ -76,6 +79,26 @@ type Time struct {
 	Offset     int         `json:"offset,omitempty"`    // years from the context year, for relative ones
 	Candidates []Candidate `json:"candidates,omitempty"`
 	Resolved   bool        `json:"resolved"`
+	// Notes tell a reader what to know of the reading: that the year lies
+	// past the end of its era or reign (建安三十年: 建安 ended in 220), or
+	// why the expression stays unresolved.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// note adds a note to t once.
+func (t *Time) note(format string, args ...any) {
+	n := fmt.Sprintf(format, args...)
+	if !slices.Contains(t.Notes, n) {
+		t.Notes = append(t.Notes, n)
+	}
+}
+
+// yearText writes an astronomical year as a reader would: 234, 122 BCE.
+func yearText(y int) string {
+	if y <= 0 {
+		return fmt.Sprintf("%d BCE", 1-y)
+	}
+	return fmt.Sprintf("%d", y)
 }
 
 // Count is the reckoning in force: the era or reign that a bare "十二年"

@@ -304,3 +304,57 @@ func TestBareYearPastTheCountsEnd(t *testing.T) {
 		t.Fatalf("黄初 ended in 226: %+v", ts)
 	}
 }
+
+// A year past its era's end keeps the arithmetic but says the era had
+// ended; one within the era says nothing.
+func TestNotesPastTheEnd(t *testing.T) {
+	ts := Parse("建安三十年", nil)
+	if len(ts) != 1 || !ts[0].Resolved || ts[0].Year != 225 {
+		t.Fatalf("建安三十年 counts on to 225: %+v", ts)
+	}
+	if len(ts[0].Notes) != 1 || !strings.Contains(ts[0].Notes[0], "ended in 220") || !strings.Contains(ts[0].Notes[0], "25 years") {
+		t.Fatalf("建安三十年 should say 建安 ended in 220 after 25 years: %q", ts[0].Notes)
+	}
+	if ts := Parse("建安十三年", nil); len(ts) != 1 || ts[0].Year != 208 || len(ts[0].Notes) != 0 {
+		t.Fatalf("建安十三年 is 208 with no note: %+v", ts)
+	}
+	ts = Parse("孝惠十二年", nil)
+	if len(ts) != 1 || !ts[0].Resolved || len(ts[0].Notes) != 1 || !strings.Contains(ts[0].Notes[0], "188 BCE") {
+		t.Fatalf("孝惠十二年 should say his reign ended in 188 BCE: %+v", ts)
+	}
+	if ts := Parse("孝惠七年", nil); len(ts) != 1 || len(ts[0].Notes) != 0 {
+		t.Fatalf("孝惠七年 is within his reign: %+v", ts)
+	}
+}
+
+// An expression that stays unresolved says why.
+func TestNotesWhyUnresolved(t *testing.T) {
+	for expr, want := range map[string]string{
+		"甲子":    "sexagenary day",
+		"甲子年":   "every 60 years",
+		"明年":    "no year is known",
+		"十二年":   "none is named before it",
+		"三月":    "falls in the year in force",
+		"建兴十二年": "readings fit equally well",
+	} {
+		ts := Parse(expr, nil)
+		if len(ts) != 1 || ts[0].Resolved {
+			t.Errorf("%s should stay unresolved: %+v", expr, ts)
+			continue
+		}
+		if len(ts[0].Notes) == 0 || !strings.Contains(strings.Join(ts[0].Notes, " "), want) {
+			t.Errorf("%s: notes %q lack %q", expr, ts[0].Notes, want)
+		}
+	}
+	// With the year in force, the same expressions resolve and need no note.
+	ctx := &Context{Dynasty: "蜀汉"}
+	ts := Parse("建兴十二年春，明年，三月甲子，", ctx)
+	if len(ts) != 3 || !ts[2].Resolved || ts[2].Year != 235 {
+		t.Fatalf("in 蜀汉 the three resolve: %+v", ts)
+	}
+	for _, x := range ts {
+		if len(x.Notes) != 0 {
+			t.Errorf("%s is placed by the context and needs no note: %q", x.Expr, x.Notes)
+		}
+	}
+}

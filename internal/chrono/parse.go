@@ -32,6 +32,7 @@ func (p *Parser) Parse(text string, ctx *Context) []Time {
 		}
 		t.Expr = string(rs[t.Span.Start:t.Span.End])
 		sanitize(&t)
+		explain(&t)
 		advance(ctx, &t)
 		out = append(out, t)
 		i = end
@@ -281,7 +282,9 @@ func matchPreImperialRuler(rs []rune, i int) (Time, int, bool) {
 		return Time{}, i, false
 	}
 	name := string(rs[i : j+2])
-	return Time{Calendar: CalRuler, Precision: Year, Ordinal: n, Ruler: name}, end, true
+	t := Time{Calendar: CalRuler, Precision: Year, Ordinal: n, Ruler: name}
+	t.note("%s is not in the table of rulers: his years count from an accession it does not know", name)
+	return t, end, true
 }
 
 func isTitle(r rune) bool { return r == '公' || r == '王' || r == '侯' }
@@ -325,6 +328,7 @@ func matchRelative(rs []rune, i int, ctx *Context) (Time, int, bool) {
 		}
 	} else {
 		t.Precision = Unresolved
+		t.note("%s counts from the year in force, and no year is known before it", string(rs[i:end]))
 	}
 	return t, end, true
 }
@@ -354,11 +358,14 @@ func matchSexagenaryYear(rs []rune, i int, ctx *Context) (Time, int, bool) {
 	if ctx.HasYear {
 		y := nearestCycle(idx, ctx.Year)
 		t.Year, t.EndYear, t.Resolved = y, y, true
-	} else if ctx.Count.Known {
-		for y := ctx.Count.Start; y < ctx.Count.Start+60; y++ {
-			if cycleYear(y) == idx {
-				t.Candidates = append(t.Candidates, Candidate{Year: y, Era: ctx.Count.Name, Reason: "first such year of " + ctx.Count.Name})
-				break
+	} else {
+		t.note("a sexagenary year (%s) comes round every 60 years: it is placed only near a known year, and none is known before it", string(rs[j:j+2]))
+		if ctx.Count.Known {
+			for y := ctx.Count.Start; y < ctx.Count.Start+60; y++ {
+				if cycleYear(y) == idx {
+					t.Candidates = append(t.Candidates, Candidate{Year: y, Era: ctx.Count.Name, Reason: "first such year of " + ctx.Count.Name})
+					break
+				}
 			}
 		}
 	}
@@ -425,8 +432,13 @@ func (p *Parser) matchBareYear(rs []rune, i int, ctx *Context) (Time, int, bool)
 		t.Era = c.Name
 	}
 	t.Dynasty, t.Emperor = c.Dynasty, c.Emperor
-	if c.Known {
+	switch {
+	case c.Known:
 		t.Year, t.EndYear, t.Resolved = c.Start+n-1, c.Start+n-1, true
+	case c.Name == "":
+		t.note("%s counts from the era or reign in force, and none is named before it", string(rs[i:end]))
+	default:
+		t.note("%s counts from %s, whose first year is not known", string(rs[i:end]), c.Name)
 	}
 	return t, end, true
 }
@@ -645,6 +657,23 @@ func advance(ctx *Context, t *Time) {
 	}
 }
 
+// explain says why t stays unresolved where the pattern that read it has
+// not said so already.
+func explain(t *Time) {
+	if t.Resolved || len(t.Notes) > 0 {
+		return
+	}
+	switch {
+	case t.Day != "" && t.DayOfMonth == 0 && t.Month == 0 && t.Season == "":
+		t.note("%s alone is a sexagenary day, one of a cycle of 60 days: it is placed only within a year and month in force, and none is known before it (a sexagenary year is written %s年 or 岁在%s, and is placed near a known year)",
+			t.Day, t.Day, t.Day)
+	case t.Calendar == CalRelative && (t.Day != "" || t.DayOfMonth > 0 || t.Month > 0 || t.Season != "" || t.Precision == Month):
+		t.note("%s falls in the year in force, and no year is known before it", t.Expr)
+	default:
+		t.note("nothing before %s sets the year it counts from", t.Expr)
+	}
+}
+
 // flashback reports whether a text opens with 初, which in the histories
 // goes back to tell what came before.
 func flashback(rs []rune) bool {
@@ -663,6 +692,9 @@ func sanitize(t *Time) {
 		t.EndYear = t.Year
 	}
 	if t.Year < MinYear || t.Year > MaxYear || t.EndYear < MinYear || t.EndYear > MaxYear {
+		if t.Resolved {
+			t.note("the year %s lies outside the years read (%s to %s)", yearText(t.Year), yearText(MinYear), yearText(MaxYear))
+		}
 		t.Year, t.EndYear, t.Resolved = 0, 0, false
 	}
 	var keep []Candidate

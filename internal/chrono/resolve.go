@@ -42,6 +42,9 @@ type reading struct {
 	fits  bool
 	score int
 	notes []string
+	// past, when set, says the year lies past the end of its era or reign;
+	// it becomes a note on the Time if this reading is chosen.
+	past string
 }
 
 // choose narrows readings: those that fit, then those of the preferred
@@ -139,7 +142,12 @@ func choose(t *Time, rd []reading, qual string, ctx *Context) {
 		if c.Ruler != "" {
 			t.Ruler = c.Ruler
 		}
+		if chosen.past != "" {
+			t.note("%s", chosen.past)
+		}
+		return
 	}
+	t.note("%d readings fit equally well (see the candidates): naming the dynasty, or a dated text before it, would choose one", len(live))
 }
 
 // sameYear reports whether the readings agree on the year and dynasty.
@@ -178,6 +186,7 @@ func (p *Parser) resolveEra(t *Time, name string, n int, qual string, ctx *Conte
 			c: Candidate{Year: y, Era: name, Dynasty: e.Dynasty, Emperor: e.Emperor,
 				Reason: fmt.Sprintf("%s %s %s (%d–%d) year %d", e.Dynasty, e.Emperor, name, e.Start, e.End, n)},
 			fits: y <= e.End,
+			past: pastEra(e, name, n),
 		})
 	}
 	choose(t, rd, qual, ctx)
@@ -201,6 +210,7 @@ func (p *Parser) resolveRuler(t *Time, name string, n int, reckon, qual string, 
 			c: Candidate{Year: base + n - 1, Ruler: r.Name, Dynasty: r.Dynasty,
 				Reason: fmt.Sprintf("%s %s%s year %d from %d", r.Dynasty, r.Name, reckon, n, base)},
 			fits: true,
+			past: pastReign(r, reckon, n, base+n-1),
 		})
 	}
 	// A bare 桓公 names a lord of whichever state the text is about; when
@@ -217,6 +227,7 @@ func (p *Parser) resolveRuler(t *Time, name string, n int, reckon, qual string, 
 				rd[i].c.Reason += "; not of the state in context"
 				t.Candidates = append(t.Candidates, rd[i].c)
 			}
+			t.note("the table has no lord called %s of the state the text is about: the candidates are other states' lords", name)
 			return
 		}
 	}
@@ -224,6 +235,26 @@ func (p *Parser) resolveRuler(t *Time, name string, n int, reckon, qual string, 
 	if !t.Resolved && qual != "" {
 		t.Dynasty = qual
 	}
+}
+
+// pastEra is the note for year n of era e when it lies past the era's
+// end, else "".
+func pastEra(e eras.Era, name string, n int) string {
+	if e.Start+n-1 <= e.End {
+		return ""
+	}
+	return fmt.Sprintf("%s ended in %s (%s–%s, %d years): year %d lies past its end",
+		strings.TrimSpace(e.Dynasty+" "+name), yearText(e.End), yearText(e.Start), yearText(e.End), e.End-e.Start+1, n)
+}
+
+// pastReign is the note for year n of ruler r's count (under reckoning
+// reckon), the year y, when it lies past his reign, else "".
+func pastReign(r eras.Ruler, reckon string, n, y int) string {
+	if r.Last == 0 || y <= r.Last {
+		return ""
+	}
+	return fmt.Sprintf("%s reigned until %s (the next ruler of %s acceded in %s): year %d of %s%s lies past his reign",
+		r.Name, yearText(r.Last), r.Dynasty, yearText(r.Last+1), n, r.Name, reckon)
 }
 
 // ownsYear reports whether all[k] is the entry of its era that covers year

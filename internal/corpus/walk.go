@@ -99,10 +99,23 @@ func Walk(ctx context.Context, root string, fn func(Doc) error) ([]Warning, erro
 
 // WalkWith is Walk with options.
 func WalkWith(ctx context.Context, root string, opts WalkOptions, fn func(Doc) error) ([]Warning, error) {
+	return walk(ctx, root, opts, fn, false)
+}
+
+// Count is how many documents a walk of root with opts would read, found
+// quickly: text files are counted, not read, so that one Walk would skip as
+// unreadable counts too. Only JSON files are read, for their records.
+func Count(ctx context.Context, root string, opts WalkOptions) (int, error) {
+	n := 0
+	_, err := walk(ctx, root, opts, func(Doc) error { n++; return nil }, true)
+	return n, err
+}
+
+func walk(ctx context.Context, root string, opts WalkOptions, fn func(Doc) error, counting bool) ([]Warning, error) {
 	if opts.MaxBytes == 0 {
 		opts.MaxBytes = DefaultMaxBytes
 	}
-	w := &walker{ctx: ctx, opts: opts, fn: fn}
+	w := &walker{ctx: ctx, opts: opts, fn: fn, counting: counting}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("corpus: walk %s: %w", root, err)
 	}
@@ -140,6 +153,10 @@ type walker struct {
 	fn       func(Doc) error
 	rootName string // name of the folder holding the root, for text.* files at the top
 	warns    []Warning
+	// counting walks without reading text files: each is one document,
+	// and fn sees a Doc with its key only. JSON files are still read, for
+	// their records.
+	counting bool
 }
 
 // errStop ends a walk that fn asked to stop.
@@ -283,6 +300,9 @@ func (w *walker) file(path, rel string, info os.FileInfo, direct bool) error {
 		w.warn(path, fmt.Errorf("%w: %s, over the limit of %s (index.max_file_size in annals.yaml raises it)",
 			ErrTooLarge, sizeOf(info.Size()), sizeOf(w.opts.MaxBytes)))
 		return nil
+	}
+	if w.counting && format != "json" {
+		return w.emit(Doc{Key: rel, Format: format})
 	}
 	txt, enc, err := readText(path)
 	if err != nil {

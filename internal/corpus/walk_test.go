@@ -428,3 +428,28 @@ func TestSizeOf(t *testing.T) {
 		}
 	}
 }
+
+// Count counts what a walk reads without reading text files: a JSON file
+// counts its records, a binary .txt counts though the walk skips it.
+func TestCount(t *testing.T) {
+	root := buildTree(t)
+	docs, warns := collect(t, root, WalkOptions{})
+	n, err := Count(context.Background(), root, WalkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unreadable := 0
+	for _, w := range warns {
+		if !strings.Contains(w.Path, "#") && FormatOf(w.Path) != "json" && !errors.Is(w.Err, ErrTooLarge) && !errors.Is(w.Err, ErrSymlinkLoop) {
+			unreadable++
+		}
+	}
+	if n != len(docs)+unreadable {
+		t.Fatalf("Count = %d; the walk read %d documents and skipped %d text files as unreadable (%v)", n, len(docs), unreadable, warns)
+	}
+	one := filepath.Join(t.TempDir(), "one.txt")
+	os.WriteFile(one, []byte("诸葛亮"), 0o644)
+	if n, err := Count(context.Background(), one, WalkOptions{}); err != nil || n != 1 {
+		t.Fatalf("Count of one file = %d, %v", n, err)
+	}
+}

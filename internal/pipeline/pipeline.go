@@ -83,6 +83,10 @@ type Progress struct {
 	Failed    int    // documents a step failed on so far
 	Chars     int64  // characters handled so far
 	Key       string // the document just handled
+	// Total is how many documents the run reads in all: 0 until known,
+	// then a quick count made while the reading begins (files counted,
+	// not read), and the exact number once every file was read.
+	Total int
 	// Step is the corpus step that begins, where one does; Documents and
 	// the rest then stay as the document steps left them.
 	Step string
@@ -184,7 +188,7 @@ func Index(ctx context.Context, st IndexStore, paths []string, opts Options) (*R
 	for _, s := range corpusSteps {
 		if opts.Progress != nil {
 			opts.Progress(Progress{Documents: r.progress.Documents, Written: r.progress.Written,
-				Failed: r.progress.Failed, Chars: r.progress.Chars, Step: s.Name()})
+				Failed: r.progress.Failed, Chars: r.progress.Chars, Total: r.progress.Total, Step: s.Name()})
 		}
 		err := Timed(&r.rep.Steps, s.Name(), func() error { return s.Run(ctx, &Run{Report: r.rep}) })
 		if errors.Is(err, llm.ErrBudget) {
@@ -211,9 +215,10 @@ type runner struct {
 	opts  Options
 	steps []DocStep
 
-	mu       sync.Mutex // guards rep and progress between the walker and the writer
+	mu       sync.Mutex // guards rep, progress and counted between the walker and the writer
 	rep      *Report
 	progress Progress
+	counted  bool // progress.Total is exact: every file was read
 	// busy is the time spent in each document step, and then in writing,
 	// summed over documents, in nanoseconds.
 	busy []atomic.Int64
@@ -252,6 +257,14 @@ func (r *runner) documents(ctx context.Context, paths []string) error {
 	jobs := make(chan job, r.opts.Workers*2)
 	results := make(chan result, r.opts.Workers*2)
 
+	// A quick count gives the documents' total while the reading goes on;
+	// the walk's own count replaces it when the walk is done.
+	counting, stopCounting := context.WithCancel(work)
+	var countDone sync.WaitGroup
+	defer countDone.Wait()
+	defer stopCounting()
+	countDone.Go(func() { r.count(counting, paths) })
+
 	var walkErr error
 	go func() {
 		defer close(jobs)
@@ -260,6 +273,13 @@ func (r *runner) documents(ctx context.Context, paths []string) error {
 				stale = append(stale, key)
 			}
 		}, jobs)
+		stopCounting()
+		if walkErr == nil && work.Err() == nil {
+			r.mu.Lock()
+			r.counted = true
+			r.total(r.rep.Documents)
+			r.mu.Unlock()
+		}
 	}()
 
 	var wg sync.WaitGroup
@@ -287,6 +307,35 @@ func (r *runner) documents(ctx context.Context, paths []string) error {
 		return err
 	}
 	return r.st.ClearFailures(ctx, stale)
+}
+
+// count counts the documents under paths quickly and reports the total,
+// unless the walk was done first.
+func (r *runner) count(ctx context.Context, paths []string) {
+	n := 0
+	for _, root := range paths {
+		c, err := corpus.Count(ctx, root, corpus.WalkOptions{Within: r.opts.Within, MaxBytes: r.opts.MaxBytes})
+		if err != nil {
+			return
+		}
+		n += c
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.counted {
+		r.total(n)
+	}
+}
+
+// total reports n as the documents' total, under r.mu.
+func (r *runner) total(n int) {
+	if n == r.progress.Total {
+		return
+	}
+	r.progress.Total = n
+	if r.opts.Progress != nil {
+		r.opts.Progress(r.progress)
+	}
 }
 
 // walk reads every path and passes on each document some step must run on;

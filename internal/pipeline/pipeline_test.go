@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -601,4 +602,45 @@ func TestAlignmentWritesOnlyWhatChanged(t *testing.T) {
 			t.Fatalf("aligning again wrote %d rows (%v)", n, err)
 		}
 	})
+}
+
+// Progress knows the documents' total: the exact number once the walk is
+// done, and the corpus steps name themselves with it.
+func TestProgressKnowsTheTotal(t *testing.T) {
+	ctx, db, root, _, opts := setup(t, "sqlite")
+	for i := range 7 {
+		write(t, root, fmt.Sprintf("doc%d.txt", i), fmt.Sprintf("刘备%d，字玄德。诸葛亮拜丞相。", i))
+	}
+	write(t, root, "records.jsonl", "{\"text\": \"刘禅，字公嗣。\"}\n{\"text\": \"诸葛瞻，字思远。\"}\n")
+	var mu sync.Mutex
+	var seen []Progress
+	opts.Progress = func(p Progress) {
+		mu.Lock()
+		seen = append(seen, p)
+		mu.Unlock()
+	}
+	if _, err := indexWith(ctx, db, []string{root}, opts); err != nil {
+		t.Fatal(err)
+	}
+	var steps []string
+	lastDoc := Progress{}
+	for _, p := range seen {
+		if p.Total != 0 && p.Total != 9 {
+			t.Errorf("total %d, want 9 (7 files and 2 records): %+v", p.Total, p)
+		}
+		if p.Step != "" {
+			steps = append(steps, p.Step)
+			if p.Total != 9 || p.Documents != 9 {
+				t.Errorf("corpus step %s: %d of %d documents, want 9 of 9", p.Step, p.Documents, p.Total)
+			}
+		} else {
+			lastDoc = p
+		}
+	}
+	if lastDoc.Total != 9 || lastDoc.Documents != 9 {
+		t.Errorf("after the documents: %d of %d", lastDoc.Documents, lastDoc.Total)
+	}
+	if !slices.Equal(steps, []string{StepAlign}) {
+		t.Errorf("corpus steps reported: %v", steps)
+	}
 }
