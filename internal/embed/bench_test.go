@@ -2,9 +2,11 @@ package embed
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -72,15 +74,25 @@ func BenchmarkHashedEmbedParallel(b *testing.B) {
 	benchEmbed(b, NewHashed(256), syntheticCorpus(300_000, 1))
 }
 
+// reportCPU reports the process's CPU time per iteration since start,
+// which unlike wall time does not grow when the machine is busy.
+func reportCPU(b *testing.B, start time.Duration) {
+	if cpu := cpuTime() - start; cpu > 0 {
+		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+	}
+}
+
 func BenchmarkTrain(b *testing.B) {
 	texts := syntheticCorpus(500_000, 2)
 	chars := countChars(texts)
 	b.ResetTimer()
+	cpu := cpuTime()
 	for b.Loop() {
 		if _, err := Train(context.Background(), texts, DefaultOptions()); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, cpu)
 	b.ReportMetric(float64(chars)*float64(b.N)/b.Elapsed().Seconds(), "chars/s")
 }
 
@@ -97,4 +109,48 @@ func BenchmarkTopK(b *testing.B) {
 		TopK(q, vs, 10)
 	}
 	b.ReportMetric(float64(len(vs))*float64(b.N)/b.Elapsed().Seconds(), "vectors/s")
+}
+
+// BenchmarkTrainHistories trains Default's model on the corpus of
+// TestRetrievalEvaluation: the First Four Histories and CHisIEC's
+// sentences, what a workspace of the shared data would hold.
+func BenchmarkTrainHistories(b *testing.B) {
+	corpus := histories(b)
+	for _, r := range chisiec(b) {
+		corpus = append(corpus, r.Tokens)
+	}
+	chars := countChars(corpus)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := cpuTime()
+	for b.Loop() {
+		if _, err := Default(context.Background(), corpus); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, cpu)
+	b.ReportMetric(float64(chars)*float64(b.N)/b.Elapsed().Seconds(), "chars/s")
+}
+
+// BenchmarkEigSym solves the eigenproblem of the size truncatedSVD meets
+// in Default's training, Dim plus the oversampling of 16, for a matrix
+// whose eigenvalues fall off a hundredfold from the first to the last, as
+// those of the First Four Histories' Gram matrix do.
+func BenchmarkEigSym(b *testing.B) {
+	n := DefaultOptions().Dim + 16
+	v := orth(randomDense(rand.New(rand.NewPCG(3, 4)), n, n))
+	a := newDense(n, n)
+	for i := range n {
+		for j := range n {
+			for k := range n {
+				a.a[i*n+j] += v.a[i*n+k] * v.a[j*n+k] * math.Pow(float64(k+1), -0.93)
+			}
+		}
+	}
+	b.ReportAllocs()
+	cpu := cpuTime()
+	for b.Loop() {
+		eigSym(a)
+	}
+	reportCPU(b, cpu)
 }

@@ -4,9 +4,17 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sort"
 	"sync"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack"
+	lapackgonum "gonum.org/v1/gonum/lapack/gonum"
 )
+
+// lapackImpl is gonum's LAPACK, called directly: through lapack64's
+// interface value every routine would stay in the binary (nearly 1 MB).
+var lapackImpl lapackgonum.Implementation
 
 func maxWorkers() int { return max(1, min(runtime.GOMAXPROCS(0), 16)) }
 
@@ -155,123 +163,116 @@ func splitRows(cum []int, nblocks int, mk func(lo, hi int) csrBlock) []csrBlock 
 	return blocks
 }
 
-// gram returns AᵀA, summed over fixed row chunks.
+// general views d as a BLAS matrix; both are row-major, so no copy.
+func general(d *dense) blas64.General {
+	return blas64.General{Rows: d.r, Cols: d.c, Stride: max(d.c, 1), Data: d.a}
+}
+
+// gram returns AᵀA (gonum's Syrk, on one goroutine).
 func gram(a *dense) *dense {
-	const chunk = 1024
-	n := (a.r + chunk - 1) / chunk
-	parts := make([]*dense, n)
-	run(n, func(ci int) {
-		g := newDense(a.c, a.c)
-		for r := ci * chunk; r < min(a.r, (ci+1)*chunk); r++ {
-			ar := a.row(r)
-			for i, x := range ar {
-				if x != 0 {
-					axpy(x, ar, g.row(i))
-				}
-			}
+	n := a.c
+	g := newDense(n, n)
+	blas64.Syrk(blas.Trans, 1, general(a), 0, blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: max(n, 1), Data: g.a})
+	for i := range n {
+		for j := range i {
+			g.a[i*n+j] = g.a[j*n+i]
 		}
-		parts[ci] = g
-	})
-	g := newDense(a.c, a.c)
-	for _, p := range parts {
-		axpy(1, p.a, g.a)
 	}
 	return g
 }
 
-// mulSmall returns A·B for a tall A and a small B.
+// mulSmall returns A·B for a tall A and a small B. gonum's Gemm computes
+// each block of the product on one goroutine, in a fixed order, so the
+// result does not depend on the number of CPUs.
 func mulSmall(a, b *dense) *dense {
 	out := newDense(a.r, b.c)
-	const chunk = 1024
-	run((a.r+chunk-1)/chunk, func(ci int) {
-		for r := ci * chunk; r < min(a.r, (ci+1)*chunk); r++ {
-			o := out.row(r)
-			for k, x := range a.row(r) {
-				if x != 0 {
-					axpy(x, b.row(k), o)
-				}
-			}
-		}
-	})
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, general(a), general(b), 0, general(out))
 	return out
 }
 
 // eigSym returns the eigenvalues of the symmetric matrix a, largest first,
-// and the matching eigenvectors as the columns of the second result. It
-// uses cyclic Jacobi rotations: slow for big matrices but exact and simple
-// for the few hundred columns a randomized SVD works with.
+// and the matching eigenvectors as the columns of the second result, each
+// signed so that its largest-magnitude component (the first of equals) is
+// positive. An eigenvector's sign is arbitrary and solvers differ on it;
+// fixing it keeps the trained vectors, and so the index, reproducible.
+// The solver is LAPACK's (gonum's Dsyev: tridiagonal reduction, then
+// implicit QR). Should it not converge, in practice only on NaNs or
+// infinities, every eigenvalue is zero, so that truncatedSVD keeps no
+// direction.
 func eigSym(a *dense) ([]float64, *dense) {
 	n := a.r
-	m := newDense(n, n)
-	copy(m.a, a.a)
-	v := newDense(n, n)
-	for i := range n {
-		v.a[i*n+i] = 1
-	}
-	for sweep := 0; sweep < 100; sweep++ {
-		var off, diag float64
-		for i := range n {
-			diag += m.a[i*n+i] * m.a[i*n+i]
-			for j := i + 1; j < n; j++ {
-				off += m.a[i*n+j] * m.a[i*n+j]
-			}
-		}
-		if off <= 1e-30*diag || off == 0 {
-			break
-		}
-		for p := 0; p < n; p++ {
-			for q := p + 1; q < n; q++ {
-				apq := m.a[p*n+q]
-				if apq == 0 {
-					continue
-				}
-				app, aqq := m.a[p*n+p], m.a[q*n+q]
-				theta := (aqq - app) / (2 * apq)
-				t := 1 / (math.Abs(theta) + math.Sqrt(theta*theta+1))
-				if theta < 0 {
-					t = -t
-				}
-				c := 1 / math.Sqrt(t*t+1)
-				s := t * c
-				// Rotate rows and columns p and q of m.
-				for k := range n {
-					mkp, mkq := m.a[k*n+p], m.a[k*n+q]
-					m.a[k*n+p] = c*mkp - s*mkq
-					m.a[k*n+q] = s*mkp + c*mkq
-				}
-				for k := range n {
-					mpk, mqk := m.a[p*n+k], m.a[q*n+k]
-					m.a[p*n+k] = c*mpk - s*mqk
-					m.a[q*n+k] = s*mpk + c*mqk
-				}
-				for k := range n {
-					vkp, vkq := v.a[k*n+p], v.a[k*n+q]
-					v.a[k*n+p] = c*vkp - s*vkq
-					v.a[k*n+q] = s*vkp + c*vkq
-				}
-			}
-		}
-	}
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(i, j int) bool { return m.a[order[i]*n+order[i]] > m.a[order[j]*n+order[j]] })
 	vals := make([]float64, n)
 	vecs := newDense(n, n)
-	for j, o := range order {
-		vals[j] = m.a[o*n+o]
+	if n == 0 {
+		return vals, vecs
+	}
+	// Dsyev overwrites its copy of a with the eigenvectors, as columns,
+	// in the order of asc, the eigenvalues ascending.
+	v := slices.Clone(a.a)
+	asc := make([]float64, n)
+	work := []float64{0}
+	lapackImpl.Dsyev(lapack.EVCompute, blas.Upper, n, v, n, asc, work, -1)
+	work = make([]float64, int(work[0]))
+	if !lapackImpl.Dsyev(lapack.EVCompute, blas.Upper, n, v, n, asc, work, len(work)) {
+		for i := range n {
+			vecs.a[i*n+i] = 1
+		}
+		return vals, vecs
+	}
+	for j := range n {
+		o := n - 1 - j
+		vals[j] = asc[o]
+		big, sign := 0.0, 1.0
 		for k := range n {
-			vecs.a[k*n+j] = v.a[k*n+o]
+			if x := v[k*n+o]; math.Abs(x) > big {
+				big, sign = math.Abs(x), math.Copysign(1, x)
+			}
+		}
+		for k := range n {
+			vecs.a[k*n+j] = sign * v[k*n+o]
 		}
 	}
 	return vals, vecs
 }
 
-// orth returns an orthonormal basis of the column space of y by classical
-// Gram–Schmidt applied twice ("twice is enough" for orthogonality to working
-// precision), dropping columns that are dependent on earlier ones.
+// orth returns an orthonormal basis of the column space of y, dropping
+// columns that are dependent on earlier ones: those whose part outside the
+// span of the earlier ones is under 1e-10 of their norm. It takes the Q of
+// y's Householder QR, where |R[j,j]| is column j's part outside the span of
+// the columns before it. Where a column is dependent, which only a small
+// corpus gives, Q would span more than y's columns, so Gram–Schmidt finds
+// the basis instead.
 func orth(y *dense) *dense {
+	if y.c == 0 || y.r < y.c {
+		return orthGS(y)
+	}
+	norm := make([]float64, y.c)
+	for r := range y.r {
+		for j, x := range y.row(r) {
+			norm[j] += x * x
+		}
+	}
+	q := &dense{y.r, y.c, slices.Clone(y.a)}
+	tau := make([]float64, y.c)
+	work := []float64{0}
+	lapackImpl.Dgeqrf(y.r, y.c, q.a, y.c, tau, work, -1)
+	lwork := int(work[0])
+	lapackImpl.Dorgqr(y.r, y.c, y.c, q.a, y.c, tau, work, -1)
+	lwork = max(lwork, int(work[0]))
+	work = make([]float64, lwork)
+	lapackImpl.Dgeqrf(y.r, y.c, q.a, y.c, tau, work, lwork)
+	for j := range y.c {
+		if !(math.Abs(q.a[j*y.c+j]) > 1e-10*math.Sqrt(norm[j])) {
+			return orthGS(y)
+		}
+	}
+	lapackImpl.Dorgqr(y.r, y.c, y.c, q.a, y.c, tau, work, lwork)
+	return q
+}
+
+// orthGS is orth by classical Gram–Schmidt applied twice ("twice is
+// enough" for orthogonality to working precision).
+func orthGS(y *dense) *dense {
 	n := y.r
 	var q [][]float64
 	for j := range y.c {

@@ -23,6 +23,21 @@ func TestEigSym(t *testing.T) {
 		if !slices.IsSortedFunc(vals, func(x, y float64) int { return -cmpf(x, y) }) {
 			t.Errorf("n=%d: eigenvalues not in decreasing order: %v", n, vals)
 		}
+		// Each eigenvector's largest-magnitude component is positive.
+		for j := range n {
+			big := 0
+			for k := range n {
+				if math.Abs(vecs.a[k*n+j]) > math.Abs(vecs.a[big*n+j]) {
+					big = k
+				}
+			}
+			if vecs.a[big*n+j] <= 0 {
+				t.Errorf("n=%d: eigenvector %d has its largest component %g negative", n, j, vecs.a[big*n+j])
+			}
+		}
+		if vals2, vecs2 := eigSym(a); !slices.Equal(vals, vals2) || !slices.Equal(vecs.a, vecs2.a) {
+			t.Errorf("n=%d: two solutions differ", n)
+		}
 		// A·v = λ·v and VᵀV = I.
 		for j := range n {
 			for i := range n {
@@ -59,23 +74,57 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-func TestOrthDropsDependentColumns(t *testing.T) {
+// TestOrth checks that orth's columns are orthonormal and span y's, and
+// that it drops dependent and zero columns, also where there are more
+// columns than rows.
+func TestOrth(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	y := randomDense(rng, 50, 6)
+	dep := randomDense(rng, 50, 6)
 	// Column 4 = column 0 + column 1; column 5 is zero.
 	for r := range 50 {
-		y.a[r*6+4] = y.a[r*6] + y.a[r*6+1]
-		y.a[r*6+5] = 0
+		dep.a[r*6+4] = dep.a[r*6] + dep.a[r*6+1]
+		dep.a[r*6+5] = 0
 	}
-	q := orth(y)
-	if q.c != 4 {
-		t.Fatalf("%d columns, want 4", q.c)
-	}
-	g := gram(q)
-	for i := range q.c {
-		for j := range q.c {
-			if math.Abs(g.a[i*q.c+j]-b2f(i == j)) > 1e-12 {
-				t.Fatalf("QᵀQ[%d,%d] = %g", i, j, g.a[i*q.c+j])
+	for _, c := range []struct {
+		y    *dense
+		want int
+	}{
+		{randomDense(rng, 50, 6), 6},
+		{dep, 4},
+		{randomDense(rng, 5, 8), 5},
+	} {
+		y := c.y
+		q := orth(y)
+		if q.r != y.r || q.c != c.want {
+			t.Fatalf("%d×%d from %d×%d, want %d columns", q.r, q.c, y.r, y.c, c.want)
+		}
+		g := gram(q)
+		for i := range q.c {
+			for j := range q.c {
+				if math.Abs(g.a[i*q.c+j]-b2f(i == j)) > 1e-12 {
+					t.Fatalf("%d×%d: QᵀQ[%d,%d] = %g", y.r, y.c, i, j, g.a[i*q.c+j])
+				}
+			}
+		}
+		// y − QQᵀy = 0.
+		for j := range y.c {
+			res := make([]float64, y.r)
+			var norm float64
+			for r := range y.r {
+				res[r] = y.a[r*y.c+j]
+				norm += res[r] * res[r]
+			}
+			for i := range q.c {
+				var c float64
+				for r := range y.r {
+					c += q.a[r*q.c+i] * y.a[r*y.c+j]
+				}
+				for r := range y.r {
+					res[r] -= c * q.a[r*q.c+i]
+				}
+			}
+			if d := math.Sqrt(dot(res, res)); d > 1e-12*(1+math.Sqrt(norm)) {
+				t.Fatalf("%d×%d: column %d is %g outside Q's span", y.r, y.c, j, d)
 			}
 		}
 	}
