@@ -109,10 +109,16 @@ func (p *progress) Set(done, total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done = done
+	learnt := total > 0 && p.total == 0
 	if total > 0 {
 		p.total = total
 	}
 	p.quiet()
+	if learnt {
+		// The total is news: shown at once, not at the next redraw, which
+		// a short step may not live to see.
+		p.draw()
+	}
 }
 
 // Wait shows what the command waits for (the workspace lock, an LLM call
