@@ -33,15 +33,18 @@ const (
 )
 
 // Formats lists the formats Load reads.
-func Formats() []string { return []string{FormatJSONL, FormatMuSiQue, FormatHotpotQA, FormatCHisIEC} }
+func Formats() []string {
+	return []string{FormatJSONL, FormatMuSiQue, FormatHotpotQA, FormatTwoWiki, FormatGraphRAGBench, FormatCHisIEC}
+}
 
 var bom = []byte("\xef\xbb\xbf")
 
-// Load reads the questions of a file. format is "jsonl", "musique",
-// "hotpotqa" or "" to tell from the file: a .jsonl name or a first
-// record that is an object means JSON lines; a JSON array whose first
-// record has "paragraphs" is MuSiQue, one with "supporting_facts" or a
-// "context" of [title, sentences] pairs is HotpotQA.
+// Load reads the questions of a file. format is one of Formats, or "" to
+// tell from the file: a .jsonl name or a first record that is an object
+// means JSON lines (GraphRAG-Bench's when its keys are capitalised); a
+// JSON array whose first record has "paragraphs" is MuSiQue, one with
+// "evidences" 2WikiMultiHopQA, one with "supporting_facts" or a "context"
+// of [title, sentences] pairs HotpotQA.
 func Load(path, format string) ([]Question, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -63,6 +66,10 @@ func Load(path, format string) ([]Question, error) {
 		qs, err = parseMuSiQue(data, name)
 	case FormatHotpotQA:
 		qs, err = parseHotpotQA(data, name)
+	case FormatTwoWiki:
+		qs, err = parseTwoWiki(data, name)
+	case FormatGraphRAGBench:
+		qs, err = parseGraphRAGBench(data, name)
 	case FormatCHisIEC:
 		var exs []eval.Example
 		if exs, err = eval.ParseCHisIECRE(bytes.NewReader(data), name); err == nil {
@@ -78,16 +85,20 @@ func Load(path, format string) ([]Question, error) {
 }
 
 func guessFormat(name string, data []byte) (string, error) {
-	if strings.EqualFold(filepath.Ext(name), ".jsonl") {
+	trimmed := bytes.TrimSpace(data)
+	if strings.EqualFold(filepath.Ext(name), ".jsonl") || len(trimmed) > 0 && trimmed[0] == '{' {
+		// GraphRAG-Bench writes its keys capitalised: Question, Answer.
+		first, _, _ := bytes.Cut(trimmed, []byte("\n"))
+		var keys map[string]json.RawMessage
+		if json.Unmarshal(first, &keys) == nil && keys["Question"] != nil && keys["question"] == nil {
+			return FormatGraphRAGBench, nil
+		}
 		return FormatJSONL, nil
 	}
-	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
 		return "", errors.New("file is empty")
 	}
 	switch trimmed[0] {
-	case '{':
-		return FormatJSONL, nil
 	case '[':
 	default:
 		return "", errors.New("neither JSON lines nor a JSON array; give the format")
@@ -110,6 +121,9 @@ func guessFormat(name string, data []byte) (string, error) {
 		if _, ok := first["tokens"]; ok {
 			return FormatCHisIEC, nil
 		}
+	}
+	if _, ok := first["evidences"]; ok {
+		return FormatTwoWiki, nil
 	}
 	if _, ok := first["supporting_facts"]; ok {
 		return FormatHotpotQA, nil

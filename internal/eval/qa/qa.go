@@ -31,6 +31,16 @@ type Question struct {
 	// Supporting are the keys, in the corpus indexed, of the passages the
 	// answer needs (LinkSupporting); nil when the data set does not say.
 	Supporting []string `json:"supporting,omitempty"`
+	// Evidence are the triples the answer follows, hop by hop, where the
+	// data set gives them (2WikiMultiHopQA).
+	Evidence []Triple `json:"evidence,omitempty"`
+}
+
+// Triple is a fact a data set gives as a question's evidence.
+type Triple struct {
+	Head     string `json:"head"`
+	Relation string `json:"relation"`
+	Tail     string `json:"tail"`
 }
 
 // LinkSupporting gives each question the keys its supporting context
