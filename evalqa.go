@@ -109,7 +109,7 @@ func (w *Workspace) predict(ctx context.Context, q qa.Question, ao AskOptions) (
 		return qa.Prediction{}, err
 	}
 	pred := qa.Prediction{Answer: ans.Answer, Choice: ans.Choice, Abstained: !ans.Answered, Confidence: ans.Confidence,
-		Tokens: ans.Usage.PromptTokens + ans.Usage.CompletionTokens, Docs: evidenceDocs(ans.Items, ao.TopK)}
+		Tokens: ans.Usage.PromptTokens + ans.Usage.CompletionTokens, Docs: evidenceDocs(ans.Items, ao.TopK), Method: ans.Method}
 	for _, e := range ans.List {
 		pred.Names = append(pred.Names, e.Name)
 	}

@@ -61,12 +61,33 @@ func (r *Report) Text(w io.Writer) error {
 		rows = append(rows, append(c, fmt.Sprint(s.Abstained), fmt.Sprint(s.Errors)))
 	}
 	row("all", r.Summary)
-	types := make([]string, 0, len(r.ByType))
-	for t := range r.ByType {
-		types = append(types, t)
+	for _, t := range keysLast(r.ByType) {
+		row(orNone(t, "(no type)"), *r.ByType[t])
 	}
-	// Untyped questions ("") last, after the named types.
-	slices.SortFunc(types, func(a, b string) int {
+	if _, err := fmt.Fprintf(w, "QA: %d questions, %d multiple choice, %d free answers\n", r.N, r.MultipleChoice, r.N-r.MultipleChoice); err != nil {
+		return err
+	}
+	if err := writeTable(w, rows); err != nil || len(r.ByMethod) == 0 {
+		return err
+	}
+	// The same figures by how each answer was found.
+	rows = [][]string{append([]string{"method"}, head[1:]...)}
+	for _, m := range keysLast(r.ByMethod) {
+		row(orNone(m, "(none)"), *r.ByMethod[m])
+	}
+	if _, err := fmt.Fprintln(w, "by method:"); err != nil {
+		return err
+	}
+	return writeTable(w, rows)
+}
+
+// keysLast sorts a map's keys, "" last after the named ones.
+func keysLast(m map[string]*Summary) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
 		if (a == "") != (b == "") {
 			if a == "" {
 				return 1
@@ -75,17 +96,14 @@ func (r *Report) Text(w io.Writer) error {
 		}
 		return strings.Compare(a, b)
 	})
-	for _, t := range types {
-		name := t
-		if name == "" {
-			name = "(no type)"
-		}
-		row(name, *r.ByType[t])
+	return keys
+}
+
+func orNone(s, none string) string {
+	if s == "" {
+		return none
 	}
-	if _, err := fmt.Fprintf(w, "QA: %d questions, %d multiple choice, %d free answers\n", r.N, r.MultipleChoice, r.N-r.MultipleChoice); err != nil {
-		return err
-	}
-	return writeTable(w, rows)
+	return s
 }
 
 func pctIf(ok bool, x float64) string {

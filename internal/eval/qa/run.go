@@ -30,6 +30,9 @@ type Prediction struct {
 	Docs []string `json:"docs,omitempty"`
 	// Tokens are the LLM tokens the answer cost (prompt and completion).
 	Tokens int `json:"tokens,omitempty"`
+	// Method is how the answer was found (fact, sentence, llm …), "" when
+	// the answerer does not say: the report gives figures per method.
+	Method string `json:"method,omitempty"`
 	// Judged is an LLM judge's verdict on a free answer against the gold;
 	// nil when none judged it.
 	Judged *bool `json:"judged,omitempty"`
@@ -82,6 +85,7 @@ type Result struct {
 	// tokens, Judged an LLM judge's verdict.
 	Millis float64 `json:"ms"`
 	Tokens int     `json:"tokens,omitempty"`
+	Method string  `json:"method,omitempty"`
 	Judged *bool   `json:"judged,omitempty"`
 	Error  string  `json:"error,omitempty"`
 	// MultipleChoice says which figures apply: Correct, or Contains, F1
@@ -127,8 +131,12 @@ type Report struct {
 	Summary
 	// ByType is keyed by Question.Type; it is empty when no question has
 	// a type, and holds "" for the untyped ones when some have.
-	ByType  map[string]*Summary `json:"by_type,omitempty"`
-	Results []Result            `json:"results"`
+	ByType map[string]*Summary `json:"by_type,omitempty"`
+	// ByMethod is keyed by Result.Method, when the answerer names its
+	// methods: what each way of answering gets right, and costs in time
+	// and tokens.
+	ByMethod map[string]*Summary `json:"by_method,omitempty"`
+	Results  []Result            `json:"results"`
 }
 
 // Run answers every question with answer, workers at a time (at least
@@ -182,7 +190,7 @@ func score(q Question, pred Prediction, err error) Result {
 		return r
 	}
 	r.Predicted, r.Abstained, r.Confidence = pred.Answer, pred.Abstained, pred.Confidence
-	r.Tokens, r.Judged, r.Docs = pred.Tokens, pred.Judged, pred.Docs
+	r.Tokens, r.Judged, r.Docs, r.Method = pred.Tokens, pred.Judged, pred.Docs, pred.Method
 	if len(q.Supporting) > 0 {
 		// Retrieval is scored whether or not an answer came of it.
 		x := Recall(pred.Docs, q.Supporting)
@@ -310,25 +318,34 @@ func (t *tally) summary() Summary {
 
 func report(results []Result) *Report {
 	var all tally
-	byType := map[string]*tally{}
 	for _, r := range results {
 		all.add(r)
-		t := byType[r.Type]
+	}
+	return &Report{Summary: all.summary(), Results: results,
+		ByType:   summariesBy(results, func(r Result) string { return r.Type }),
+		ByMethod: summariesBy(results, func(r Result) string { return r.Method })}
+}
+
+// summariesBy sums the results by a key; nil when no result has one.
+func summariesBy(results []Result, key func(Result) string) map[string]*Summary {
+	by := map[string]*tally{}
+	for _, r := range results {
+		t := by[key(r)]
 		if t == nil {
 			t = &tally{}
-			byType[r.Type] = t
+			by[key(r)] = t
 		}
 		t.add(r)
 	}
-	rep := &Report{Summary: all.summary(), Results: results}
-	if _, untyped := byType[""]; len(byType) > 1 || (len(byType) == 1 && !untyped) {
-		rep.ByType = make(map[string]*Summary, len(byType))
-		for k, t := range byType {
-			ts := t.summary()
-			rep.ByType[k] = &ts
-		}
+	if _, none := by[""]; len(by) == 0 || len(by) == 1 && none {
+		return nil
 	}
-	return rep
+	out := make(map[string]*Summary, len(by))
+	for k, t := range by {
+		ts := t.summary()
+		out[k] = &ts
+	}
+	return out
 }
 
 // listSeparators split a list answer written out: 周瑜、鲁肃, Zhou Yu, Lu Su.

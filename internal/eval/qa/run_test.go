@@ -328,3 +328,39 @@ func TestRunScoresRetrievalAndCost(t *testing.T) {
 		}
 	}
 }
+
+func TestRunReportsByMethod(t *testing.T) {
+	qs := []Question{
+		{ID: "1", Question: "诸葛亮字什么", Answer: "孔明"},
+		{ID: "2", Question: "诸葛亮的父亲是谁", Answer: "诸葛珪"},
+		{ID: "3", Question: "诸葛亮卒于何处", Answer: "五丈原"},
+	}
+	answers := map[string]Prediction{
+		"1": {Answer: "孔明", Method: "fact", Tokens: 0},
+		"2": {Answer: "诸葛玄", Method: "fact"},
+		"3": {Answer: "亮卒于军，时年五十四。", Method: "sentence", Tokens: 120},
+	}
+	rep, err := Run(context.Background(), qs, func(_ context.Context, q Question) (Prediction, error) { return answers[q.ID], nil }, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fact, sentence := rep.ByMethod["fact"], rep.ByMethod["sentence"]
+	if fact == nil || sentence == nil || len(rep.ByMethod) != 2 {
+		t.Fatalf("by method: %+v", rep.ByMethod)
+	}
+	if fact.N != 2 || fact.Contains != 0.5 || sentence.N != 1 || sentence.Contains != 0 || sentence.Tokens != 120 {
+		t.Fatalf("fact %+v, sentence %+v", *fact, *sentence)
+	}
+	var b strings.Builder
+	if err := rep.Text(&b); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); !strings.Contains(out, "by method:") || !strings.Contains(out, "sentence") {
+		t.Fatalf("the text report lacks the methods:\n%s", out)
+	}
+	// An answerer that names no method gets no table of them.
+	plain, err := Run(context.Background(), qs[:1], func(context.Context, Question) (Prediction, error) { return Prediction{Answer: "孔明"}, nil }, 1)
+	if err != nil || plain.ByMethod != nil {
+		t.Fatalf("no methods named: %+v %v", plain.ByMethod, err)
+	}
+}
