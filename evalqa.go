@@ -29,6 +29,9 @@ type QAEvalOptions struct {
 	// Judge has the configured LLM grade each free answer against the
 	// gold as well (an error when none is configured).
 	Judge bool
+	// LLMOnly answers with the configured LLM alone, reading nothing: the
+	// zero-shot baseline (an error when none is configured).
+	LLMOnly bool
 }
 
 // EvaluateQA answers every question over the workspace and scores the
@@ -42,14 +45,43 @@ func (w *Workspace) EvaluateQA(ctx context.Context, qs []QAQuestion, opts QAEval
 	if err != nil {
 		return nil, err
 	}
+	predict := func(ctx context.Context, q qa.Question) (qa.Prediction, error) { return w.predict(ctx, q, opts.Ask) }
+	var zero *llmRun
+	if opts.LLMOnly {
+		if zero, err = w.optionalLLM(true, false, opts.Ask.MaxTokens, opts.Ask.Waiting); err != nil {
+			return nil, fmt.Errorf("answer with the LLM alone: %w", err)
+		}
+		promptDir := filepath.Join(w.Dir, "prompts")
+		predict = func(ctx context.Context, q qa.Question) (qa.Prediction, error) {
+			return zeroShot(ctx, zero, promptDir, q)
+		}
+	}
 	rep, err := qa.Run(ctx, qs, func(ctx context.Context, q qa.Question) (qa.Prediction, error) {
-		pred, err := w.predict(ctx, q, opts.Ask)
+		pred, err := predict(ctx, q)
 		if err != nil {
 			return pred, err
 		}
 		return pred, judge.grade(ctx, q, &pred)
 	}, opts.Workers)
+	if zero != nil {
+		_, ferr := w.finish(ctx, zero, "eval qa")
+		err = errors.Join(err, ferr)
+	}
 	return rep, errors.Join(err, judge.finish(ctx, w))
+}
+
+// zeroShot answers one question with the LLM alone.
+func zeroShot(ctx context.Context, run *llmRun, promptDir string, q qa.Question) (qa.Prediction, error) {
+	options := make([]answer.Option, len(q.Options))
+	for i, o := range q.Options {
+		options[i] = answer.Option{Letter: o.Letter, Text: o.Text}
+	}
+	a, usage, err := answer.ZeroShot(ctx, run.client, promptDir, q.Question, options)
+	if err != nil {
+		return qa.Prediction{}, err
+	}
+	return qa.Prediction{Answer: a.Answer, Choice: a.Choice, Abstained: !a.Known && a.Choice == "",
+		Tokens: usage.PromptTokens + usage.CompletionTokens, Method: "llm-only"}, nil
 }
 
 // qaJudge grades free answers with an LLM; nil grades none.

@@ -56,3 +56,47 @@ func TestEvaluateQAJudge(t *testing.T) {
 		t.Fatalf("judging without an LLM: %v", err)
 	}
 }
+
+func TestEvaluateQALLMOnly(t *testing.T) {
+	ctx := context.Background()
+	srv := llmtest.New(t)
+	ws := askWorkspace(t, srv)
+	srv.Handle(func(req llmtest.ChatRequest) llmtest.Reply {
+		sys, user := req.Messages[0].Content, req.Messages[len(req.Messages)-1].Content
+		if !strings.HasPrefix(sys, "You answer questions about history from what you know") {
+			t.Errorf("only the zero-shot answer should be asked, got %.60s", sys)
+		}
+		reply := `{"answer":"","choice":"","known":false}`
+		switch {
+		case strings.Contains(user, "A. 孔明"):
+			// The options reach the prompt; a letter no option has is no choice.
+			reply = `{"answer":"孔明","choice":"A","known":true}`
+		case strings.Contains(user, "字什么"):
+			reply = `{"answer":"孔明","choice":"Z","known":true}`
+		}
+		return llmtest.Reply{Content: reply, Usage: &llm.Usage{PromptTokens: 30, CompletionTokens: 6}}
+	})
+	qs := []qa.Question{
+		{ID: "1", Question: "诸葛亮字什么？", Answer: "孔明"},
+		{ID: "2", Question: "诸葛亮的父亲是谁？", Answer: "诸葛珪"},
+		{ID: "3", Question: "诸葛亮之字？", Options: []qa.Option{{Letter: "A", Text: "孔明"}, {Letter: "B", Text: "子龙"}}, Answer: "A"},
+	}
+	rep, err := ws.EvaluateQA(ctx, qs, annals.QAEvalOptions{LLMOnly: true, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Results
+	if !r[0].Contains || r[0].Choice != "" || !r[1].Abstained || !r[2].Correct || srv.Calls() != 3 {
+		t.Fatalf("results %+v, calls %d", r, srv.Calls())
+	}
+	if r[0].Tokens != 36 || r[0].Method != "llm-only" || rep.ByMethod["llm-only"] == nil || rep.ByMethod["llm-only"].N != 3 {
+		t.Fatalf("cost and method: %+v, by method %+v", r[0], rep.ByMethod)
+	}
+	// No endpoint: refused before any question is asked.
+	t.Setenv("ANNALS_LLM_BASE_URL", "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	plain, _ := indexDemo(t)
+	if _, err := plain.EvaluateQA(ctx, qs, annals.QAEvalOptions{LLMOnly: true}); err == nil || !strings.Contains(err.Error(), "LLM alone") {
+		t.Fatalf("the LLM alone without an LLM: %v", err)
+	}
+}

@@ -16,7 +16,7 @@ func (a *app) evalQACmd() *cobra.Command {
 	var dataset, format, corpus, keep string
 	var opts annals.QAEvalOptions
 	var limit int
-	var baseline, anonymize bool
+	var baseline, anonymize, llmOnly bool
 	cmd := &cobra.Command{
 		Use:   "qa",
 		Short: "Score question answering: multiple-choice accuracy, answer-contains, token F1",
@@ -105,6 +105,18 @@ LLM grade each free answer against the gold as well.`,
 				}
 				return report(rep)
 			}
+			if llmOnly {
+				// Nothing is read: no passages to index, only the
+				// workspace's LLM settings to use.
+				opts.LLMOnly = true
+				return a.withWorkspace(cmd, false, func(ws *annals.Workspace) error {
+					rep, err := ws.EvaluateQA(ctx, qs, opts)
+					if err != nil {
+						return err
+					}
+					return report(rep)
+				})
+			}
 			if len(passages) == 0 {
 				return a.withWorkspace(cmd, true, run)
 			}
@@ -139,6 +151,7 @@ LLM grade each free answer against the gold as well.`,
 	f.StringVar(&corpus, "corpus", "", "a corpus file to index instead of the questions' pooled contexts")
 	f.StringVar(&keep, "keep", "", "index into this folder and keep it")
 	f.BoolVar(&baseline, "baseline", false, "answer from each question's gold context, without retrieval")
+	f.BoolVar(&llmOnly, "llm-only", false, "answer with the configured LLM alone, reading nothing (the zero-shot baseline)")
 	f.BoolVar(&anonymize, "anonymize", false, "score again with person names replaced by pseudonyms in the corpus and the questions, side by side")
 	f.BoolVar(&opts.Ask.Agent, "agent", false, "answer in agent mode")
 	f.StringVar(&opts.Ask.Mode, "mode", annals.ModeReject, "reject or open")

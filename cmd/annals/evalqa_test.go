@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -49,5 +50,19 @@ func TestEvalQARecallAndTopK(t *testing.T) {
 	}
 	if n, w := len(narrow.Results[0].Docs), len(wide.Results[0].Docs); n != 1 || w < 2 {
 		t.Errorf("passages retrieved for the answer: %d with --top-k 1 (want 1), %d with 15 (want more)", n, w)
+	}
+}
+
+// --llm-only needs an LLM, and says so before it reads any question.
+func TestEvalQALLMOnlyNeedsAnLLM(t *testing.T) {
+	t.Setenv("ANNALS_LLM_BASE_URL", "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	set := filepath.Join(t.TempDir(), "q.jsonl")
+	if err := os.WriteFile(set, []byte(`{"question":"诸葛亮字什么？","answer":"孔明"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, "-q", "-w", filepath.Join(t.TempDir(), "ws"), "eval", "qa", "--dataset", set, "--llm-only")
+	if err == nil || !strings.Contains(err.Error(), "LLM alone") {
+		t.Fatalf("--llm-only without an LLM: %v\n%s", err, out)
 	}
 }
