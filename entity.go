@@ -34,6 +34,9 @@ type EntityView struct {
 	// Born and Died are the years of its dated birth and death facts.
 	Born *int `json:"born,omitempty"`
 	Died *int `json:"died,omitempty"`
+	// Description is a sentence or two merged from the facts listed (see
+	// describe); empty when they say too little.
+	Description string `json:"description,omitempty"`
 }
 
 // findEntities looks up a name (main name, alias, 字/号, in traditional or
@@ -75,7 +78,10 @@ func (w *Workspace) Entity(ctx context.Context, name string, opts EntityOptions)
 		}
 	}
 	dropStatedElsewhere(v.Attributes)
-	if v.Relations, err = w.db.Relations(ctx, v.ID, opts.Relations); err != nil {
+	// The description reads more facts than a short view lists, so that
+	// it says the same however many are asked for.
+	shown := orDefault(opts.Relations, 50)
+	if v.Relations, err = w.db.Relations(ctx, v.ID, max(shown, describeFacts)); err != nil {
 		return nil, err
 	}
 	if v.Occurrences, err = w.db.Mentions(ctx, v.ID, orDefault(opts.Mentions, 10)); err != nil {
@@ -84,6 +90,8 @@ func (w *Workspace) Entity(ctx context.Context, name string, opts EntityOptions)
 	if v.Born, v.Died, err = w.lifeSpan(ctx, v.ID); err != nil {
 		return nil, err
 	}
+	v.Description = describe(v)
+	v.Relations = v.Relations[:min(shown, len(v.Relations))]
 	return v, nil
 }
 
