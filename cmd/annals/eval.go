@@ -17,11 +17,16 @@ func (a *app) evalCmd() *cobra.Command {
 	var limit int
 	ex := &cobra.Command{
 		Use:   "extract",
-		Short: "Score extraction (precision, recall, F1) on CHisIEC or C-CLUE",
+		Short: "Score extraction (precision, recall, F1, ROUGE) on CHisIEC, C-CLUE or annals",
 		Long: `Runs the offline extractor over a data set's split and prints micro precision,
 recall and F1 for entities and triples, per type, both over all gold items and
 over the types that map onto the schema, with the mapping table. The data sets
 are read from $ANNALS_DATA or ../shared/data.
+
+Triples are also compared as strings: per sentence, the produced and the gold
+triples, each written head+relation+tail and sorted, by character ROUGE-1,
+ROUGE-2 and ROUGE-L F1, averaged over sentences; SCORE is the mean of F1 and
+the three (docs/architecture.md, Evaluation and benchmarks).
 
 Data set annals is the project's own annotations of 汉书, 后汉书 and 三国志
 (--annotations, default internal/ner/annotations): split test is the tenth

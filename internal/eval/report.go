@@ -95,6 +95,9 @@ func (b *Block) write(w io.Writer, title, how string) error {
 	if err := t.write(w, "  "); err != nil {
 		return err
 	}
+	if err := b.writeRouge(w); err != nil {
+		return err
+	}
 	var notes []string
 	if b.Duplicates > 0 {
 		notes = append(notes, fmt.Sprintf("%d identical predictions dropped", b.Duplicates))
@@ -112,4 +115,26 @@ func (b *Block) write(w io.Writer, title, how string) error {
 	}
 	_, err := fmt.Fprintln(w)
 	return err
+}
+
+// writeRouge prints, for triples, the string view beside P/R/F1: ROUGE-1,
+// ROUGE-2, ROUGE-L and SCORE, their mean with F1.
+func (b *Block) writeRouge(w io.Writer) error {
+	if b.All.Rouge == nil || b.Mapped.Rouge == nil {
+		return nil
+	}
+	if _, err := fmt.Fprintf(w, "\n  As strings (head+relation+tail, sorted; characters; mean of %d examples, %d mapped): SCORE = mean of F1, R1, R2, RL\n", b.All.Rouge.Examples, b.Mapped.Rouge.Examples); err != nil {
+		return err
+	}
+	var t table
+	t.row("", "P%", "R%", "F1%", "R1%", "R2%", "RL%", "SCORE%")
+	t.alignRight(1, 2, 3, 4, 5, 6, 7)
+	for _, v := range []struct {
+		name string
+		f    Figures
+	}{{"all", b.All}, {"mapped types only", b.Mapped}} {
+		s, r := v.f.Overall, v.f.Rouge
+		t.row(v.name, pct(s.Precision), pct(s.Recall), pct(s.F1), pct(r.R1), pct(r.R2), pct(r.RL), pct(r.Score))
+	}
+	return t.write(w, "  ")
 }

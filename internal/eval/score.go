@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/annals-project/annals/internal/eval/rouge"
 	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/schema"
 )
@@ -49,6 +50,62 @@ type TypeScore struct {
 type Figures struct {
 	Overall Score       `json:"overall"`
 	ByType  []TypeScore `json:"by_type"`
+	// Rouge compares the triples as strings (triples only).
+	Rouge *Rouge `json:"rouge,omitempty"`
+}
+
+// Rouge is the string view of a triple score, after the historical-figure
+// KG paper: per example, the produced triples and the gold triples are each
+// written as one string (see tripleString, serialise) and compared by
+// ROUGE-1, ROUGE-2 and ROUGE-L F1 over characters (package rouge); the
+// figures are the mean over examples (macro). Examples with neither a gold
+// nor a produced triple are left out; one side empty scores 0. Score is
+// the paper's SCORE: the mean of the view's micro F1 and the three ROUGE
+// figures.
+type Rouge struct {
+	Examples int `json:"examples"` // examples averaged over
+	rouge.Scores
+	Score float64 `json:"score"`
+}
+
+// rougeSum accumulates per-example ROUGE figures.
+type rougeSum struct {
+	n          int
+	r1, r2, rl float64
+}
+
+func (s *rougeSum) add(pred, gold []string) {
+	if len(pred) == 0 && len(gold) == 0 {
+		return
+	}
+	sc := rouge.Score(serialise(pred), serialise(gold))
+	s.n++
+	s.r1 += sc.R1
+	s.r2 += sc.R2
+	s.rl += sc.RL
+}
+
+func (s rougeSum) figures(f1 float64) *Rouge {
+	r := &Rouge{Examples: s.n}
+	if s.n > 0 {
+		n := float64(s.n)
+		r.R1, r.R2, r.RL = s.r1/n, s.r2/n, s.rl/n
+	}
+	r.Score = (f1 + r.R1 + r.R2 + r.RL) / 4
+	return r
+}
+
+// tripleString writes a triple as its head, relation and tail, in that
+// order, with nothing between them.
+func tripleString(head, rel, tail string) string { return head + rel + tail }
+
+// serialise writes an example's triples as one string: sorted, so that
+// the order an extractor lists them in does not count, and joined by "；",
+// which ROUGE does not count as a character (n-grams run across it).
+func serialise(triples []string) string {
+	s := slices.Clone(triples)
+	slices.Sort(s)
+	return strings.Join(s, "；")
 }
 
 // Block is the score of entities or of triples on one file.
@@ -75,6 +132,7 @@ type Block struct {
 type goldItem struct {
 	class string
 	keys  []string // sorted; empty when the label has no counterpart
+	text  string   // tripleString of a gold triple
 }
 
 // predItem is a prediction as its key. class is the data set label its
@@ -83,6 +141,7 @@ type predItem struct {
 	class  string
 	key    string
 	mapped bool
+	text   string // tripleString of a predicted triple, relation as its label
 }
 
 // outcome is the matching of one example.
@@ -180,6 +239,9 @@ type tally struct {
 	all, mapped       map[classKey]*Score
 	allSum, mappedSum Score
 	dup, pm, gm       int
+	// strings turns on the ROUGE figures (triples).
+	strings                   bool
+	allStrings, mappedStrings rougeSum
 }
 
 func newTally() *tally {
@@ -196,6 +258,9 @@ func bump(m map[classKey]*Score, k classKey) *Score {
 }
 
 func (t *tally) add(o outcome) {
+	if t.strings {
+		t.addStrings(o)
+	}
 	t.dup += o.duplicates
 	t.pm += o.predMerged
 	t.gm += o.goldMerged
@@ -232,6 +297,32 @@ func (t *tally) add(o outcome) {
 	}
 }
 
+// addStrings adds an example's ROUGE figures in both views. A prediction
+// that matched a gold item is written as that item, so that a correct
+// triple in another accepted form (a swapped or renamed relation) reads
+// the same as the gold.
+func (t *tally) addStrings(o outcome) {
+	var goldAll, goldMapped, predAll, predMapped []string
+	for _, g := range o.gold {
+		goldAll = append(goldAll, g.text)
+		if len(g.keys) > 0 {
+			goldMapped = append(goldMapped, g.text)
+		}
+	}
+	for i, p := range o.pred {
+		s := p.text
+		if gi := o.predGold[i]; gi >= 0 {
+			s = o.gold[gi].text
+		}
+		predAll = append(predAll, s)
+		if p.mapped {
+			predMapped = append(predMapped, s)
+		}
+	}
+	t.allStrings.add(predAll, goldAll)
+	t.mappedStrings.add(predMapped, goldMapped)
+}
+
 // block orders the per-type rows: the mapping's labels in table order
 // (always listed in "all", and in "mapped" when they have a counterpart),
 // then other gold labels, then our unmapped types.
@@ -239,6 +330,10 @@ func (t *tally) block(source string, examples int, labels []string, ours func(st
 	b := &Block{Source: source, Examples: examples, Duplicates: t.dup, PredMerged: t.pm, GoldMerged: t.gm}
 	b.All = figures(t.all, t.allSum, labels, ours, true)
 	b.Mapped = figures(t.mapped, t.mappedSum, labels, ours, false)
+	if t.strings {
+		b.All.Rouge = t.allStrings.figures(b.All.Overall.F1)
+		b.Mapped.Rouge = t.mappedStrings.figures(b.Mapped.Overall.F1)
+	}
 	return b
 }
 
@@ -345,6 +440,15 @@ func (m *Mapping) goldEnd(e GoldEntity) string {
 	return fmt.Sprintf("%d:%d", e.Start, e.End)
 }
 
+// spanText is an entity's text, read from the example's characters when
+// not given.
+func spanText(given string, start, end int, text []rune) string {
+	if given == "" && start >= 0 && start < end && end <= len(text) {
+		return string(text[start:end])
+	}
+	return given
+}
+
 func (m *Mapping) predEnd(e extract.Entity, text []rune) string {
 	if m.Match == MatchText {
 		if e.Text == "" && e.Start >= 0 && e.Start < e.End && e.End <= len(text) {
@@ -357,7 +461,7 @@ func (m *Mapping) predEnd(e extract.Entity, text []rune) string {
 
 // goldTripleItem lists every key by which our schema may state t.
 func (m *Mapping) goldTripleItem(sch *schema.Schema, t GoldTriple) goldItem {
-	g := goldItem{class: t.Relation}
+	g := goldItem{class: t.Relation, text: tripleString(t.Head.Text, t.Relation, t.Tail.Text)}
 	row, ok := m.RelationRow(t.Relation, t.Tail.Type)
 	if !ok {
 		return g
@@ -379,17 +483,17 @@ func (m *Mapping) goldTripleItem(sch *schema.Schema, t GoldTriple) goldItem {
 
 func goldTriples(m *Mapping, sch *schema.Schema, ex Example) []goldItem {
 	out := make([]goldItem, 0, len(ex.Triples))
+	runes := []rune(ex.Text)
 	for _, t := range ex.Triples {
+		t.Head.Text = spanText(t.Head.Text, t.Head.Start, t.Head.End, runes)
+		t.Tail.Text = spanText(t.Tail.Text, t.Tail.Start, t.Tail.End, runes)
 		out = append(out, m.goldTripleItem(sch, t))
 	}
 	return out
 }
 
 func predTriples(m *Mapping, sch *schema.Schema, text string, r extract.Result) []predItem {
-	var runes []rune
-	if m.Match == MatchText {
-		runes = []rune(text)
-	}
+	runes := []rune(text)
 	out := make([]predItem, 0, len(r.Triples))
 	for _, t := range r.Triples {
 		p := predItem{key: tripleKey(sch, m.predEnd(t.Head, runes), t.Relation, m.predEnd(t.Tail, runes))}
@@ -398,6 +502,7 @@ func predTriples(m *Mapping, sch *schema.Schema, text string, r extract.Result) 
 		} else {
 			p.class = t.Relation
 		}
+		p.text = tripleString(spanText(t.Head.Text, t.Head.Start, t.Head.End, runes), p.class, spanText(t.Tail.Text, t.Tail.Start, t.Tail.End, runes))
 		out = append(out, p)
 	}
 	return out
@@ -449,6 +554,7 @@ func ScoreTriples(m *Mapping, sch *schema.Schema, source string, examples []Exam
 		return nil, fmt.Errorf("score triples: %d examples but %d results", len(examples), len(results))
 	}
 	t := newTally()
+	t.strings = true
 	for i, ex := range examples {
 		t.add(match(goldTriples(m, sch, ex), predTriples(m, sch, ex.Text, results[i])))
 	}
