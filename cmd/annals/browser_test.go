@@ -212,6 +212,8 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("FactsInTimeOrder", func(t *testing.T) {
 		b := b.on(t)
+		// The page opens with a description merged from the facts.
+		b.wait(`(document.querySelector('[data-testid=description]')?.textContent || '').includes('字孔明')`)
 		b.wait(`document.querySelectorAll('[data-testid=fact-group]').length > 0 && !!document.querySelector('[data-testid=fact-sentence]')`)
 		// Within each group the dated facts come first, in year order.
 		bad := b.str(`[...document.querySelectorAll('[data-testid=fact-group]')].map(g => {
