@@ -27,12 +27,26 @@ type ExportOptions struct {
 	// (Depth 0 counts as 1).
 	Around string
 	Depth  int
+	// Verified keeps only the facts fit to teach a model: confirmed, or
+	// scored by the process-supervision judge at the workspace's
+	// extract.threshold or above. The sft format turns it on (ForFormat).
+	Verified bool
+}
+
+// ForFormat returns opts as a format wants them by default: sft keeps the
+// verified facts only, unless all is set.
+func (opts ExportOptions) ForFormat(format string, all bool) ExportOptions {
+	if format == export.SFT && !all {
+		opts.Verified = true
+	}
+	return opts
 }
 
 // ExportGraph reads the graph an export writes: every entity and every
 // relation with all its evidence, narrowed by opts.
 func (w *Workspace) ExportGraph(ctx context.Context, opts ExportOptions) (*export.Graph, error) {
-	f := export.Filter{Types: opts.Types, Relations: opts.Relations, Since: opts.Since, Depth: opts.Depth}
+	f := export.Filter{Types: opts.Types, Relations: opts.Relations, Since: opts.Since, Depth: opts.Depth,
+		Verified: opts.Verified, MinScore: w.Config.Extract.Threshold}
 	if opts.Around != "" {
 		found, err := w.findEntities(ctx, opts.Around)
 		if err != nil {
@@ -47,12 +61,12 @@ func (w *Workspace) ExportGraph(ctx context.Context, opts ExportOptions) (*expor
 	return export.Select(ents, rels, f), nil
 }
 
-// Export writes the graph in format (graphml, neo4j, csv, jsonl) to sink.
+// Export writes the graph in format (graphml, neo4j, csv, jsonl, sft) to sink.
 func (w *Workspace) Export(ctx context.Context, format string, sink ExportSink, opts ExportOptions) error {
 	if err := export.CheckFormat(format); err != nil {
 		return err
 	}
-	g, err := w.ExportGraph(ctx, opts)
+	g, err := w.ExportGraph(ctx, opts.ForFormat(format, false))
 	if err != nil {
 		return err
 	}

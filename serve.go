@@ -260,7 +260,7 @@ func (b apiBackend) Export(ctx context.Context, q server.ExportQuery) (*server.D
 	if err := export.CheckFormat(q.Format); err != nil {
 		return nil, server.BadRequest("format", err)
 	}
-	g, err := b.w.ExportGraph(ctx, ExportOptions{Types: q.Types, Relations: q.Relations, Since: q.Since, Around: q.Around, Depth: q.Depth})
+	g, err := b.w.ExportGraph(ctx, ExportOptions{Types: q.Types, Relations: q.Relations, Since: q.Since, Around: q.Around, Depth: q.Depth}.ForFormat(q.Format, false))
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ import (
 func (a *app) exportCmd() *cobra.Command {
 	var opts annals.ExportOptions
 	var format, out string
+	var unverified bool
 	var since int
 	cmd := &cobra.Command{
 		Use:   "export --format FORMAT [-o PATH]",
@@ -30,8 +31,13 @@ func (a *app) exportCmd() *cobra.Command {
   csv      entities.csv, relations.csv, evidence.csv and aliases.csv for spreadsheets
   jsonl    one fact per line with its full provenance (document, offsets, quote,
            status, extractor, year); annals import reads it back
+  sft      chain-of-thought training records for fine-tuning an extraction
+           model elsewhere: one a sentence, with the extraction prompt's five
+           steps worked out from the facts it states and the reply as output;
+           only facts verified or scored at extract.threshold or above, unless
+           --unverified
 
-graphml and jsonl go to standard output, or to -o FILE. csv and neo4j write
+graphml, jsonl and sft go to standard output, or to -o FILE. csv and neo4j write
 several files: -o FOLDER, or -o FILE.zip for one archive.
 
 Years are astronomical (−121 is 122 BCE): a node's first_year and last_year
@@ -40,7 +46,9 @@ are those of its dated facts, an edge's year the earliest its sentences give.`,
   annals export --format neo4j -o neo4j/ && sh neo4j/import.sh
   annals export --format csv -o tables.zip --type 人物 --relation 子女,同胞
   annals export --format jsonl --around 曹操 --depth 2 > 曹操.jsonl
-  annals export --format graphml --since 184 --relation 攻 -o wars.graphml`,
+  annals export --format graphml --since 184 --relation 攻 -o wars.graphml
+  annals export --format sft -o train.jsonl     # verified facts as training records
+  annals export --format sft --unverified > silver.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format == "" {
@@ -59,7 +67,7 @@ are those of its dated facts, an edge's year the earliest its sentences give.`,
 				return errors.New("--depth needs --around NAME")
 			}
 			return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error {
-				g, err := ws.ExportGraph(cmd.Context(), opts)
+				g, err := ws.ExportGraph(cmd.Context(), opts.ForFormat(format, unverified))
 				if err != nil {
 					return err
 				}
@@ -74,7 +82,8 @@ are those of its dated facts, an edge's year the earliest its sentences give.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&format, "format", "", "graphml, neo4j, csv or jsonl")
+	f.StringVar(&format, "format", "", "graphml, neo4j, csv, jsonl or sft (chain-of-thought training records)")
+	f.BoolVar(&unverified, "unverified", false, "sft: every fact, not only those verified or scored at extract.threshold or above")
 	f.StringVarP(&out, "output", "o", "", "file or folder to write (FILE.zip: one archive); default: standard output")
 	f.StringSliceVar(&opts.Types, "type", nil, "only entities of these types (人物,地点 …)")
 	f.StringSliceVar(&opts.Relations, "relation", nil, "only relations of these types (任官,子女 …)")

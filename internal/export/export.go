@@ -25,11 +25,11 @@ const (
 )
 
 // Formats lists every format.
-var Formats = []string{GraphML, Neo4j, CSV, JSONL}
+var Formats = []string{GraphML, Neo4j, CSV, JSONL, SFT}
 
-// SingleFile says whether a format is one file (graphml, jsonl) rather
-// than a set of them (csv, neo4j).
-func SingleFile(format string) bool { return format == GraphML || format == JSONL }
+// SingleFile says whether a format is one file (graphml, jsonl, sft)
+// rather than a set of them (csv, neo4j).
+func SingleFile(format string) bool { return format == GraphML || format == JSONL || format == SFT }
 
 // FileName is the name of a single-file format's file, or of the zip that
 // holds a set of files.
@@ -39,6 +39,8 @@ func FileName(format string) string {
 		return "annals.graphml"
 	case JSONL:
 		return "annals.jsonl"
+	case SFT:
+		return "annals-sft.jsonl"
 	}
 	return "annals-" + format + ".zip"
 }
@@ -49,7 +51,7 @@ func ContentType(format string) string {
 	switch format {
 	case GraphML:
 		return "application/graphml+xml; charset=utf-8"
-	case JSONL:
+	case JSONL, SFT:
 		return "application/jsonl; charset=utf-8"
 	}
 	return "application/zip"
@@ -93,9 +95,12 @@ func Write(format string, sink Sink, g *Graph) error {
 		if err != nil {
 			return err
 		}
-		if format == GraphML {
+		switch format {
+		case GraphML:
 			err = WriteGraphML(f, g)
-		} else {
+		case SFT:
+			err = WriteSFT(f, g)
+		default:
 			err = WriteJSONL(f, g)
 		}
 		if cerr := f.Close(); err == nil {

@@ -19,12 +19,16 @@ type Filter struct {
 	// filters keep.
 	Around int64
 	Depth  int
+	// Verified keeps only the facts fit to teach a model (see Verified),
+	// with MinScore the least judge score that makes one.
+	Verified bool
+	MinScore float64
 }
 
 // narrowsRelations says whether the filter keeps only some relations; the
 // entities they leave unconnected are then left out too.
 func (f Filter) narrowsRelations() bool {
-	return len(f.Relations) > 0 || f.Since != nil || f.Around != 0
+	return len(f.Relations) > 0 || f.Since != nil || f.Around != 0 || f.Verified
 }
 
 // Select makes the graph an export writes from the workspace's entities
@@ -49,6 +53,9 @@ func Select(ents []kg.Entity, rels []kg.Relation, f Filter) *Graph {
 			if y := relationYear(&r); y == nil || *y < *f.Since {
 				continue
 			}
+		}
+		if f.Verified && !Verified(&r, f.MinScore) {
+			continue
 		}
 		kept = append(kept, r)
 	}

@@ -201,7 +201,7 @@ func (s *Server) table() []route {
 			lasting: true,
 			serve:   s.jobEvents},
 		{method: "GET", path: "/api/export", summary: "The graph as a file: GraphML, neo4j-admin import CSV, spreadsheet CSV, or JSON Lines of facts with their provenance",
-			params: []param{inQuery("format", str, "graphml, neo4j, csv or jsonl").needed(),
+			params: []param{inQuery("format", str, "graphml, neo4j, csv, jsonl or sft (training records of the verified facts)").needed(),
 				inQuery("type", str, "entity types, comma-separated; none means all"),
 				inQuery("relation", str, "relation types, comma-separated; none means all"),
 				inQuery("since", integer, "only relations dated in or after this year (astronomical: -206 is 207 BCE)"),

@@ -757,7 +757,7 @@ func (s *Server) export(w http.ResponseWriter, r *http.Request) {
 		Types: listParam(q.Get("type")), Relations: listParam(q.Get("relation"))}
 	err := checkText("around", eq.Around, MaxName)
 	if eq.Format == "" {
-		err = badRequest("format", errors.New("graphml, neo4j, csv or jsonl"))
+		err = badRequest("format", errors.New("graphml, neo4j, csv, jsonl or sft"))
 	}
 	if err == nil && q.Get("since") != "" {
 		n, perr := strconv.Atoi(q.Get("since"))
