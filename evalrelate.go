@@ -11,6 +11,7 @@ import (
 
 	"github.com/annals-project/annals/internal/eval"
 	"github.com/annals-project/annals/internal/eval/qa"
+	"github.com/annals-project/annals/internal/relate"
 )
 
 // Relation-reasoning evaluation.
@@ -30,6 +31,7 @@ var relateNotes = []string{
 	"a type found that no pair holds counts only in the micro precision (listed as never gold); a wrong type that several gold types list counts against each",
 	"a pair with a name that names no entity has no prediction; a pair whose two names are one entity (aliases) is not related and counts as found 别称",
 	"connectivity: the share of the pairs related whose search found a path every step of which states a relation",
+	"scoring: the pairs are related under each ranking of the paths, normalised (BEKO's EF-IDF, each entity's path frequency over the sum of the path's; the default) and raw (the frequency unnormalised), each from the graph as indexed: what one scoring fed back is reverted before the next runs; the per-type rows are the default scoring's",
 }
 
 // EvaluateRelate indexes corpus into a fresh workspace under dir (the
@@ -39,11 +41,16 @@ var relateNotes = []string{
 // RelateRounds), and scores every round's findings against each pair's
 // Gold types, direction ignored. Gold types may list alternatives,
 // "任官|封爵". Passages without a Key are pooled (repeats dropped) and
-// keyed.
+// keyed. The rounds run under each scoring of the paths (raw, then the
+// default, normalised, whose feedback the workspace keeps), or only under
+// opts.Scoring when set.
 func EvaluateRelate(ctx context.Context, dir string, pairs []RelatePair, corpus []CorpusPassage, rounds int, opts RelateOptions) (*RelateReport, error) {
 	start := time.Now()
 	if len(pairs) == 0 {
 		return nil, errors.New("evaluate relate: no pairs")
+	}
+	if err := relate.CheckScoring(opts.Scoring); err != nil {
+		return nil, fmt.Errorf("evaluate relate: %w", err)
 	}
 	if slices.ContainsFunc(corpus, func(p CorpusPassage) bool { return p.Key == "" }) {
 		corpus = qa.Corpus([]qa.Question{{Context: corpus}})
@@ -84,8 +91,8 @@ func EvaluateRelate(ctx context.Context, dir string, pairs []RelatePair, corpus 
 	return rep, nil
 }
 
-// scoreRelate relates the pairs over the workspace round after round and
-// scores each round.
+// scoreRelate relates the pairs over the workspace round after round,
+// under each scoring (or opts.Scoring's alone), and scores each round.
 func (w *Workspace) scoreRelate(ctx context.Context, pairs []RelatePair, rounds int, opts RelateOptions) (*RelateReport, error) {
 	if rounds <= 0 {
 		rounds = 1
@@ -113,6 +120,42 @@ func (w *Workspace) scoreRelate(ctx context.Context, pairs []RelatePair, rounds 
 		related = append(related, p)
 		at = append(at, i)
 	}
+	// The default scoring runs last, so that the workspace keeps what it
+	// fed back, and is reported first.
+	scorings := []string{opts.Scoring}
+	if opts.Scoring == "" {
+		scorings = []string{relate.ScoringRaw, relate.ScoringNormalised}
+	}
+	rep.Scoring = scorings[len(scorings)-1]
+	var rows [][]eval.RelateRoundScore
+	for k, scoring := range scorings {
+		if k > 0 {
+			if err := w.revertAllFeedback(ctx); err != nil {
+				return nil, fmt.Errorf("before scoring %s: %w", scoring, err)
+			}
+		}
+		o := opts
+		o.Scoring = scoring
+		rs, sc, err := w.scoreRelateRounds(ctx, pairs, related, at, alias, rounds, o)
+		if err != nil {
+			return nil, fmt.Errorf("scoring %s: %w", scoring, err)
+		}
+		rows = append(rows, rs)
+		if k == len(scorings)-1 {
+			rep.ByType, rep.NeverGold = sc.ByType, sc.NeverGold
+		}
+	}
+	for k := len(rows) - 1; k >= 0; k-- {
+		rep.Rounds = append(rep.Rounds, rows[k]...)
+	}
+	return rep, nil
+}
+
+// scoreRelateRounds relates the related pairs round after round under
+// opts.Scoring and scores each round; it also returns the last round's
+// scores.
+func (w *Workspace) scoreRelateRounds(ctx context.Context, pairs, related []RelatePair, at []int, alias []bool, rounds int,
+	opts RelateOptions) ([]eval.RelateRoundScore, eval.RelationScores, error) {
 	// found[r][i] are the types found for pair i in round r+1.
 	found := make([][][]string, rounds)
 	for r := range found {
@@ -136,21 +179,38 @@ func (w *Workspace) scoreRelate(ctx context.Context, pairs []RelatePair, rounds 
 		found[round-1][at[j]] = types
 	})
 	if err != nil {
-		return nil, err
+		return nil, eval.RelationScores{}, err
 	}
+	var out []eval.RelateRoundScore
+	var last eval.RelationScores
 	for r, st := range stats {
 		preds := make([]eval.RelationPrediction, len(pairs))
 		for i, p := range pairs {
 			preds[i] = eval.RelationPrediction{Gold: p.Gold, Pred: found[r][i]}
 		}
 		sc := eval.ScoreRelations(preds)
-		rep.Rounds = append(rep.Rounds, eval.RelateRoundScore{
-			Round: st.N, Pairs: st.Pairs, Connected: st.Connected, Connectivity: st.Connectivity,
+		out = append(out, eval.RelateRoundScore{
+			Scoring: opts.Scoring, Round: st.N, Pairs: st.Pairs, Connected: st.Connected, Connectivity: st.Connectivity,
 			Added: st.Added, Verified: st.Verified, Unknown: st.Unknown, Macro: sc.Macro, Micro: sc.Micro,
 		})
-		if r == len(stats)-1 {
-			rep.ByType, rep.NeverGold = sc.ByType, sc.NeverGold
+		last = sc
+	}
+	return out, last, nil
+}
+
+// revertAllFeedback takes every fact relation reasoning fed back out of
+// the graph, leaving it as indexed; the structure in memory is read again
+// at the next question.
+func (w *Workspace) revertAllFeedback(ctx context.Context) error {
+	fbs, err := w.db.Feedback(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer w.relateGraph.update(func(gen *[4]int64, _ *relate.EKG) { gen[0] = -1 }) // no generation the store reports
+	for _, f := range fbs {
+		if err := w.db.RevertFeedback(ctx, f.ID); err != nil {
+			return fmt.Errorf("revert feedback %d: %w", f.ID, err)
 		}
 	}
-	return rep, nil
+	return nil
 }

@@ -43,9 +43,19 @@ func TestEvaluateRelateScoresRounds(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".annals")); err != nil {
 		t.Errorf("no workspace under dir: %v", err)
 	}
-	if rep.Pairs != 7 || rep.SameEntity != 1 || len(rep.Rounds) != 2 {
-		t.Fatalf("pairs %d, same entity %d, rounds %d; want 7, 1, 2", rep.Pairs, rep.SameEntity, len(rep.Rounds))
+	// Two rounds under each scoring, the default's first.
+	if rep.Pairs != 7 || rep.SameEntity != 1 || len(rep.Rounds) != 4 || rep.Scoring != "normalised" {
+		t.Fatalf("pairs %d, same entity %d, rounds %d, scoring %q; want 7, 1, 4, normalised", rep.Pairs, rep.SameEntity, len(rep.Rounds), rep.Scoring)
 	}
+	for i, want := range []struct {
+		scoring string
+		round   int
+	}{{"normalised", 1}, {"normalised", 2}, {"raw", 1}, {"raw", 2}} {
+		if rd := rep.Rounds[i]; rd.Scoring != want.scoring || rd.Round != want.round {
+			t.Errorf("row %d: %s round %d, want %s round %d", i, rd.Scoring, rd.Round, want.scoring, want.round)
+		}
+	}
+
 	rows := map[string][3]int{}
 	for _, ts := range rep.ByType {
 		rows[ts.Type] = [3]int{ts.Gold, ts.Predicted, ts.Correct}
@@ -86,7 +96,7 @@ func TestEvaluateRelateScoresRounds(t *testing.T) {
 	if err := rep.Text(&b); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"7 pairs", "消极态度倾向", "direction ignored"} {
+	for _, s := range []string{"7 pairs", "消极态度倾向", "direction ignored", "scoring", "normalised", "raw", "round 2, normalised scoring"} {
 		if !strings.Contains(b.String(), s) {
 			t.Errorf("report text lacks %q:\n%s", s, b.String())
 		}
@@ -96,6 +106,55 @@ func TestEvaluateRelateScoresRounds(t *testing.T) {
 	// what the first fed back.
 	if _, err := annals.EvaluateRelate(ctx, dir, pairs, relateCorpus, 1, annals.RelateOptions{Offline: true}); err == nil {
 		t.Error("a second evaluation into the same folder: want an error")
+	}
+}
+
+// TestEvaluateRelateScoringsStartFromTheIndexedGraph: each scoring
+// relates over the graph as indexed. The raw one runs first, and what it
+// fed back is reverted, so the normalised one writes the same facts back
+// again in its first round, and none in its second.
+func TestEvaluateRelateScoringsStartFromTheIndexedGraph(t *testing.T) {
+	pairs := []annals.RelatePair{{Head: "张辽", Tail: "孙权", Gold: []string{"消极态度倾向"}}} // through 曹操: inferred
+	dir := t.TempDir()
+	rep, err := annals.EvaluateRelate(context.Background(), dir, pairs, relateCorpus, 2, annals.RelateOptions{Offline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rounds) != 4 {
+		t.Fatalf("rounds %+v; want 2 per scoring", rep.Rounds)
+	}
+	n1, n2, r1, r2 := rep.Rounds[0], rep.Rounds[1], rep.Rounds[2], rep.Rounds[3]
+	if n1.Added == 0 || n1.Added != r1.Added || n1.Verified != r1.Verified || n2.Added != 0 || r2.Added != 0 {
+		t.Errorf("added (verified): normalised %d (%d) then %d, raw %d (%d) then %d; want the same first rounds, not none, and none after",
+			n1.Added, n1.Verified, n2.Added, r1.Added, r1.Verified, r2.Added)
+	}
+	// The workspace keeps the default scoring's feedback only.
+	ws, err := annals.Open(context.Background(), filepath.Join(dir, ".annals"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	fbs, err := ws.FeedbackList(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fbs) != n1.Added {
+		t.Errorf("%d facts fed back in force, want the %d the normalised scoring added", len(fbs), n1.Added)
+	}
+}
+
+func TestEvaluateRelateUnderOneScoring(t *testing.T) {
+	ctx := context.Background()
+	pairs := []annals.RelatePair{{Head: "孙坚", Tail: "孙策", Gold: []string{"子女"}}}
+	rep, err := annals.EvaluateRelate(ctx, t.TempDir(), pairs, relateCorpus, 2, annals.RelateOptions{Offline: true, Scoring: "raw"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rounds) != 2 || rep.Scoring != "raw" || rep.Rounds[0].Scoring != "raw" || rep.Rounds[1].Scoring != "raw" {
+		t.Fatalf("scoring %q, rounds %+v; want two raw rounds", rep.Scoring, rep.Rounds)
+	}
+	if _, err := annals.EvaluateRelate(ctx, t.TempDir(), pairs, relateCorpus, 1, annals.RelateOptions{Offline: true, Scoring: "idf"}); err == nil {
+		t.Error("scoring idf: want an error")
 	}
 }
 

@@ -23,9 +23,13 @@ type (
 
 // RelateOptions tune Relate.
 type RelateOptions struct {
-	Top    int  // paths kept; 0 means 10
-	Budget int  // graph nodes visited at most; 0 means 200,000
-	NoFeed bool // do not write what was found back into the graph
+	Top    int // paths kept; 0 means 10
+	Budget int // graph nodes visited at most; 0 means 200,000
+	// Scoring is how paths are ranked: "normalised" (the default, "")
+	// is BEKO's EF-IDF, each entity's path frequency over the sum of the
+	// path's; "raw" leaves the frequency as it is.
+	Scoring string
+	NoFeed  bool // do not write what was found back into the graph
 	// AddDocument also writes the verdict as a document of its own
 	// (findings/relate/A与B.txt in the workspace) and indexes it, so that
 	// its entities link to it (BEKO §4.4).
@@ -97,6 +101,9 @@ func (w *Workspace) RelateIDs(ctx context.Context, a, b int64, opts RelateOption
 	if a == b {
 		return nil, fmt.Errorf("relate: both names refer to the same entity (%d)", a)
 	}
+	if err := relate.CheckScoring(opts.Scoring); err != nil {
+		return nil, fmt.Errorf("relate: %w", err)
+	}
 	g, err := w.ekg(ctx)
 	if err != nil {
 		return nil, err
@@ -106,7 +113,7 @@ func (w *Workspace) RelateIDs(ctx context.Context, a, b int64, opts RelateOption
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.Relate(ctx, a, b, relate.Options{SearchOptions: relate.SearchOptions{MaxPaths: opts.Top, Budget: opts.Budget}})
+	res, err := r.Relate(ctx, a, b, relate.Options{SearchOptions: relate.SearchOptions{MaxPaths: opts.Top, Budget: opts.Budget, Scoring: opts.Scoring}})
 	if run != nil {
 		if _, ferr := w.finish(ctx, run, "relate"); ferr != nil && err == nil {
 			err = ferr

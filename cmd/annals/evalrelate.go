@@ -11,6 +11,7 @@ import (
 	"github.com/annals-project/annals"
 	"github.com/annals-project/annals/internal/eval"
 	"github.com/annals-project/annals/internal/eval/qa"
+	"github.com/annals-project/annals/internal/relate"
 )
 
 // Formats of eval relate's --dataset.
@@ -34,6 +35,13 @@ two, direction ignored, against the gold types, as macro and micro precision,
 recall and F1, with the connectivity ratio and the facts added; then per-type
 rows for the last round.
 
+The rounds run under each ranking of the paths, a row per scoring and round:
+normalised (BEKO's EF-IDF, each entity's path frequency over the sum of the
+path's; the default of "annals relate") and raw (the frequency unnormalised),
+each from the graph as indexed (what one fed back is reverted before the
+other runs); the per-type rows are the normalised scoring's. --scoring runs
+one only.
+
 --format chisiec reads a CHisIEC relation file (re_coling_*.json): every
 relation between two entities of the set gives their pair its label mapped onto
 our types (the mapping of "annals eval extract"; a label with several
@@ -46,6 +54,9 @@ each record's sentence is a passage of the corpus. --format jsonl reads
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
+			if err := relate.CheckScoring(opts.Scoring); err != nil {
+				return fmt.Errorf("--scoring: %w", err)
+			}
 			if format == "" {
 				f, err := guessRelateFormat(dataset)
 				if err != nil {
@@ -131,6 +142,7 @@ each record's sentence is a passage of the corpus. --format jsonl reads
 	f.StringVar(&keep, "keep", "", "index into this folder and keep it")
 	f.IntVar(&opts.Top, "top", 0, "paths kept per pair, best EF-IDF first (default 10)")
 	f.IntVar(&opts.Budget, "budget", 0, "graph nodes a search may visit (default 200000)")
+	f.StringVar(&opts.Scoring, "scoring", "", "only this ranking of the paths: normalised or raw (default: both, a row each)")
 	f.BoolVar(&opts.LLM, "llm", false, "index and relate with the configured LLM (or OPENAI_BASE_URL)")
 	f.BoolVar(&opts.Offline, "offline", false, "never call an LLM")
 	f.IntVar(&opts.MaxTokens, "max-tokens", 0, "token budget of LLM calls while relating (0: none)")

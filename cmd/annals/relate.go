@@ -23,7 +23,10 @@ func (a *app) relateCmd() *cobra.Command {
 		Long: `Finds every relation annals can establish between two entities, directly or
 through one other: paths over the Enhanced Knowledge Graph (entities linked to
 the chunks that name them, plus the extracted facts) of at most three
-entities, ranked by EF-IDF. Each step's relation comes from a fact where the
+entities, ranked by EF-IDF: the mean over a path's entities of how many of
+the paths found hold the entity, over the sum of that count for the path's
+entities, times how rare the entity is in the corpus (--scoring raw leaves
+the count unnormalised). Each step's relation comes from a fact where the
 graph has one, else from a cue in the sentence that names both (with an LLM
 configured, the model chooses from the schema's relation types); a path with
 a step that states no relation is dropped. Two steps compose (father's father
@@ -73,7 +76,8 @@ facts added and the connectivity ratio (the share of pairs with a path).`,
 	f := cmd.Flags()
 	f.IntVar(&opts.Top, "top", 0, "paths kept, best EF-IDF first (default 10)")
 	f.IntVar(&opts.Budget, "budget", 0, "graph nodes the search may visit (default 200000)")
-	f.BoolVar(&explain, "explain", false, "show each path's EF-IDF: every entity's frequency over the paths and its IDF")
+	f.StringVar(&opts.Scoring, "scoring", "", "how paths are ranked: normalised (BEKO's EF-IDF, each entity's path frequency over the path's sum; the default) or raw (the frequency as it is)")
+	f.BoolVar(&explain, "explain", false, "show each path's EF-IDF: every entity's frequency over the paths, normalised over the path, and its IDF")
 	f.BoolVar(&opts.NoFeed, "no-feedback", false, "do not write what was found back into the graph")
 	f.BoolVar(&opts.AddDocument, "add-document", false, "also add the verdict as a document (findings/relate/A与B.txt) whose entities link to it")
 	f.StringVar(&batch, "batch", "", "a JSONL file of pairs to relate")
@@ -91,7 +95,7 @@ func (a *app) printRelated(res *annals.Related, explain bool) {
 		if explain {
 			var parts []string
 			for k, e := range p.Explain {
-				parts = append(parts, fmt.Sprintf("%s ef=%d idf=%.2f", p.Names[k], e.EF, e.IDF))
+				parts = append(parts, fmt.Sprintf("%s ef=%d ef_norm=%.2f idf=%.2f", p.Names[k], e.EF, e.EFNorm, e.IDF))
 			}
 			a.printf("   EF-IDF %.2f (%s)", p.Score, strings.Join(parts, "; "))
 		}

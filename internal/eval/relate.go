@@ -295,7 +295,10 @@ func ScoreRelations(preds []RelationPrediction) RelationScores {
 // RelateRoundScore is one round of a relation-reasoning evaluation: what
 // relating the pairs did, and how the types found score.
 type RelateRoundScore struct {
-	Round int `json:"round"`
+	// Scoring is how the paths were ranked: normalised (BEKO's EF-IDF)
+	// or raw.
+	Scoring string `json:"scoring,omitempty"`
+	Round   int    `json:"round"`
 	// Pairs were related this round: every pair but those whose two names
 	// are one entity. Connectivity is Connected / Pairs.
 	Pairs        int     `json:"pairs"`
@@ -322,8 +325,12 @@ type RelateReport struct {
 	Facts     int `json:"facts"`
 	// SameEntity pairs name one entity twice (the names are aliases): they
 	// are not related, and count as found 别称.
-	SameEntity int                `json:"same_entity"`
-	Rounds     []RelateRoundScore `json:"rounds"`
+	SameEntity int `json:"same_entity"`
+	// Rounds are the rounds under each scoring of the paths, Scoring's
+	// first.
+	Rounds []RelateRoundScore `json:"rounds"`
+	// Scoring is the scoring ByType and NeverGold are under.
+	Scoring string `json:"scoring,omitempty"`
 	// ByType and NeverGold are the last round's per-type figures.
 	ByType    []RelationTypeScore `json:"by_type"`
 	NeverGold []RelationTypeScore `json:"never_gold,omitempty"`
@@ -372,17 +379,28 @@ func (r *RelateReport) Text(w io.Writer) error {
 		fmt.Fprintf(&b, "  %d pairs name one entity twice: not related, counted as found 别称\n", r.SameEntity)
 	}
 	b.WriteString("\n")
+	// A column of the scoring when the rounds say theirs.
+	scored := slices.ContainsFunc(r.Rounds, func(rd RelateRoundScore) bool { return rd.Scoring != "" })
 	var t table
-	t.group("macro", 7, 9)
-	t.group("micro", 10, 15)
-	t.row("round", "related", "connected", "conn%", "added", "verified", "unknown", "P%", "R%", "F1%", "gold", "pred", "ok", "P%", "R%", "F1%")
-	t.alignRight(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+	lead := func(scoring string, cells ...string) []string {
+		if scored {
+			return append([]string{scoring}, cells...)
+		}
+		return cells
+	}
+	o := len(lead(""))
+	t.group("macro", o+7, o+9)
+	t.group("micro", o+10, o+15)
+	t.row(lead("scoring", "round", "related", "connected", "conn%", "added", "verified", "unknown", "P%", "R%", "F1%", "gold", "pred", "ok", "P%", "R%", "F1%")...)
+	for c := o + 1; c <= o+15; c++ {
+		t.alignRight(c)
+	}
 	for _, rd := range r.Rounds {
-		t.row(fmt.Sprint(rd.Round), fmt.Sprint(rd.Pairs), fmt.Sprint(rd.Connected), pct(rd.Connectivity),
+		t.row(lead(rd.Scoring, fmt.Sprint(rd.Round), fmt.Sprint(rd.Pairs), fmt.Sprint(rd.Connected), pct(rd.Connectivity),
 			fmt.Sprint(rd.Added), fmt.Sprint(rd.Verified), fmt.Sprint(rd.Unknown),
 			pct(rd.Macro.Precision), pct(rd.Macro.Recall), pct(rd.Macro.F1),
 			fmt.Sprint(rd.Micro.Gold), fmt.Sprint(rd.Micro.Predicted), fmt.Sprint(rd.Micro.Correct),
-			pct(rd.Micro.Precision), pct(rd.Micro.Recall), pct(rd.Micro.F1))
+			pct(rd.Micro.Precision), pct(rd.Micro.Recall), pct(rd.Micro.F1))...)
 	}
 	if err := writeString(w, b.String()); err != nil {
 		return err
@@ -391,7 +409,15 @@ func (r *RelateReport) Text(w io.Writer) error {
 		return err
 	}
 	if len(r.ByType)+len(r.NeverGold) > 0 {
-		last := len(r.Rounds)
+		last, under := 0, ""
+		for _, rd := range r.Rounds {
+			if rd.Scoring == r.Scoring {
+				last = max(last, rd.Round)
+			}
+		}
+		if r.Scoring != "" {
+			under = ", " + r.Scoring + " scoring"
+		}
 		var tt table
 		tt.row("type", "gold", "pred", "ok", "P%", "R%", "F1%")
 		tt.alignRight(1, 2, 3, 4, 5, 6)
@@ -404,7 +430,7 @@ func (r *RelateReport) Text(w io.Writer) error {
 				tt.row(ts.Type+" (never gold)", "0", fmt.Sprint(ts.Predicted), "0", "-", "-", "-")
 			}
 		}
-		if err := writeString(w, fmt.Sprintf("\nPer type, round %d: pairs that hold it (gold), were given it (pred), both (ok)\n", last)); err != nil {
+		if err := writeString(w, fmt.Sprintf("\nPer type, round %d%s: pairs that hold it (gold), were given it (pred), both (ok)\n", last, under)); err != nil {
 			return err
 		}
 		if err := tt.write(w, "  "); err != nil {

@@ -206,3 +206,42 @@ func TestCHisIECRelateDevSet(t *testing.T) {
 		}
 	}
 }
+
+func TestRelateReportTextRowPerScoring(t *testing.T) {
+	rep := &RelateReport{Pairs: 2, Scoring: "normalised", Rounds: []RelateRoundScore{
+		{Scoring: "normalised", Round: 1, Pairs: 2, Connected: 2, Connectivity: 1, Micro: Score{Gold: 2, Predicted: 2, Correct: 2, Precision: 1, Recall: 1, F1: 1}},
+		{Scoring: "raw", Round: 1, Pairs: 2, Connected: 1, Connectivity: 0.5, Micro: Score{Gold: 2, Predicted: 1, Correct: 1, Precision: 1, Recall: 0.5, F1: 2.0 / 3}},
+	}, ByType: []RelationTypeScore{{Type: "子女", Score: Score{Gold: 2, Predicted: 2, Correct: 2, Precision: 1, Recall: 1, F1: 1}}}}
+	var b strings.Builder
+	if err := rep.Text(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	var rows []string
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) > 0 && (f[0] == "scoring" || f[0] == "normalised" || f[0] == "raw") {
+			rows = append(rows, strings.Join(f, " "))
+		}
+	}
+	want := []string{
+		"scoring round related connected conn% added verified unknown P% R% F1% gold pred ok P% R% F1%",
+		"normalised 1 2 2 100.0 0 0 0 0.0 0.0 0.0 2 2 2 100.0 100.0 100.0",
+		"raw 1 2 1 50.0 0 0 0 0.0 0.0 0.0 2 1 1 100.0 50.0 66.7",
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("rows:\n%s\nwant:\n%s\nin:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"), out)
+	}
+	if !strings.Contains(out, "Per type, round 1, normalised scoring") {
+		t.Errorf("no per-type header naming the scoring:\n%s", out)
+	}
+
+	// A report whose rounds name no scoring has no scoring column.
+	rep = &RelateReport{Pairs: 1, Rounds: []RelateRoundScore{{Round: 1, Pairs: 1}}}
+	b.Reset()
+	if err := rep.Text(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "scoring") {
+		t.Errorf("a scoring column with no scoring:\n%s", b.String())
+	}
+}

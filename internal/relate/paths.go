@@ -2,6 +2,7 @@ package relate
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 )
 
@@ -18,16 +19,19 @@ type Hop struct {
 
 // EntityScore is one entity's share of a path's EF-IDF.
 type EntityScore struct {
-	Entity int64   `json:"entity"`
-	EF     int     `json:"ef"`  // paths found that hold it
-	IDF    float64 `json:"idf"` // log(chunks / chunks mentioning it)
+	Entity int64 `json:"entity"`
+	EF     int   `json:"ef"` // paths found that hold it
+	// EFNorm is EF over the sum of the EFs of the path's entities, so
+	// that a path's EFNorm add up to 1 (BEKO §4.2.1).
+	EFNorm float64 `json:"ef_norm"`
+	IDF    float64 `json:"idf"` // log((chunks+1) / (chunks mentioning it+1))
 }
 
 // Path runs from the head to the tail through at most one entity between.
 type Path struct {
 	Entities []int64       `json:"entities"`
 	Hops     []Hop         `json:"hops"`
-	Score    float64       `json:"score"` // EF-IDF, averaged over the path's entities
+	Score    float64       `json:"score"` // EF-IDF, averaged over the path's entities (see Scoring)
 	Explain  []EntityScore `json:"explain,omitempty"`
 }
 
@@ -35,6 +39,31 @@ type Path struct {
 type SearchOptions struct {
 	MaxPaths int // paths kept, best EF-IDF first; 0 means DefaultMaxPaths
 	Budget   int // graph nodes visited at most; 0 means DefaultBudget
+	// Scoring is how a path's EF-IDF weighs its entities' frequencies:
+	// ScoringNormalised ("" too) or ScoringRaw.
+	Scoring string
+}
+
+// Scorings of the paths.
+const (
+	// ScoringNormalised is BEKO's EF-IDF (§4.2.1): an entity's EF is the
+	// paths that hold it over the sum of that count for the path's
+	// entities, and a path scores the mean of EF × IDF over its entities.
+	ScoringNormalised = "normalised"
+	// ScoringRaw takes an entity's EF as the paths that hold it, not
+	// normalised: the mean of count × IDF.
+	ScoringRaw = "raw"
+)
+
+// Scorings lists the scorings, the default first.
+var Scorings = []string{ScoringNormalised, ScoringRaw}
+
+// CheckScoring says whether s names a scoring ("" is the default).
+func CheckScoring(s string) error {
+	if s == "" || slices.Contains(Scorings, s) {
+		return nil
+	}
+	return fmt.Errorf("scoring %q: want %s or %s", s, ScoringNormalised, ScoringRaw)
 }
 
 // Defaults of the search.
@@ -97,7 +126,7 @@ func (g *EKG) Search(head, tail int64, opts SearchOptions) (paths []Path, visite
 			}
 		}
 	}
-	return g.rank(all, opts.MaxPaths), visited, stopped
+	return g.rank(all, opts.MaxPaths, opts.Scoring), visited, stopped
 }
 
 // neighbours maps the entities that share a chunk or a relation with from
@@ -188,10 +217,11 @@ func (g *EKG) specific(chunks []int64) []int64 {
 }
 
 // rank scores paths by EF-IDF (BEKO §4.2.1): how many of the paths found
-// hold each entity, times how rare the entity is in the corpus, averaged
+// hold each entity, normalised over the path's entities (unless scoring
+// is ScoringRaw), times how rare the entity is in the corpus, averaged
 // over the path's entities. Direct relations always stay; direct chunks
 // take at most half the places, so paths through others are seen too.
-func (g *EKG) rank(all []Path, keep int) []Path {
+func (g *EKG) rank(all []Path, keep int, scoring string) []Path {
 	ef := map[int64]int{}
 	for _, p := range all {
 		for _, e := range p.Entities {
@@ -200,12 +230,20 @@ func (g *EKG) rank(all []Path, keep int) []Path {
 	}
 	for i := range all {
 		p := &all[i]
+		total := 0
+		for _, e := range p.Entities {
+			total += ef[e]
+		}
 		sum := 0.0
 		p.Explain = make([]EntityScore, len(p.Entities))
 		for k, e := range p.Entities {
-			s := EntityScore{Entity: e, EF: ef[e], IDF: g.idf(e)}
+			s := EntityScore{Entity: e, EF: ef[e], EFNorm: float64(ef[e]) / float64(total), IDF: g.idf(e)}
 			p.Explain[k] = s
-			sum += float64(s.EF) * s.IDF
+			if scoring == ScoringRaw {
+				sum += float64(s.EF) * s.IDF
+			} else {
+				sum += s.EFNorm * s.IDF
+			}
 		}
 		p.Score = sum / float64(len(p.Entities))
 	}

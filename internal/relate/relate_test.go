@@ -3,6 +3,7 @@ package relate
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -208,7 +209,7 @@ func TestEFIDFPrefersRareEntitiesOnManyPaths(t *testing.T) {
 	for i := range paths {
 		paths[i].Hops = make([]Hop, 2)
 	}
-	got := g.rank(paths, 3)
+	got := g.rank(paths, 3, "")
 	if got[0].Entities[1] != 3 || got[2].Entities[1] != 4 || got[0].Score <= got[2].Score {
 		t.Fatalf("ranking %+v", got)
 	}
@@ -216,6 +217,101 @@ func TestEFIDFPrefersRareEntitiesOnManyPaths(t *testing.T) {
 		t.Fatalf("explain %+v / %+v", got[0].Explain, got[2].Explain)
 	}
 }
+
+// efidfPaths are four paths from 1 to 2: one through 3, three through 4.
+// With 31 chunks and IDF log((31+1)/(df+1)), 1 and 2 (in 15 chunks
+// each) have IDF ln 2, 3 (in 1) 4 ln 2, 4 (in 7) 2 ln 2. EF: 1 and 2 are
+// on all four paths, 3 on one, 4 on three.
+func efidfPaths() (*EKG, []Path) {
+	span := func(from, n int64) []int64 {
+		var out []int64
+		for c := from; c < from+n; c++ {
+			out = append(out, c)
+		}
+		return out
+	}
+	g := &EKG{chunks: map[int64][]int64{1: span(1, 15), 2: span(1, 15), 3: {16}, 4: span(17, 7)}, nChunks: 31}
+	paths := []Path{{Entities: []int64{1, 4, 2}}, {Entities: []int64{1, 4, 2}}, {Entities: []int64{1, 3, 2}}, {Entities: []int64{1, 4, 2}}}
+	for i := range paths {
+		paths[i].Hops = make([]Hop, 2)
+	}
+	return g, paths
+}
+
+func TestEFIDFNormalisesFrequencyOverThePath(t *testing.T) {
+	g, paths := efidfPaths()
+	got := g.rank(paths, 4, ScoringNormalised)
+	// Through 3: EFs 4, 1, 4 sum to 9, so EF_norm 4/9, 1/9, 4/9, and the
+	// score is (4/9·ln2 + 1/9·4ln2 + 4/9·ln2) / 3 = 12/27 ln2 = 4/9 ln2.
+	// Through 4: EFs 4, 3, 4 sum to 11, EF_norm 4/11, 3/11, 4/11, and
+	// (4/11·ln2 + 3/11·2ln2 + 4/11·ln2) / 3 = 14/33 ln2, less: the rare
+	// entity on one path comes first.
+	ln2 := math.Ln2
+	if got[0].Entities[1] != 3 || !near(got[0].Score, 4.0/9*ln2) {
+		t.Fatalf("first: %v score %v, want through 3 with 4/9 ln2 = %v", got[0].Entities, got[0].Score, 4.0/9*ln2)
+	}
+	for _, p := range got[1:] {
+		if p.Entities[1] != 4 || !near(p.Score, 14.0/33*ln2) {
+			t.Errorf("then %v score %v, want through 4 with 14/33 ln2 = %v", p.Entities, p.Score, 14.0/33*ln2)
+		}
+	}
+	want := [][3]float64{{4.0 / 9, 1.0 / 9, 4.0 / 9}, {4.0 / 11, 3.0 / 11, 4.0 / 11}}
+	for i, p := range got[:2] {
+		sum := 0.0
+		for k, e := range p.Explain {
+			sum += e.EFNorm
+			if !near(e.EFNorm, want[i][k]) {
+				t.Errorf("path %v entity %d: ef_norm %v, want %v", p.Entities, e.Entity, e.EFNorm, want[i][k])
+			}
+		}
+		if !near(sum, 1) {
+			t.Errorf("path %v: ef_norm sum to %v, want 1", p.Entities, sum)
+		}
+	}
+	if e := got[1].Explain[1]; e.EF != 3 || !near(e.IDF, 2*ln2) {
+		t.Errorf("explain of 4: ef %d idf %v, want 3 and 2 ln2", e.EF, e.IDF)
+	}
+
+	// The default ("") is the normalised scoring.
+	g, paths = efidfPaths()
+	if def := g.rank(paths, 4, ""); def[0].Entities[1] != 3 || !near(def[0].Score, 4.0/9*ln2) {
+		t.Errorf("default scoring: first %v score %v, want the normalised one", def[0].Entities, def[0].Score)
+	}
+}
+
+func TestEFIDFRawCountsPathsUnnormalised(t *testing.T) {
+	g, paths := efidfPaths()
+	got := g.rank(paths, 4, ScoringRaw)
+	// Through 4: (4·ln2 + 3·2ln2 + 4·ln2) / 3 = 14/3 ln2; through 3:
+	// (4·ln2 + 1·4ln2 + 4·ln2) / 3 = 4 ln2, less: the order the
+	// normalised scoring gives is reversed.
+	ln2 := math.Ln2
+	for _, p := range got[:3] {
+		if p.Entities[1] != 4 || !near(p.Score, 14.0/3*ln2) {
+			t.Errorf("%v score %v, want through 4 with 14/3 ln2 = %v", p.Entities, p.Score, 14.0/3*ln2)
+		}
+	}
+	if last := got[3]; last.Entities[1] != 3 || !near(last.Score, 4*ln2) {
+		t.Errorf("last %v score %v, want through 3 with 4 ln2 = %v", last.Entities, last.Score, 4*ln2)
+	}
+	// The explanation still gives the normalised EF.
+	if e := got[3].Explain[1]; e.EF != 1 || !near(e.EFNorm, 1.0/9) {
+		t.Errorf("explain of 3: ef %d ef_norm %v, want 1 and 1/9", e.EF, e.EFNorm)
+	}
+}
+
+func TestCheckScoring(t *testing.T) {
+	for _, s := range []string{"", ScoringNormalised, ScoringRaw} {
+		if err := CheckScoring(s); err != nil {
+			t.Errorf("%q: %v", s, err)
+		}
+	}
+	if err := CheckScoring("tfidf"); err == nil {
+		t.Error("tfidf: want an error")
+	}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
 
 func TestReadCue(t *testing.T) {
 	for _, c := range []struct {
