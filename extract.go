@@ -53,3 +53,16 @@ func Extract(ctx context.Context, s string, opts ExtractOptions) (ExtractResult,
 	}
 	return pipeline.ExtractText(ctx, s, po)
 }
+
+// NamedExtractor builds an extractor by name (pattern, llm, ekg or regex;
+// "" as the settings choose) with the settings of conf, for scoring any of
+// them as indexing would run it; model, when set, replaces
+// extract.model. Without a workspace, LLM replies are cached in memory
+// only.
+func NamedExtractor(ctx context.Context, conf Config, name, model string, waiting func(string)) (extract.Extractor, error) {
+	if model != "" {
+		conf.Extract.Model = model
+	}
+	ex, _, err := buildExtractor(ctx, conf, "", nil, name, 0, waiting)
+	return ex, err
+}

@@ -11,9 +11,12 @@ import (
 	"time"
 
 	"github.com/annals-project/annals"
+	"github.com/annals-project/annals/internal/config"
 	"github.com/annals-project/annals/internal/demo"
+	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/llm"
 	"github.com/annals-project/annals/internal/llm/llmtest"
+	"github.com/annals-project/annals/internal/schema"
 )
 
 var (
@@ -363,4 +366,52 @@ func TestBioWithLLMWritesAndChecks(t *testing.T) {
 	if err != nil || srv.Calls() != calls || len(off.Biography) == 0 || off.Usage.Calls != 0 {
 		t.Fatalf("offline: %+v %v, %d calls", off, err, srv.Calls()-calls)
 	}
+}
+
+// Any extractor can be built by name for scoring, the LLM ones calling the
+// configured endpoint.
+func TestNamedExtractor(t *testing.T) {
+	ctx := context.Background()
+	srv := llmtest.New(t)
+	srv.Handle(fakeModel)
+	t.Setenv("ANNALS_LLM_BASE_URL", srv.URL)
+	t.Setenv("ANNALS_LLM_MODEL", "fake-model")
+	conf, err := config.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"pattern", "llm", "ekg", "regex"} {
+		ex, err := annals.NamedExtractor(ctx, conf, name, "", nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		calls := srv.Calls()
+		res, err := ex.Extract(ctx, extract.Input{Text: "诸葛亮子诸葛瞻。", Lang: "lzh", Schema: schema.MustLoad(schema.ZhHistory)})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if name != "ekg" && !hasTriple(res, "诸葛亮", "子女", "诸葛瞻") {
+			t.Errorf("%s found %+v", name, res.Triples)
+		}
+		// The offline extractor never calls; llm and regex must (ekg may,
+		// to type its entities).
+		if called := srv.Calls() > calls; name == "pattern" && called || (name == "llm" || name == "regex") && !called {
+			t.Errorf("%s called the LLM: %v", name, called)
+		}
+		if name == "ekg" && len(res.Entities) < 2 {
+			t.Errorf("ekg found the entities %+v", res.Entities)
+		}
+	}
+	if _, err := annals.NamedExtractor(ctx, conf, "nonsense", "", nil); err == nil {
+		t.Fatal("an unknown extractor is an error")
+	}
+}
+
+func hasTriple(res extract.Result, head, rel, tail string) bool {
+	for _, tr := range res.Triples {
+		if tr.Head.Text == head && tr.Relation == rel && tr.Tail.Text == tail {
+			return true
+		}
+	}
+	return false
 }

@@ -66,3 +66,12 @@ func TestEvalQALLMOnlyNeedsAnLLM(t *testing.T) {
 		t.Fatalf("--llm-only without an LLM: %v\n%s", err, out)
 	}
 }
+
+// eval extract scores the extractor it is given, and refuses one it does
+// not know before reading any data.
+func TestEvalExtractNamesItsExtractor(t *testing.T) {
+	out, err := run(t, "-w", filepath.Join(t.TempDir(), "ws"), "eval", "extract", "--extractor", "nonsense")
+	if err == nil || !strings.Contains(err.Error(), "unknown extractor") {
+		t.Fatalf("an unknown extractor: %v\n%s", err, out)
+	}
+}
