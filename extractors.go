@@ -195,7 +195,7 @@ func buildExtractor(ctx context.Context, conf Config, promptDir string, db *sqls
 // and schema growth.
 func llmExtractor(ctx context.Context, conf Config, promptDir string, db *sqlstore.DB, run *llmRun) (extract.Extractor, error) {
 	g := conf.Extract.Growth
-	opts := llmextract.Options{PromptDir: promptDir, AllowGrowth: g.Enabled, MaxTokens: conf.LLM.MaxTokens}
+	opts := llmextract.Options{PromptDir: promptDir, AllowGrowth: g.Enabled, MaxTokens: conf.LLM.MaxTokens, Shots: shots(conf.Extract.Examples)}
 	if g.Enabled {
 		growth, err := loadGrowth(ctx, conf, db)
 		if err != nil {
@@ -215,6 +215,17 @@ func llmExtractor(ctx context.Context, conf Config, promptDir string, db *sqlsto
 		return nil, err
 	}
 	return &supervised{ex: ex, judge: judge, threshold: conf.Extract.Threshold}, nil
+}
+
+// shots maps extract.examples onto the prompt variants.
+func shots(examples int) int {
+	switch examples {
+	case 0:
+		return llmextract.ZeroShot
+	case 5:
+		return llmextract.FiveShot
+	}
+	return llmextract.OneShot
 }
 
 // loadGrowth reads the workspace's schema growth state (none without one).

@@ -116,6 +116,10 @@ type Extract struct {
 	Judge     bool    `yaml:"judge" json:"judge"`
 	Threshold float64 `yaml:"threshold" json:"threshold"`
 	Growth    Growth  `yaml:"growth" json:"growth"`
+	// Examples is how many worked examples the LLM extraction prompt
+	// shows: 1, 5, or 0 for the five steps alone (zero-shot chain of
+	// thought).
+	Examples int `yaml:"examples" json:"examples"`
 }
 
 // Growth lets the schema grow: a type the LLM proposes joins once it reaches
@@ -164,7 +168,7 @@ func Default() Config {
 	return Config{
 		Normalize: Normalize{T2S: true},
 		Chunk:     Chunk{MaxChars: 600, Overlap: 100},
-		Extract:   Extract{Judge: true, Threshold: 8, Growth: Growth{Mu: 0.8, MinChunks: 3}},
+		Extract:   Extract{Judge: true, Threshold: 8, Growth: Growth{Mu: 0.8, MinChunks: 3}, Examples: 1},
 		Index:     Index{MaxFileSize: DefaultMaxFileSize, Communities: "leiden"},
 		LLM: LLM{Concurrency: llm.DefaultConcurrency, MaxRetries: llm.DefaultMaxRetries, TimeoutSec: llm.DefaultTimeoutSec,
 			CallTimeoutSec: llm.DefaultCallTimeoutSec},
@@ -316,6 +320,9 @@ func (c Config) Validate() error {
 	default:
 		return fmt.Errorf("extract.extractor = %q: want pattern, llm, ekg or regex", c.Extract.Extractor)
 	}
+	if e := c.Extract.Examples; e != 0 && e != 1 && e != 5 {
+		return fmt.Errorf("extract.examples = %d: want 1, 5, or 0 (zero-shot)", e)
+	}
 	if c.Extract.Threshold < 0 || c.Extract.Threshold > 10 {
 		return fmt.Errorf("extract.threshold = %v: want 0 to 10", c.Extract.Threshold)
 	}
@@ -396,6 +403,9 @@ extract:
   # facts under the threshold are kept aside, out of the graph.
   judge: true
   threshold: 8
+  # Worked examples the LLM extraction prompt shows before the text: 1, 5,
+  # or 0 for the five steps alone (zero-shot chain of thought).
+  examples: 1
   # Let the LLM propose new types; one joins the schema once it reaches
   # confidence mu in at least min_chunks chunks.
   growth:

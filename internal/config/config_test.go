@@ -48,6 +48,13 @@ func TestBadValuesAreClearErrors(t *testing.T) {
 	if c.Validate() == nil {
 		t.Fatal("overlap ≥ max must be rejected")
 	}
+	for n, ok := range map[int]bool{0: true, 1: true, 5: true, 3: false, -1: false} {
+		c := Default()
+		c.Extract.Examples = n
+		if err := c.Validate(); (err == nil) != ok || !ok && !strings.Contains(err.Error(), "extract.examples") {
+			t.Errorf("extract.examples = %d: %v", n, err)
+		}
+	}
 }
 
 func TestOpenAIVariablesOnlyFillIn(t *testing.T) {

@@ -38,6 +38,9 @@ type Options struct {
 	AllowGrowth bool
 	Growth      *schema.Growth
 	Stats       *Stats // may be nil
+	// Shots is how many worked examples the prompt shows: OneShot (also
+	// 0), FiveShot, or ZeroShot for the steps alone.
+	Shots int
 }
 
 // Extractor reads entities and relations with an LLM.
@@ -91,12 +94,28 @@ func (x *Extractor) VersionFor(lang string) string {
 }
 
 func (x *Extractor) version(hash string) string {
-	sum := sha256.Sum256([]byte(logicVersion + "\x00" + hash + fmt.Sprintf("\x00%v", x.opts.AllowGrowth)))
+	_, exHash, _ := loadExamples()
+	sum := sha256.Sum256([]byte(logicVersion + "\x00" + hash + fmt.Sprintf("\x00%v\x00%s", x.opts.AllowGrowth, x.shots())))
 	model := "none"
 	if x.c != nil {
 		model = x.c.Model()
 	}
+	if x.shots() != "one-shot" {
+		// The examples shown are part of what the model is asked.
+		sum = sha256.Sum256(append(sum[:], exHash...))
+	}
 	return hex.EncodeToString(sum[:])[:10] + "+" + model
+}
+
+// shots names the prompt variant.
+func (x *Extractor) shots() string {
+	switch x.opts.Shots {
+	case ZeroShot:
+		return "zero-shot"
+	case FiveShot:
+		return "five-shot"
+	}
+	return "one-shot"
 }
 
 // Output is everything one chunk's reply yielded, for callers that score
@@ -165,6 +184,11 @@ func (x *Extractor) Run(ctx context.Context, in extract.Input) (Output, error) {
 	if in.Doc != nil {
 		data.Hints = hints(in.Doc.Names, func(s string) bool { return len(ch.find(s)) > 0 })
 	}
+	exs, err := shown(in.Lang, x.opts.Shots, growth)
+	if err != nil {
+		return out, err
+	}
+	data.Examples = exs
 	p := x.prompts[promptLang(in.Lang)]
 	system, user, err := p.render(data)
 	if err != nil {
@@ -176,7 +200,7 @@ func (x *Extractor) Run(ctx context.Context, in extract.Input) (Output, error) {
 		Temperature: x.opts.Temperature,
 		MaxTokens:   x.opts.MaxTokens,
 		Schema:      replySchema(sch, growth),
-		Prompt:      PromptFile(in.Lang) + "@" + p.hash + "/" + logicVersion,
+		Prompt:      PromptFile(in.Lang) + "@" + p.hash + "/" + logicVersion + "/" + x.shots(),
 		Validate:    checkReply,
 	})
 	if err != nil && (resp == nil || !errors.Is(err, llm.ErrInvalidReply)) {

@@ -295,7 +295,7 @@ func TestEmptyAndUnusableReplies(t *testing.T) {
 func TestRequestNamesPromptAndValidates(t *testing.T) {
 	_, _, f := run(t, lzhText, "lzh", goodReply, Options{})
 	req := f.requests()[0]
-	if !strings.HasPrefix(req.Prompt, PromptFile("lzh")+"@") || !strings.HasSuffix(req.Prompt, "/"+logicVersion) {
+	if !strings.HasPrefix(req.Prompt, PromptFile("lzh")+"@") || !strings.HasSuffix(req.Prompt, "/"+logicVersion+"/one-shot") {
 		t.Fatalf("prompt version %q", req.Prompt)
 	}
 	if req.Validate == nil || req.Validate(goodReply) != nil || req.Validate("今按") == nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/annals-project/annals/internal/schema"
 )
 
-//go:embed prompts/*.tmpl
+//go:embed prompts/*.tmpl prompts/*.jsonl
 var builtin embed.FS
 
 // Languages with a prompt of their own; any other language uses English's.
@@ -81,6 +81,8 @@ type promptData struct {
 	Attributes  []string
 	Growth      bool
 	Hints       []hint
+	// Examples are the worked examples shown (none: zero-shot).
+	Examples []shownExample
 }
 
 // relGroup lists the relations that share a domain and range, which keeps
