@@ -154,6 +154,19 @@ type jsonlRecord struct {
 }
 
 func parseJSONL(data []byte, name string) ([]Question, error) {
+	return jsonLines(data, name, func(b []byte, defaultID string) (Question, error) {
+		var rec jsonlRecord
+		if err := json.Unmarshal(b, &rec); err != nil {
+			return Question{}, err
+		}
+		return rec.question(defaultID)
+	})
+}
+
+// jsonLines reads one question a line with conv, which is given the id a
+// question without one takes (NAME:LINE); blank lines are skipped, and ids
+// must differ.
+func jsonLines(data []byte, name string, conv func(b []byte, defaultID string) (Question, error)) ([]Question, error) {
 	data = bytes.TrimPrefix(data, bom)
 	var qs []Question
 	ids := map[string]int{}
@@ -163,11 +176,7 @@ func parseJSONL(data []byte, name string) ([]Question, error) {
 		if len(b) == 0 {
 			continue
 		}
-		var rec jsonlRecord
-		if err := json.Unmarshal(b, &rec); err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
-		}
-		q, err := rec.question(fmt.Sprintf("%s:%d", name, line))
+		q, err := conv(b, fmt.Sprintf("%s:%d", name, line))
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", line, err)
 		}

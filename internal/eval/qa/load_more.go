@@ -1,7 +1,6 @@
 package qa
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -73,39 +72,23 @@ type benchRecord struct {
 var optionLine = regexp.MustCompile(`(?m)^\s*\(?([A-Z])[.)．、:：]\)?\s*(.+?)\s*$`)
 
 func parseGraphRAGBench(data []byte, name string) ([]Question, error) {
-	data = bytes.TrimPrefix(data, bom)
 	kind := strings.ToUpper(strings.TrimSuffix(filepath.Base(name), filepath.Ext(name)))
-	var qs []Question
-	ids := map[string]int{}
-	for i, raw := range bytes.Split(data, []byte("\n")) {
-		line := i + 1
-		b := bytes.TrimSpace(raw)
-		if len(b) == 0 {
-			continue
-		}
+	return jsonLines(data, name, func(b []byte, defaultID string) (Question, error) {
 		var r benchRecord
 		if err := json.Unmarshal(b, &r); err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
+			return Question{}, err
 		}
 		q, err := r.question(kind)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
+			return q, err
 		}
 		if id, _ := scalarString(r.ID); strings.TrimSpace(id) != "" {
 			q.ID = strings.TrimSpace(id)
 		} else {
-			q.ID = fmt.Sprintf("%s:%d", name, line)
+			q.ID = defaultID
 		}
-		if prev, ok := ids[q.ID]; ok {
-			return nil, fmt.Errorf("line %d: id %q already used on line %d", line, q.ID, prev)
-		}
-		ids[q.ID] = line
-		qs = append(qs, q)
-	}
-	if len(qs) == 0 {
-		return nil, errors.New("no questions: the file is empty")
-	}
-	return qs, nil
+		return q, nil
+	})
 }
 
 func (r *benchRecord) question(kind string) (Question, error) {
