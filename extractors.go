@@ -155,6 +155,9 @@ func buildExtractor(ctx context.Context, conf Config, promptDir string, db *sqls
 			return nil, nil, err
 		}
 		ex, err := llmExtractor(ctx, conf, promptDir, db, run)
+		if err == nil && conf.Extract.RAG && db != nil {
+			ex = ragExtractor{ex, db}
+		}
 		return ex, run, err
 	case ExtractorEKG:
 		if err := connect(false); err != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -414,4 +415,41 @@ func hasTriple(res extract.Result, head, rel, tail string) bool {
 		}
 	}
 	return false
+}
+
+// With extract.rag, the LLM reads each chunk with the facts the graph
+// already holds about the entities it names; without, it does not.
+func TestRAGAugmentedExtraction(t *testing.T) {
+	ctx := context.Background()
+	srv := llmtest.New(t)
+	var mu sync.Mutex
+	var users []string
+	srv.Handle(func(req llmtest.ChatRequest) llmtest.Reply {
+		if !strings.HasPrefix(req.Messages[0].Content, "You grade") {
+			mu.Lock()
+			users = append(users, req.Messages[len(req.Messages)-1].Content)
+			mu.Unlock()
+		}
+		return fakeModel(req)
+	})
+	ws, corpus := llmWorkspace(t, srv)
+	ws.Config.Extract.RAG = true
+	os.WriteFile(filepath.Join(corpus, "a.txt"), []byte("诸葛亮子诸葛瞻。"), 0o644)
+	if _, err := ws.Index(ctx, []string{corpus}, annals.IndexOptions{Extractor: "llm"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(users) != 1 || strings.Contains(users[0], "图谱已有事实") {
+		t.Fatalf("an empty graph has no facts to give: %q", users)
+	}
+	os.WriteFile(filepath.Join(corpus, "b.txt"), []byte("刘备子刘禅，诸葛亮辅之。"), 0o644)
+	if _, err := ws.Index(ctx, []string{corpus}, annals.IndexOptions{Extractor: "llm"}); err != nil {
+		t.Fatal(err)
+	}
+	last := users[len(users)-1]
+	if !strings.Contains(last, "图谱已有事实") || !strings.Contains(last, "诸葛亮 子女 诸葛瞻") || !strings.Contains(last, "原文：刘备子刘禅") {
+		t.Fatalf("the second chunk's prompt lacks the known facts of 诸葛亮:\n%s", last)
+	}
+	if v, err := ws.Entity(ctx, "刘备", annals.EntityOptions{}); err != nil || len(v.Relations) == 0 || v.Relations[0].Tail != "刘禅" {
+		t.Fatalf("the known facts are context, and the chunk's own fact is still read: %+v %v", v, err)
+	}
 }

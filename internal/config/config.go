@@ -120,6 +120,10 @@ type Extract struct {
 	// shows: 1, 5, or 0 for the five steps alone (zero-shot chain of
 	// thought).
 	Examples int `yaml:"examples" json:"examples"`
+	// RAG gives the LLM extractor, for each chunk, the facts the graph
+	// already holds about the entities the chunk names (seed 000's
+	// RAG-augmented extraction).
+	RAG bool `yaml:"rag" json:"rag"`
 }
 
 // Growth lets the schema grow: a type the LLM proposes joins once it reaches
@@ -406,6 +410,9 @@ extract:
   # Worked examples the LLM extraction prompt shows before the text: 1, 5,
   # or 0 for the five steps alone (zero-shot chain of thought).
   examples: 1
+  # Give the LLM, with each chunk, the facts the graph already holds about
+  # the entities the chunk names (RAG-augmented extraction).
+  rag: false
   # Let the LLM propose new types; one joins the schema once it reaches
   # confidence mu in at least min_chunks chunks.
   growth:

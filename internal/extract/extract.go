@@ -37,6 +37,10 @@ type Input struct {
 	// subject of a question, which a recogniser may miss (马哥, a Jurchen
 	// name); an extractor that can reads each occurrence as a person.
 	Names []string
+	// Known are facts the graph already holds about entities the text
+	// names, as lines (诸葛亮 任官 丞相), for an extractor that reads them
+	// as context (RAG-augmented extraction); they are not to be copied.
+	Known []string
 }
 
 // WithNames returns ex reading the given names as persons in every text

@@ -189,6 +189,7 @@ func (x *Extractor) Run(ctx context.Context, in extract.Input) (Output, error) {
 		return out, err
 	}
 	data.Examples = exs
+	data.Known = in.Known
 	p := x.prompts[promptLang(in.Lang)]
 	system, user, err := p.render(data)
 	if err != nil {

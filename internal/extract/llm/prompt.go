@@ -83,6 +83,8 @@ type promptData struct {
 	Hints       []hint
 	// Examples are the worked examples shown (none: zero-shot).
 	Examples []shownExample
+	// Known are facts the graph holds about the text's entities.
+	Known []string
 }
 
 // relGroup lists the relations that share a domain and range, which keeps
