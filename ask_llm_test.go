@@ -106,8 +106,12 @@ func TestAskWithLLMMultipleChoiceFiltersThenPicks(t *testing.T) {
 	ctx := context.Background()
 	srv := llmtest.New(t)
 	ws := askWorkspace(t, srv)
+	var priors int
 	srv.Handle(scripted(func(user string) string {
 		if strings.Contains(user, "C. ") {
+			if !strings.Contains(user, "Evidence:") {
+				priors++ // rated from the question alone, before retrieval
+			}
 			return `{"scores":{"A":0.05,"B":0.8,"C":0.1,"D":0.05}}`
 		}
 		return `{"choice":"B","citations":[1],"why":"the text says so"}`
@@ -116,6 +120,9 @@ func TestAskWithLLMMultipleChoiceFiltersThenPicks(t *testing.T) {
 	ans, err := ws.Ask(ctx, "诸葛亮卒于何处？", annals.AskOptions{Options: opts, TopK: 3})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if priors != 1 || ans.Options[1].Prior != 0.8 || ans.Options[0].Prior != 0.05 {
+		t.Fatalf("the options are rated once before retrieval (%d): %+v", priors, ans.Options)
 	}
 	if ans.Choice != "B" || !ans.Answered || len(ans.Citations) == 0 {
 		t.Fatalf("the model's choice: %+v", ans)

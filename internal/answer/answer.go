@@ -63,6 +63,7 @@ type Citation struct {
 // OptionScore is how an option of a multiple-choice question fared.
 type OptionScore struct {
 	Option
+	Prior        float64      `json:"prior"`        // its share, rated from the question alone
 	Plausibility float64      `json:"plausibility"` // its share of the first-pass support
 	Score        float64      `json:"score"`        // support after retrieval for it
 	Kept         bool         `json:"kept"`         // survived candidate filtering

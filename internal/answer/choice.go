@@ -14,20 +14,42 @@ import (
 	"github.com/annals-project/annals/internal/text"
 )
 
-// choose answers a multiple-choice question (HisGraphRAG §3.4): it scores
-// each option's plausibility against the evidence for the question, drops
-// those under θ, retrieves again for the question with each surviving
-// option, and picks the option the evidence supports best.
+// choose answers a multiple-choice question (HisGraphRAG §3.4): it rates
+// each option from the question alone and retrieves for the question with
+// the options at least θ plausible; then it scores each option's
+// plausibility against that evidence, drops those under θ, retrieves again
+// for the question with each surviving option, and picks the option the
+// evidence supports best.
 func (a *Answerer) choose(ctx context.Context, question string, opts Options) (*Answer, error) {
-	res, err := a.R.Retrieve(ctx, question, a.retrieveOptions(opts, optionTexts(opts.Choices)))
+	// Options are rated from the question alone first, and only those at
+	// least θ plausible shape the retrieval query: a distractor's words
+	// would fetch passages about the distractor.
+	prior, err := a.prior(ctx, question, opts)
+	if err != nil {
+		return nil, err
+	}
+	// Offline the rating is lexical and weak: it leaves out of the query
+	// only the options the texts never speak of with the question's words.
+	bar := opts.Theta
+	if a.LLM == nil {
+		bar = math.SmallestNonzeroFloat64
+	}
+	scores := make([]OptionScore, len(opts.Choices))
+	var asked []Option
+	for i, o := range opts.Choices {
+		scores[i].Option, scores[i].Prior = o, prior[i]
+		if prior[i] >= bar || opts.Theta < 0 {
+			asked = append(asked, o)
+		}
+	}
+	if len(asked) == 0 {
+		asked = opts.Choices
+	}
+	res, err := a.R.Retrieve(ctx, question, a.retrieveOptions(opts, optionTexts(asked)))
 	if err != nil {
 		return nil, err
 	}
 	ans := &Answer{Question: question, Mode: opts.Mode, Analysis: res.Analysis, Items: res.Items, Inactive: res.Inactive, Method: "choice"}
-	scores := make([]OptionScore, len(opts.Choices))
-	for i, o := range opts.Choices {
-		scores[i].Option = o
-	}
 	passages, err := a.passages(ctx, res.Items)
 	if err != nil {
 		return nil, err
@@ -375,4 +397,54 @@ func FromPassages(question string, options []Option, passages []store.Passage) (
 		}
 	}
 	return "", sentence
+}
+
+// prior rates the options from the question alone, before any evidence
+// is read (P(a|q) of HisGraphRAG §3.4), as shares that sum to 1: by the
+// LLM where there is one, else by what the option adds to the question's
+// best match in the texts (the best BM25 score of the two as one query,
+// less the question's own), so that an option the texts never speak of
+// with the question's words does not steer retrieval.
+func (a *Answerer) prior(ctx context.Context, question string, opts Options) ([]float64, error) {
+	out := make([]float64, len(opts.Choices))
+	if a.LLM != nil {
+		scores, err := a.priorLLM(ctx, question, opts)
+		if err != nil {
+			return nil, err
+		}
+		copy(out, scores)
+	} else if a.R.Lexical != nil {
+		best := func(text string) (float64, error) {
+			hits, err := a.R.Lexical(ctx, text, 1)
+			if err != nil || len(hits) == 0 {
+				return 0, err
+			}
+			return hits[0].Score, nil
+		}
+		base, err := best(question)
+		if err != nil {
+			return nil, err
+		}
+		// What an option adds to the question's best match: nothing when
+		// the texts never speak of it in the question's words.
+		for i, o := range opts.Choices {
+			v, err := best(question + " " + o.Text)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v - base
+		}
+	}
+	total := 0.0
+	for _, v := range out {
+		total += max(v, 0)
+	}
+	for i := range out {
+		if total > 0 {
+			out[i] = round2(max(out[i], 0) / total)
+		} else {
+			out[i] = round2(1 / float64(len(out)))
+		}
+	}
+	return out, nil
 }

@@ -143,6 +143,24 @@ func citedEvidence(items []numbered, ns []int) []*kg.Evidence {
 
 // plausibility has the model rate each option against the evidence for the
 // question alone; ratings are normalised to shares like the offline ones.
+// priorLLM has the model rate the options from the question alone.
+func (a *Answerer) priorLLM(ctx context.Context, question string, opts Options) ([]float64, error) {
+	var reply struct {
+		Scores map[string]float64 `json:"scores"`
+	}
+	ans := &Answer{Question: question}
+	data := map[string]any{"Question": question, "Mode": opts.Mode, "Final": false, "Prior": true,
+		"Options": opts.Choices, "Items": nil}
+	if err := a.call(ctx, ans, StepAnswer, "options.tmpl", data, &reply); err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(opts.Choices))
+	for i, o := range opts.Choices {
+		out[i] = reply.Scores[o.Letter]
+	}
+	return out, nil
+}
+
 func (a *Answerer) plausibility(ctx context.Context, ans *Answer, scores []OptionScore, opts Options) error {
 	if err := a.rerank(ctx, ans, opts.TopK); err != nil {
 		return err
@@ -150,7 +168,7 @@ func (a *Answerer) plausibility(ctx context.Context, ans *Answer, scores []Optio
 	var reply struct {
 		Scores map[string]float64 `json:"scores"`
 	}
-	data := map[string]any{"Question": ans.Question, "Mode": opts.Mode, "Final": false,
+	data := map[string]any{"Question": ans.Question, "Mode": opts.Mode, "Final": false, "Prior": false,
 		"Options": optionsOf(scores), "Items": number(ans.Items)}
 	if err := a.call(ctx, ans, StepAnswer, "options.tmpl", data, &reply); err != nil {
 		return err
@@ -195,7 +213,7 @@ func (a *Answerer) pick(ctx context.Context, ans *Answer, opts Options) error {
 		Unable    bool   `json:"unable"`
 		Own       bool   `json:"own_knowledge"`
 	}
-	data := map[string]any{"Question": ans.Question, "Mode": opts.Mode, "Final": true, "Options": optionsOf(kept), "Items": nums}
+	data := map[string]any{"Question": ans.Question, "Mode": opts.Mode, "Final": true, "Prior": false, "Options": optionsOf(kept), "Items": nums}
 	if err := a.call(ctx, ans, StepAnswer, "options.tmpl", data, &reply); err != nil {
 		return err
 	}
