@@ -25,11 +25,11 @@ type TimelineOptions struct {
 func (w *Workspace) Timeline(ctx context.Context, name string, opts TimelineOptions) ([]TimelineItem, error) {
 	q := store.TimelineQuery{From: opts.From, To: opts.To, Type: opts.Type, Limit: opts.Limit, Offset: opts.Offset}
 	if name != "" {
-		v, err := w.Entity(ctx, name, EntityOptions{Relations: 1, Mentions: 1})
+		found, err := w.findEntities(ctx, name)
 		if err != nil {
 			return nil, err
 		}
-		q.EntityID = v.ID
+		q.EntityID = found[0].ID
 	} else if opts.From == nil && opts.To == nil {
 		return nil, fmt.Errorf("a timeline needs a name or a window of years")
 	}

@@ -3,6 +3,8 @@ package eval
 import (
 	"io"
 	"strings"
+
+	"github.com/mattn/go-runewidth"
 )
 
 // table aligns columns by display width: text/tabwriter counts a Chinese
@@ -31,7 +33,7 @@ func (t *table) row(cells ...string) {
 		if i >= len(t.widths) {
 			t.widths = append(t.widths, 0)
 		}
-		t.widths[i] = max(t.widths[i], displayWidth(c))
+		t.widths[i] = max(t.widths[i], DisplayWidth(c))
 	}
 }
 
@@ -62,10 +64,10 @@ func (t *table) write(w io.Writer, indent string) error {
 			}
 			line += strings.Repeat(" ", pos[g.from]-at)
 			span := pos[g.to] + t.widths[g.to] - pos[g.from]
-			fill := max(0, span-displayWidth(g.label)-2)
+			fill := max(0, span-DisplayWidth(g.label)-2)
 			text := strings.Repeat("─", fill/2) + " " + g.label + " " + strings.Repeat("─", fill-fill/2)
 			line += text
-			at = pos[g.from] + displayWidth(text)
+			at = pos[g.from] + DisplayWidth(text)
 		}
 		b.WriteString(strings.TrimRight(line, " "))
 		b.WriteString("\n")
@@ -77,7 +79,7 @@ func (t *table) write(w io.Writer, indent string) error {
 		}
 		line := indent
 		for i, c := range r {
-			pad := strings.Repeat(" ", t.widths[i]-displayWidth(c))
+			pad := strings.Repeat(" ", t.widths[i]-DisplayWidth(c))
 			if i > 0 {
 				line += "  "
 			}
@@ -96,35 +98,6 @@ func (t *table) write(w io.Writer, indent string) error {
 	return err
 }
 
-// displayWidth counts East Asian wide and fullwidth characters as two
-// columns.
-func displayWidth(s string) int {
-	n := 0
-	for _, r := range s {
-		if isWide(r) {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
-}
-
-func isWide(r rune) bool {
-	switch {
-	case r >= 0x1100 && r <= 0x115F,
-		r >= 0x2E80 && r <= 0x303E,
-		r >= 0x3041 && r <= 0x33FF,
-		r >= 0x3400 && r <= 0x4DBF,
-		r >= 0x4E00 && r <= 0x9FFF,
-		r >= 0xA000 && r <= 0xA4CF,
-		r >= 0xAC00 && r <= 0xD7A3,
-		r >= 0xF900 && r <= 0xFAFF,
-		r >= 0xFE30 && r <= 0xFE4F,
-		r >= 0xFF00 && r <= 0xFF60,
-		r >= 0xFFE0 && r <= 0xFFE6,
-		r >= 0x20000 && r <= 0x3FFFD:
-		return true
-	}
-	return false
-}
+// DisplayWidth is the width of s in terminal columns, where a Chinese
+// character takes two.
+func DisplayWidth(s string) int { return runewidth.StringWidth(s) }

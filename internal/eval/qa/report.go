@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/annals-project/annals/internal/eval"
 )
 
 // Text writes the report as a short table: overall, then one row per
@@ -123,14 +125,14 @@ func writeTable(w io.Writer, rows [][]string) error {
 			if i >= len(widths) {
 				widths = append(widths, 0)
 			}
-			widths[i] = max(widths[i], displayWidth(c))
+			widths[i] = max(widths[i], eval.DisplayWidth(c))
 		}
 	}
 	var b strings.Builder
 	for _, r := range rows {
 		b.WriteString(" ")
 		for i, c := range r {
-			pad := strings.Repeat(" ", widths[i]-displayWidth(c))
+			pad := strings.Repeat(" ", widths[i]-eval.DisplayWidth(c))
 			b.WriteString(" ")
 			if i == 0 {
 				b.WriteString(c + pad)
@@ -142,22 +144,4 @@ func writeTable(w io.Writer, rows [][]string) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// displayWidth counts East Asian wide and fullwidth characters as two
-// columns.
-func displayWidth(s string) int {
-	n := 0
-	for _, r := range s {
-		switch {
-		case r >= 0x1100 && r <= 0x115F, r >= 0x2E80 && r <= 0x303E, r >= 0x3041 && r <= 0x33FF,
-			r >= 0x3400 && r <= 0x4DBF, r >= 0x4E00 && r <= 0x9FFF, r >= 0xA000 && r <= 0xA4CF,
-			r >= 0xAC00 && r <= 0xD7A3, r >= 0xF900 && r <= 0xFAFF, r >= 0xFE30 && r <= 0xFE4F,
-			r >= 0xFF00 && r <= 0xFF60, r >= 0xFFE0 && r <= 0xFFE6, r >= 0x20000 && r <= 0x3FFFD:
-			n += 2
-		default:
-			n++
-		}
-	}
-	return n
 }
