@@ -191,7 +191,7 @@ func (w *Workspace) scoreRelateRounds(ctx context.Context, pairs, related []Rela
 		sc := eval.ScoreRelations(preds)
 		out = append(out, eval.RelateRoundScore{
 			Scoring: opts.Scoring, Round: st.N, Pairs: st.Pairs, Connected: st.Connected, Connectivity: st.Connectivity,
-			Added: st.Added, Verified: st.Verified, Unknown: st.Unknown, Macro: sc.Macro, Micro: sc.Micro,
+			Added: st.Added, Steps: st.Steps, Rejected: st.Rejected, Unknown: st.Unknown, Macro: sc.Macro, Micro: sc.Micro,
 		})
 		last = sc
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/annals-project/annals/internal/kg"
@@ -126,10 +127,12 @@ func (w *Workspace) RelateIDs(ctx context.Context, a, b int64, opts RelateOption
 	if opts.NoFeed {
 		return out, nil
 	}
+	// Only what verification accepted is written: the findings between
+	// the two and the triples of every step along the paths (BEKO §4.4).
 	query := fmt.Sprintf("relate %s %s", res.Head.Name, res.Tail.Name)
-	for _, f := range res.Findings {
-		if f.Status != kg.StatusVerified && f.Status != kg.StatusInferred {
-			continue // already a fact
+	for _, f := range append(slices.Clip(res.Findings), res.Steps...) {
+		if f.Status != kg.StatusVerified {
+			continue // a fact already, or not verified
 		}
 		fb, err := w.db.AddFeedback(ctx, store.Feedback{HeadID: f.HeadID, Head: f.Head, Type: f.Type, TailID: f.TailID, Tail: f.Tail,
 			Status: f.Status, Query: query, Via: f.Via, Evidence: f.Evidence})
@@ -246,9 +249,16 @@ type RelateRound struct {
 	Pairs        int     `json:"pairs"`
 	Connected    int     `json:"connected"`    // pairs with a path whose every step states a relation
 	Connectivity float64 `json:"connectivity"` // Connected / Pairs
-	Added        int     `json:"added"`        // facts written back that the graph did not hold
-	Verified     int     `json:"verified"`     // of them, verified
+	Added        int     `json:"added"`        // verified facts written back that the graph did not hold
+	Steps        int     `json:"steps"`        // of them, triples of a step along a path rather than between the pair
+	Rejected     int     `json:"rejected"`     // findings and steps verification refused, not written
 	Unknown      int     `json:"unknown"`      // pairs whose names name no entity
+}
+
+// samePair says whether a fed-back fact joins the two entities a
+// question related.
+func samePair(f Feedback, a, b int64) bool {
+	return (f.HeadID == a && f.TailID == b) || (f.HeadID == b && f.TailID == a)
 }
 
 // RelateRounds relates every pair, round after round, feeding back what
@@ -281,9 +291,14 @@ func (w *Workspace) RelateRounds(ctx context.Context, pairs []RelatePair, rounds
 				for _, f := range res.Feedback {
 					if f.New {
 						rd.Added++
-						if f.Status == kg.StatusVerified {
-							rd.Verified++
+						if !samePair(f, res.Head.ID, res.Tail.ID) {
+							rd.Steps++
 						}
+					}
+				}
+				for _, f := range append(slices.Clip(res.Findings), res.Steps...) {
+					if f.Rejected != "" {
+						rd.Rejected++
 					}
 				}
 			}

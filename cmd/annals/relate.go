@@ -31,16 +31,20 @@ graph has one, else from a cue in the sentence that names both (with an LLM
 configured, the model chooses from the schema's relation types); a path with
 a step that states no relation is dropped. Two steps compose (father's father
 → grandfather; both served under X → colleagues), and the paths fuse into one
-verdict.
+verdict; with an LLM each of the best paths is read on its own and one call
+merges the readings.
 
-What is found is written back into the graph (BEKO's feedback): facts whose
-evidence states them are stored as verified, the others apart as inferred,
-each with its evidence and the query. List and revert them with
+What is found is written back into the graph (BEKO's feedback): the findings
+between the two and the triples of the steps along the paths, each verified
+first (offline by the cue that states it; with an LLM by a consistency
+judge), with its evidence and the query. What verification refuses stays
+inferred, with why, and is not written. List and revert what was written with
 "annals feedback". --no-feedback only reads.
 
 --batch runs every pair of a JSONL file ({"head": "…", "tail": "…"} per
 line) for --rounds rounds, feeding back after each, and prints per round the
-facts added and the connectivity ratio (the share of pairs with a path).`,
+connectivity ratio (the share of pairs with a path), the facts added (and of
+them the steps along paths) and the triples verification refused.`,
 		Example: `  annals relate 曹操 司马懿
   annals relate 孙策 孙权 --explain
   annals relate --batch pairs.jsonl --rounds 3`,
@@ -109,6 +113,16 @@ func (a *app) printRelated(res *annals.Related, explain bool) {
 			if ev := h.Evidence; ev != nil {
 				a.printf("    %s [%d,%d) 「%s」\n", ev.Cite, ev.Start, ev.End, ev.Sentence)
 			}
+		}
+	}
+	if len(res.Steps) > 0 {
+		a.printf("\nsteps along the paths, not yet in the graph:\n")
+		for _, s := range res.Steps {
+			a.printf("  %s  [%s]", s.Text, s.Status)
+			if s.Rejected != "" {
+				a.printf("  not written: %s", s.Rejected)
+			}
+			a.printf("\n")
 		}
 	}
 	if res.Dropped > 0 {
@@ -207,9 +221,9 @@ func (a *app) relateBatch(cmd *cobra.Command, ws *annals.Workspace, file string,
 		return a.printJSON(report)
 	}
 	a.printf("%d pairs, %d round(s)\n", len(pairs), len(report))
-	a.printf("round  connectivity  connected  facts added  verified  unknown names\n")
+	a.printf("round  connectivity  connected  facts added  of them steps  rejected  unknown names\n")
 	for _, r := range report {
-		a.printf("%5d  %11.1f%%  %9d  %11d  %8d  %13d\n", r.N, 100*r.Connectivity, r.Connected, r.Added, r.Verified, r.Unknown)
+		a.printf("%5d  %11.1f%%  %9d  %11d  %13d  %8d  %13d\n", r.N, 100*r.Connectivity, r.Connected, r.Added, r.Steps, r.Rejected, r.Unknown)
 	}
 	return nil
 }

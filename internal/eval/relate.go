@@ -304,8 +304,9 @@ type RelateRoundScore struct {
 	Pairs        int     `json:"pairs"`
 	Connected    int     `json:"connected"`
 	Connectivity float64 `json:"connectivity"`
-	Added        int     `json:"added"`    // facts written back that the graph did not hold
-	Verified     int     `json:"verified"` // of them, verified
+	Added        int     `json:"added"`    // verified facts written back that the graph did not hold
+	Steps        int     `json:"steps"`    // of them, triples of a step along a path
+	Rejected     int     `json:"rejected"` // findings and steps verification refused
 	Unknown      int     `json:"unknown"`  // pairs with a name that names no entity
 	Macro        Macro   `json:"macro"`
 	Micro        Score   `json:"micro"`
@@ -389,15 +390,15 @@ func (r *RelateReport) Text(w io.Writer) error {
 		return cells
 	}
 	o := len(lead(""))
-	t.group("macro", o+7, o+9)
-	t.group("micro", o+10, o+15)
-	t.row(lead("scoring", "round", "related", "connected", "conn%", "added", "verified", "unknown", "P%", "R%", "F1%", "gold", "pred", "ok", "P%", "R%", "F1%")...)
-	for c := o + 1; c <= o+15; c++ {
+	t.group("macro", o+8, o+10)
+	t.group("micro", o+11, o+16)
+	t.row(lead("scoring", "round", "related", "connected", "conn%", "added", "steps", "rejected", "unknown", "P%", "R%", "F1%", "gold", "pred", "ok", "P%", "R%", "F1%")...)
+	for c := o + 1; c <= o+16; c++ {
 		t.alignRight(c)
 	}
 	for _, rd := range r.Rounds {
 		t.row(lead(rd.Scoring, fmt.Sprint(rd.Round), fmt.Sprint(rd.Pairs), fmt.Sprint(rd.Connected), pct(rd.Connectivity),
-			fmt.Sprint(rd.Added), fmt.Sprint(rd.Verified), fmt.Sprint(rd.Unknown),
+			fmt.Sprint(rd.Added), fmt.Sprint(rd.Steps), fmt.Sprint(rd.Rejected), fmt.Sprint(rd.Unknown),
 			pct(rd.Macro.Precision), pct(rd.Macro.Recall), pct(rd.Macro.F1),
 			fmt.Sprint(rd.Micro.Gold), fmt.Sprint(rd.Micro.Predicted), fmt.Sprint(rd.Micro.Correct),
 			pct(rd.Micro.Precision), pct(rd.Micro.Recall), pct(rd.Micro.F1))...)

@@ -224,9 +224,9 @@ func TestRelateReportTextRowPerScoring(t *testing.T) {
 		}
 	}
 	want := []string{
-		"scoring round related connected conn% added verified unknown P% R% F1% gold pred ok P% R% F1%",
-		"normalised 1 2 2 100.0 0 0 0 0.0 0.0 0.0 2 2 2 100.0 100.0 100.0",
-		"raw 1 2 1 50.0 0 0 0 0.0 0.0 0.0 2 1 1 100.0 50.0 66.7",
+		"scoring round related connected conn% added steps rejected unknown P% R% F1% gold pred ok P% R% F1%",
+		"normalised 1 2 2 100.0 0 0 0 0 0.0 0.0 0.0 2 2 2 100.0 100.0 100.0",
+		"raw 1 2 1 50.0 0 0 0 0 0.0 0.0 0.0 2 1 1 100.0 50.0 66.7",
 	}
 	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
 		t.Errorf("rows:\n%s\nwant:\n%s\nin:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"), out)

@@ -118,6 +118,20 @@ func (g *EKG) Remove(relID int64) {
 	}
 }
 
+// holds says whether the graph holds, at a status an extractor, a user
+// or verification gave, the relation typ with head as its head and tail
+// as its tail (either way round, for a symmetric one).
+func (g *EKG) holds(head, tail int64, typ string) bool {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	for _, e := range g.edges[head] {
+		if e.other == tail && e.typ == typ && (e.forward || symmetricTypes[typ]) && solid(e.status) {
+			return true
+		}
+	}
+	return false
+}
+
 // typeOf is an entity's type.
 func (g *EKG) typeOf(id int64) string {
 	g.mu.RLock()

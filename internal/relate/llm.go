@@ -18,6 +18,7 @@ var builtin embed.FS
 const (
 	StepHop    = "relate-hop"
 	StepPath   = "relate-path"
+	StepMerge  = "relate-merge"
 	StepVerify = "relate-verify"
 )
 
@@ -68,6 +69,31 @@ func (j *LLMJudge) ComposePath(ctx context.Context, head, tail string, steps []s
 		return "", false, nil
 	}
 	return typ, strings.TrimSpace(out.Head) != tail, nil
+}
+
+// MergePaths asks the model which relations hold between head and tail,
+// given what each path concluded (BEKO §4.3, the merge of the paths).
+func (j *LLMJudge) MergePaths(ctx context.Context, head, tail string, readings []PathReading) ([]Merged, error) {
+	var out struct {
+		Relations []struct {
+			Relation string `json:"relation"`
+			Head     string `json:"head"`
+			Paths    []int  `json:"paths"`
+		} `json:"relations"`
+	}
+	data := map[string]any{"Head": head, "Tail": tail, "Readings": readings}
+	if err := j.call(ctx, StepMerge, "merge.tmpl", data, &out); err != nil {
+		return nil, err
+	}
+	var merged []Merged
+	for _, r := range out.Relations {
+		typ := strings.TrimSpace(r.Relation)
+		if typ == "" || strings.EqualFold(typ, "none") {
+			continue
+		}
+		merged = append(merged, Merged{Relation: typ, Head: strings.TrimSpace(r.Head), Paths: r.Paths})
+	}
+	return merged, nil
 }
 
 // Verify asks the model whether a finding follows from its evidence.

@@ -119,3 +119,57 @@ func TestLLMReasonsAlongAPathNoRuleComposes(t *testing.T) {
 		t.Fatal("the chain prompt lacks the steps' sentences")
 	}
 }
+
+// With a model, each of the best paths is read on its own, and one call
+// merges the readings; the merge may not bring in a relation no path read.
+func TestLLMReadsEachPathThenMerges(t *testing.T) {
+	srv := llmtest.New(t)
+	srv.Handle(func(r llmtest.ChatRequest) llmtest.Reply {
+		switch sys := r.Messages[0].Content; {
+		case strings.Contains(sys, "Merge those readings"):
+			return llmtest.Reply{Content: `{"relations": [{"relation": "同胞", "head": "孙策", "paths": [1, 2]}, {"relation": "子女", "head": "孙策", "paths": [7]}]}`}
+		case strings.Contains(sys, "chain of relations"):
+			return llmtest.Reply{Content: `{"relation": "同胞", "head": "孙策"}`}
+		case strings.Contains(sys, "check a fact"):
+			return llmtest.Reply{Content: `{"consistent": true}`}
+		}
+		// 周瑜与孙权共议: 周瑜 served 孙权.
+		return llmtest.Reply{Content: `{"relation": "下级", "head": "孙权"}`}
+	})
+	w := family()
+	w.facts = nil
+	r := relater(t, w)
+	r.Judge = judge(t, srv)
+	res, err := r.Relate(t.Context(), 2, 3, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chains, merges int
+	for _, req := range srv.Requests() {
+		switch sys := req.Messages[0].Content; {
+		case strings.Contains(sys, "chain of relations"):
+			chains++
+		case strings.Contains(sys, "Merge those readings"):
+			merges++
+			if u := req.Messages[1].Content; !strings.Contains(u, "Chain 1 reads: 同胞") || !strings.Contains(u, "孙坚之子孙策") {
+				t.Errorf("the merge prompt lacks the readings and their sentences:\n%s", u)
+			}
+		}
+	}
+	if chains < 2 || merges != 1 {
+		t.Fatalf("%d path readings and %d merges; want one reading per path and one merge", chains, merges)
+	}
+	if len(res.Findings) != 1 {
+		t.Fatalf("findings %+v; want the one relation the paths read", res.Findings)
+	}
+	f := res.Findings[0]
+	if f.Type != "同胞" || f.Status != kg.StatusVerified || len(f.Paths) < 2 || len(f.Evidence) < 2 {
+		t.Fatalf("the merged finding, verified by the model, with its paths and sentences: %+v", f)
+	}
+	// Steps are verified by the model too before they may be written.
+	for _, s := range res.Steps {
+		if !strings.Contains(s.Verified, "model") {
+			t.Errorf("step %s not checked by the model: %+v", s.Text, s)
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/retrieve"
@@ -57,6 +56,9 @@ type Finding struct {
 	Paths    []int         `json:"paths"` // the paths (1-based) that show it
 	Evidence []kg.Evidence `json:"evidence"`
 	Verified string        `json:"verified_by,omitempty"` // how it was checked
+	// Rejected says why verification refused it: only a verified triple
+	// is written back into the graph.
+	Rejected string `json:"rejected,omitempty"`
 }
 
 // Result is what relation reasoning found between two entities.
@@ -67,16 +69,27 @@ type Result struct {
 	Dropped  int        `json:"dropped"`            // ranked paths left out for a hop that expresses no relation
 	Left     []PathView `json:"left_out,omitempty"` // the best of them, with why
 	Findings []Finding  `json:"findings"`
-	Verdict  string     `json:"verdict"`
-	Visited  int        `json:"visited"`
-	Stopped  string     `json:"stopped,omitempty"` // why the search stopped early
-	Lang     string     `json:"lang"`
+	// Steps are the triples the kept paths' hops read from the text
+	// between other pairs than the two (a hop the graph holds as a fact is
+	// none), each verified like a finding: what every step of the
+	// reasoning establishes is fed back too (BEKO §4.4).
+	Steps   []Finding `json:"steps,omitempty"`
+	Verdict string    `json:"verdict"`
+	Visited int       `json:"visited"`
+	Stopped string    `json:"stopped,omitempty"` // why the search stopped early
+	Lang    string    `json:"lang"`
 }
 
 // Options tune one question.
 type Options struct {
 	SearchOptions
+	// Reasoned is how many of the best paths a judge reads one by one
+	// before merging what they say; 0 means DefaultReasoned.
+	Reasoned int
 }
+
+// DefaultReasoned is how many paths a judge reasons over.
+const DefaultReasoned = 5
 
 // Relater reasons over one workspace's graph.
 type Relater struct {
@@ -87,14 +100,34 @@ type Relater struct {
 	Judge Judge
 }
 
-// Judge is what a model adds: a relation for a hop no cue reads, and a
-// verdict on whether a fact follows from its evidence.
+// Judge is what a model adds: a relation for a hop no cue reads, a
+// reading of each path, the merge of those readings, and a verdict on
+// whether a triple follows from its evidence.
 type Judge interface {
 	HopRelation(ctx context.Context, from, to string, sentences []string) (typ string, fromIsHead bool, err error)
 	// ComposePath reads what a chain of steps, each a sentence, says
-	// about its two ends, where no composition rule does.
+	// about its two ends.
 	ComposePath(ctx context.Context, head, tail string, steps []string) (typ string, headIsHead bool, err error)
+	// MergePaths fuses what each path concluded into the relations that
+	// hold between head and tail.
+	MergePaths(ctx context.Context, head, tail string, readings []PathReading) ([]Merged, error)
 	Verify(ctx context.Context, f Finding) (bool, error)
+}
+
+// PathReading is what one path says about its two ends.
+type PathReading struct {
+	Path     int      // 1-based, among the kept paths
+	Relation string   // the type
+	Head     string   // the name that is its head
+	Steps    []string // each step's relation and sentence
+}
+
+// Merged is one relation the merge of the paths' readings keeps, with
+// the paths that say it.
+type Merged struct {
+	Relation string
+	Head     string
+	Paths    []int
 }
 
 // Relate finds how head and tail are related.
@@ -150,17 +183,22 @@ func (r *Relater) Relate(ctx context.Context, head, tail int64, opts Options) (*
 			res.Paths = append(res.Paths, v)
 		}
 	}
-	fs, err := r.reason(ctx, res)
-	if err != nil {
-		return nil, err
+	fs := r.reason(res)
+	if r.Judge != nil {
+		reasoned := opts.Reasoned
+		if reasoned <= 0 {
+			reasoned = DefaultReasoned
+		}
+		if fs, err = r.reasonEachPath(ctx, res, fs, reasoned); err != nil {
+			return nil, err
+		}
 	}
 	if len(fs) > 0 {
 		res.Findings = fs
 	}
-	if r.Judge != nil {
-		if err := r.verify(ctx, res); err != nil {
-			return nil, err
-		}
+	res.Steps = r.steps(res)
+	if err := r.verify(ctx, res); err != nil {
+		return nil, err
 	}
 	res.Verdict = verdict(res)
 	return res, nil
@@ -315,20 +353,18 @@ func (r *Relater) readChunk(ctx context.Context, hv *HopView, p *store.Passage) 
 }
 
 // reason reads each path for what it says about the two (a direct hop
-// says it outright; two hops compose), and fuses the paths into one
-// finding per relation and direction.
-func (r *Relater) reason(ctx context.Context, res *Result) ([]Finding, error) {
+// says it outright; two hops compose by rule), and fuses the paths into
+// one finding per relation and direction: the deterministic reasoning,
+// all there is offline.
+func (r *Relater) reason(res *Result) []Finding {
 	a, b := res.Head, res.Tail
 	var out []Finding
 	add := func(f Finding, path int, evs []kg.Evidence) {
-		for i := range out {
-			g := &out[i]
-			if g.Type == f.Type && (g.HeadID == f.HeadID || symmetricTypes[f.Type]) && slices.Equal(g.ViaIDs, f.ViaIDs) {
-				g.Paths = append(g.Paths, path)
-				g.Evidence = appendEvidence(g.Evidence, evs...)
-				g.Status = stronger(g.Status, f.Status)
-				return
-			}
+		if g := sameFinding(out, f); g != nil {
+			g.Paths = append(g.Paths, path)
+			g.Evidence = appendEvidence(g.Evidence, evs...)
+			g.Status = stronger(g.Status, f.Status)
+			return
 		}
 		f.Paths, f.Evidence = []int{path}, appendEvidence(nil, evs...)
 		out = append(out, f)
@@ -352,15 +388,6 @@ func (r *Relater) reason(ctx context.Context, res *Result) ([]Finding, error) {
 		case 2:
 			x, y := p.Hops[0], p.Hops[1]
 			c, ok := compose(dirRel{x.Relation, x.Head}, dirRel{y.Relation, y.Head})
-			if !ok && r.Judge != nil {
-				// No rule composes the two: the model reads the chain.
-				steps := []string{hopText(x, res.Lang) + "：" + sentenceOf(x), hopText(y, res.Lang) + "：" + sentenceOf(y)}
-				typ, headFirst, err := r.Judge.ComposePath(ctx, a.Name, b.Name, steps)
-				if err != nil {
-					return nil, fmt.Errorf("reason along %s: %w", strings.Join(p.Names, "—"), err)
-				}
-				c, ok = composition{dirRel: dirRel{typ, headFirst}}, typ != ""
-			}
 			if !ok {
 				continue
 			}
@@ -375,6 +402,15 @@ func (r *Relater) reason(ctx context.Context, res *Result) ([]Finding, error) {
 			add(f, i+1, evs)
 		}
 	}
+	finish(out, res)
+	return out
+}
+
+// finish names each finding's ends, says it as a sentence and orders
+// the findings: facts first, then verified, then inferred; more paths
+// first.
+func finish(out []Finding, res *Result) {
+	a, b := res.Head, res.Tail
 	for i := range out {
 		f := &out[i]
 		f.Head, f.Tail = a.Name, b.Name
@@ -386,7 +422,6 @@ func (r *Relater) reason(ctx context.Context, res *Result) ([]Finding, error) {
 		}
 		f.Text = phrase(*f, res.Lang)
 	}
-	// Facts first, then verified, then inferred; more paths first.
 	rank := map[string]int{kg.StatusExtracted: 0, kg.StatusUser: 0, kg.StatusVerified: 1, kg.StatusInferred: 2}
 	slices.SortStableFunc(out, func(x, y Finding) int {
 		if d := rank[x.Status] - rank[y.Status]; d != 0 {
@@ -394,7 +429,6 @@ func (r *Relater) reason(ctx context.Context, res *Result) ([]Finding, error) {
 		}
 		return len(y.Paths) - len(x.Paths)
 	})
-	return out, nil
 }
 
 func sentenceOf(h HopView) string {
@@ -433,19 +467,45 @@ func appendEvidence(evs []kg.Evidence, more ...kg.Evidence) []kg.Evidence {
 	return evs
 }
 
-// verify asks the judge about every inferred finding.
+// verify decides, for every finding and step that is not yet a fact,
+// whether it may be written back: with a judge, the model checks it
+// against its evidence; offline, a cue that states it (or a sure
+// composition of established steps) is its check. What fails stays
+// inferred, with why, and is not written.
 func (r *Relater) verify(ctx context.Context, res *Result) error {
-	for i := range res.Findings {
-		f := &res.Findings[i]
-		if f.Status != kg.StatusInferred {
-			continue
+	check := func(f *Finding, step bool) error {
+		if f.Status != kg.StatusVerified && f.Status != kg.StatusInferred {
+			return nil // already a fact
+		}
+		if r.Judge == nil {
+			switch {
+			case f.Status == kg.StatusVerified:
+			case step || len(f.Via) == 0:
+				f.Rejected = "no cue states it: the words between the names only suggest it"
+			default:
+				f.Rejected = "no sure rule composes its steps, or a step is itself only inferred"
+			}
+			return nil
 		}
 		ok, err := r.Judge.Verify(ctx, *f)
 		if err != nil {
 			return fmt.Errorf("verify %s: %w", f.Text, err)
 		}
 		if ok {
-			f.Status, f.Verified = kg.StatusVerified, "the model judged it consistent with its evidence"
+			f.Status, f.Verified, f.Rejected = kg.StatusVerified, "the model judged it consistent with its evidence", ""
+		} else {
+			f.Status, f.Verified, f.Rejected = kg.StatusInferred, "", "the model judged that its evidence does not support it"
+		}
+		return nil
+	}
+	for i := range res.Findings {
+		if err := check(&res.Findings[i], false); err != nil {
+			return err
+		}
+	}
+	for i := range res.Steps {
+		if err := check(&res.Steps[i], true); err != nil {
+			return err
 		}
 	}
 	return nil

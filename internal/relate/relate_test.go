@@ -383,3 +383,67 @@ func TestCompose(t *testing.T) {
 		t.Error("attacking and holding compose to nothing")
 	}
 }
+
+// Every step of a path that a cue reads from the text, between others
+// than the two related, is a triple of its own, verified by its cue.
+func TestStepsAlongAPathAreTriplesOfTheirOwn(t *testing.T) {
+	w := family()
+	w.facts = nil
+	r := relater(t, w)
+	// 周瑜 served 孙策, 孙坚's son: no rule composes that, but both steps
+	// are stated.
+	res, err := r.Relate(t.Context(), 4, 1, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"孙策 下级 周瑜": false, "孙坚 子女 孙策": false}
+	for _, s := range res.Steps {
+		key := s.Head + " " + s.Type + " " + s.Tail
+		if _, ok := want[key]; !ok {
+			t.Errorf("unexpected step %s", key)
+			continue
+		}
+		want[key] = true
+		if s.Status != kg.StatusVerified || s.Rejected != "" || len(s.Evidence) != 1 || len(s.Paths) == 0 {
+			t.Errorf("step %s: verified by its cue, with one sentence and its path: %+v", key, s)
+		}
+		if (s.HeadID == 4 && s.TailID == 1) || (s.HeadID == 1 && s.TailID == 4) {
+			t.Errorf("a step between the pair itself: %+v", s)
+		}
+	}
+	for k, ok := range want {
+		if !ok {
+			t.Errorf("no step %s among %+v", k, res.Steps)
+		}
+	}
+	// A step the graph holds already is no new triple.
+	w.facts = []kg.Relation{{ID: 7, HeadID: 2, Head: "孙策", Type: "下级", TailID: 4, Tail: "周瑜", Status: kg.StatusExtracted}}
+	res, err = relater(t, w).Relate(t.Context(), 4, 1, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range res.Steps {
+		if s.Type == "下级" {
+			t.Errorf("a fact the graph holds came back as a step: %+v", s)
+		}
+	}
+}
+
+// Offline, a cue that only suggests a relation does not verify it: the
+// finding stays inferred, says why, and is not to be written back.
+func TestOfflineVerificationRefusesWhatACueOnlySuggests(t *testing.T) {
+	w := &world{
+		entities: map[int64]kg.Entity{1: {ID: 1, Name: "孙权", Type: "人物"}, 2: {ID: 2, Name: "鲁肃", Type: "人物"}},
+		chunks:   map[int64]string{10: "孙权厚鲁肃。"},
+	}
+	res, err := relater(t, w).Relate(t.Context(), 1, 2, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != 1 {
+		t.Fatalf("findings %+v", res.Findings)
+	}
+	if f := res.Findings[0]; f.Type != "积极态度倾向" || f.Status != kg.StatusInferred || !strings.Contains(f.Rejected, "cue") {
+		t.Fatalf("厚 suggests goodwill but does not state it: %+v", f)
+	}
+}

@@ -86,6 +86,7 @@ export function relatePage(ctx) {
     const paths = r.paths || [];
     const graph = h('div', { class: 'graph small-graph', 'data-testid': 'relate-graph', 'data-nodes': '0' });
     const findings = r.findings || [];
+    const steps = r.steps || [];
     fill(out,
       h('section', { class: 'card verdict' },
         h('h2', null, entityLink(r.head.name, r.head.type), ' ', typeBadge(r.head.type), ' ↔ ', entityLink(r.tail.name, r.tail.type), ' ', typeBadge(r.tail.type)),
@@ -95,7 +96,16 @@ export function relatePage(ctx) {
             h('span', { class: 'muted small' }, '(', f.head, ' ', relBadge(f.relation), ' ', f.tail, ')'),
             f.status ? h('span', { class: 'chip' }, t('status.' + f.status) === 'status.' + f.status ? f.status : t('status.' + f.status)) : null,
             f.paths && f.paths.length ? h('span', { class: 'muted small' }, ' ', t('relate.viaPaths', f.paths.join(', '))) : null),
+          f.rejected ? h('div', { class: 'muted small', 'data-testid': 'rejected' }, t('relate.rejected', f.rejected)) : null,
           (f.evidence || []).map((ev) => evidenceLine(ev, cite(ev)))))) : null),
+      steps.length ? h('section', { class: 'card', 'data-testid': 'steps' },
+        h('h2', null, t('relate.steps', steps.length)),
+        h('p', { class: 'muted small' }, t('relate.stepsHint')),
+        h('ul', { class: 'findings' }, steps.map((f) => h('li', null,
+          h('div', null, f.head, ' ', relBadge(f.relation), ' ', f.tail, ' ',
+            f.status ? h('span', { class: 'chip' }, t('status.' + f.status) === 'status.' + f.status ? f.status : t('status.' + f.status)) : null,
+            f.paths && f.paths.length ? h('span', { class: 'muted small' }, ' ', t('relate.viaPaths', f.paths.join(', '))) : null),
+          f.rejected ? h('div', { class: 'muted small' }, t('relate.rejected', f.rejected)) : null)))) : null,
       paths.length
         ? h('section', { class: 'card' }, h('h2', null, t('relate.graph')), graph, h('p', { class: 'muted small' }, t('relate.graphHint')))
         : h('section', { class: 'card' }, h('p', null, t('relate.nopath'))),
