@@ -35,8 +35,10 @@ type EntityView struct {
 	Born *int `json:"born,omitempty"`
 	Died *int `json:"died,omitempty"`
 	// Description is a sentence or two merged from the facts listed (see
-	// describe); empty when they say too little.
+	// describe), or written by a model from them (annals describe); empty
+	// when they say too little. DescribedBy says which: "facts" or "llm".
 	Description string `json:"description,omitempty"`
+	DescribedBy string `json:"described_by,omitempty"`
 }
 
 // findEntities looks up a name (main name, alias, 字/号, in traditional or
@@ -90,7 +92,15 @@ func (w *Workspace) Entity(ctx context.Context, name string, opts EntityOptions)
 	if v.Born, v.Died, err = w.lifeSpan(ctx, v.ID); err != nil {
 		return nil, err
 	}
-	v.Description = describe(v)
+	// A description a model wrote (annals describe) stands in for the one
+	// written here from the facts.
+	v.Description, v.DescribedBy = describe(v), "facts"
+	if found[0].Description != "" {
+		v.Description, v.DescribedBy = found[0].Description, "llm"
+	}
+	if v.Description == "" {
+		v.DescribedBy = ""
+	}
 	v.Relations = v.Relations[:min(shown, len(v.Relations))]
 	return v, nil
 }

@@ -172,6 +172,13 @@ func (a *app) printEntity(v *annals.EntityView) {
 		}
 		a.printf("  life: %s – %s\n", life(v.Born), life(v.Died))
 	}
+	if v.Description != "" {
+		by := ""
+		if v.DescribedBy == "llm" {
+			by = "  (written by a model from the facts)"
+		}
+		a.printf("  %s%s\n", v.Description, by)
+	}
 	for kind, names := range v.Attributes {
 		a.printf("  %s: %s\n", kind, strings.Join(names, "、"))
 	}

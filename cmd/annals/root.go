@@ -80,7 +80,7 @@ folder here or above, else ./.annals/ (made by init or the first index).
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "no progress bar")
 	root.AddCommand(
 		a.initCmd(), a.indexCmd(), a.extractCmd(), a.statsCmd(), a.entityCmd(), a.bioCmd(), a.entitiesCmd(),
-		a.docsCmd(), a.rmCmd(), a.aliasesCmd(), a.mergeCmd(), a.alignCmd(), a.schemaCmd(), a.dateCmd(), a.timelineCmd(), a.searchCmd(), a.communitiesCmd(), a.communityCmd(), a.askCmd(), a.relateCmd(), a.feedbackCmd(), a.exportCmd(), a.importCmd(), a.quickstartCmd(), a.evalCmd(), a.trainCmd(), a.benchCmd(), a.cacheCmd(),
+		a.docsCmd(), a.rmCmd(), a.aliasesCmd(), a.mergeCmd(), a.alignCmd(), a.describeCmd(), a.schemaCmd(), a.dateCmd(), a.timelineCmd(), a.searchCmd(), a.communitiesCmd(), a.communityCmd(), a.askCmd(), a.relateCmd(), a.feedbackCmd(), a.exportCmd(), a.importCmd(), a.quickstartCmd(), a.evalCmd(), a.trainCmd(), a.benchCmd(), a.cacheCmd(),
 		a.migrateCmd(), a.mcpCmd(), a.serveCmd(),
 	)
 	markUsageErrors(root)

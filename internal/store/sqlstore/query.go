@@ -403,3 +403,16 @@ func (s *DB) EntitiesByAliasPrefix(ctx context.Context, prefix, typ string, limi
 	}
 	return out, rows.Err()
 }
+
+// SetDescription stores an entity's description (written by a model);
+// "" clears it, so that the one written from the facts shows again.
+func (s *DB) SetDescription(ctx context.Context, id int64, description string) error {
+	res, err := s.db.ExecContext(ctx, "UPDATE entities SET description = ? WHERE id = ?", description, id)
+	if err != nil {
+		return fmt.Errorf("set the description of entity %d: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return fmt.Errorf("entity %d: %w", id, store.ErrNotFound)
+	}
+	return nil
+}

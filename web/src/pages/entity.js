@@ -94,7 +94,8 @@ export function entityPage(ctx) {
     const person = v.type === '人物' || v.type === 'person';
     const head = h('section', { class: 'card entity-head' },
       h('h1', null, h('span', { 'data-testid': 'entity-name' }, v.name), ' ', typeBadge(v.type), span ? h('span', { class: 'life muted' }, ' ', span) : null),
-      v.description ? h('p', { class: 'desc', 'data-testid': 'description', title: t('entity.description.help') }, v.description) : null,
+      v.description ? h('p', { class: 'desc', 'data-testid': 'description', 'data-by': v.described_by || '', title: t(v.described_by === 'llm' ? 'entity.description.llm' : 'entity.description.help') }, v.description,
+        v.described_by === 'llm' ? h('span', { class: 'muted small' }, ' ', t('entity.description.byModel')) : null) : null,
       h('p', { class: 'muted' }, t('entity.mentions', v.mentions || 0), ' · ',
         h('a', { href: href.search(v.name) }, t('entity.concordance')), ' · ',
         h('a', { href: href.relate(v.name, '') }, t('entity.relate')),
