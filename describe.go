@@ -41,6 +41,17 @@ func describe(v *EntityView) string {
 	return describeGeneral(v)
 }
 
+// earliestYear is the earliest year r's evidence is dated to; has is
+// false when none is dated.
+func earliestYear(r Relation) (year int, has bool) {
+	for _, e := range r.Evidence {
+		if e.Year != nil && (!has || *e.Year < year) {
+			year, has = *e.Year, true
+		}
+	}
+	return year, has
+}
+
 // tailsOf lists the other ends of v's facts of one relation where v is
 // the head, in the order first dated (undated last), each name once.
 func tailsOf(v *EntityView, rel string) []string {
@@ -55,11 +66,7 @@ func tailsOf(v *EntityView, rel string) []string {
 			continue
 		}
 		d := dated{name: r.Tail}
-		for _, e := range r.Evidence {
-			if e.Year != nil && (!d.has || *e.Year < d.year) {
-				d.year, d.has = *e.Year, true
-			}
-		}
+		d.year, d.has = earliestYear(r)
 		out = append(out, d)
 	}
 	slices.SortStableFunc(out, func(a, b dated) int {

@@ -122,14 +122,7 @@ func factSentences(rels []Relation, lang string) []string {
 	var out []string
 	for _, r := range rels {
 		s := strings.TrimSpace(retrieve.RenderTriple(r, lang))
-		year := 0
-		has := false
-		for _, e := range r.Evidence {
-			if e.Year != nil && (!has || *e.Year < year) {
-				year, has = *e.Year, true
-			}
-		}
-		if has {
+		if year, has := earliestYear(r); has {
 			s += fmt.Sprintf(" (%d)", year)
 		}
 		out = append(out, s)
