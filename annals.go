@@ -42,6 +42,7 @@ type (
 	Span        = kg.Span
 	Stats       = store.Stats
 	Community   = kg.Community
+	Attribute   = kg.Attribute
 	IndexReport = pipeline.Report
 	// StepTime is what one step of an index run cost.
 	StepTime = pipeline.StepTime

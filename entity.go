@@ -25,9 +25,13 @@ type EntityOptions struct {
 type EntityView struct {
 	Entity
 	// Attributes are the names of the entity by kind (字, 号 …).
-	Attributes  map[string][]string `json:"attributes,omitempty"`
-	Relations   []Relation          `json:"relations"`
-	Occurrences []Mention           `json:"occurrences"` // where it is named, first few
+	Attributes map[string][]string `json:"attributes,omitempty"`
+	// Stated are the attributes the texts state (字 孔明, 生卒 …), each
+	// with the first sentence that does (its citation, with the offsets of
+	// the entity's name and of the value) and how many do.
+	Stated      []Attribute `json:"stated_attributes,omitempty"`
+	Relations   []Relation  `json:"relations"`
+	Occurrences []Mention   `json:"occurrences"` // where it is named, first few
 	// Others are further entities the name could mean (same name, another
 	// type, or a shared alias).
 	Others []Entity `json:"others,omitempty"`
@@ -84,6 +88,9 @@ func (w *Workspace) Entity(ctx context.Context, name string, opts EntityOptions)
 	// it says the same however many are asked for.
 	shown := orDefault(opts.Relations, 50)
 	if v.Relations, err = w.db.Relations(ctx, v.ID, max(shown, describeFacts)); err != nil {
+		return nil, err
+	}
+	if v.Stated, err = w.db.Attributes(ctx, v.ID, 0); err != nil {
 		return nil, err
 	}
 	if v.Occurrences, err = w.db.Mentions(ctx, v.ID, orDefault(opts.Mentions, 10)); err != nil {

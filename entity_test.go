@@ -44,3 +44,24 @@ func TestOwnChapterDatesALife(t *testing.T) {
 		t.Fatalf("%d dated deaths, want 3: the passing mentions must outvote the chapter for the test to show anything", n)
 	}
 }
+
+// The 字 and 号 the offline extractor reads as aliases are attributes of
+// their entity too, each with its sentence.
+func TestPatternNamesAreStatedAttributes(t *testing.T) {
+	ctx := context.Background()
+	ws, _ := indexTexts(t, map[string]string{"诸葛亮传.txt": "诸葛亮字孔明，琅邪阳都人也。亮躬耕陇亩。"})
+	v, err := ws.Entity(ctx, "诸葛亮", EntityOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var zi *Attribute
+	for i, a := range v.Stated {
+		if a.Kind == "字" {
+			zi = &v.Stated[i]
+		}
+	}
+	if zi == nil || zi.Value != "孔明" || zi.Extractor != "pattern" || zi.Evidence == nil ||
+		zi.Evidence.Tail.Start != 4 || zi.Evidence.Tail.End != 6 || zi.Evidence.Sentence != "诸葛亮字孔明，琅邪阳都人也。" {
+		t.Fatalf("stated attributes %+v", v.Stated)
+	}
+}

@@ -83,6 +83,11 @@ func TestQuickstartBuildsACitedGraph(t *testing.T) {
 		}
 	}
 
+	// The text view prints the attributes with their sentences.
+	if out := mustRun(t, "-w", ws, "entity", "孔明"); !strings.Contains(out, "attributes:\n  字: 孔明") || !strings.Contains(out, "「") {
+		t.Fatalf("entity 孔明 without its 字 among the attributes:\n%s", out)
+	}
+
 	// Running it again re-indexes nothing.
 	var again struct {
 		Index struct{ Unchanged, Added int } `json:"index"`
@@ -118,7 +123,7 @@ func TestExtractJSONLines(t *testing.T) {
 	os.WriteFile(f, []byte(in), 0o644)
 	out := mustRun(t, "--json", "extract", f)
 	runes := []rune(in)
-	var sawAlias, sawNative bool
+	var sawAlias, sawNative, sawZi bool
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
 		var kind struct{ Kind string }
@@ -138,12 +143,20 @@ func TestExtractJSONLines(t *testing.T) {
 			}
 			sawAlias = sawAlias || (tr.Relation == "别称" && tr.Head == "关羽" && tr.Tail == "云长")
 			sawNative = sawNative || tr.Relation == "籍贯"
+		case "attribute":
+			var a extract.AttributeLine
+			json.Unmarshal(sc.Bytes(), &a)
+			if string(runes[a.ValueStart:a.ValueEnd]) != a.Value || string(runes[a.EvidenceStart:a.EvidenceEnd]) != a.Evidence ||
+				string(runes[a.EntityStart:a.EntityEnd]) != "關羽" {
+				t.Fatalf("attribute offsets wrong: %+v", a)
+			}
+			sawZi = sawZi || (a.Entity == "关羽" && a.Attribute == "字" && a.Value == "雲長")
 		default:
 			t.Fatalf("unexpected line %s", sc.Text())
 		}
 	}
-	if !sawAlias || !sawNative {
-		t.Fatalf("want 别称 关羽→云长 and 籍贯 from traditional input:\n%s", out)
+	if !sawAlias || !sawNative || !sawZi {
+		t.Fatalf("want 别称 关羽→云长, 籍贯 and the attribute 字 雲長 from traditional input:\n%s", out)
 	}
 }
 

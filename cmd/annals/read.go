@@ -182,6 +182,19 @@ func (a *app) printEntity(v *annals.EntityView) {
 	for kind, names := range v.Attributes {
 		a.printf("  %s: %s\n", kind, strings.Join(names, "、"))
 	}
+	if len(v.Stated) > 0 {
+		a.printf("attributes:\n")
+	}
+	for _, at := range v.Stated {
+		more := ""
+		if at.Support > 1 {
+			more = fmt.Sprintf("  (%d sentences)", at.Support)
+		}
+		a.printf("  %s: %s%s\n", at.Kind, at.Value, more)
+		if e := at.Evidence; e != nil {
+			a.printf("      「%s」 %s [%d,%d)\n", strings.TrimSpace(e.Sentence), e.Cite, e.Start, e.End)
+		}
+	}
 	if len(v.Relations) > 0 {
 		a.printf("facts:\n")
 	}

@@ -142,14 +142,43 @@ type Triple struct {
 	Aside bool
 }
 
-// Result is what an extractor found.
-type Result struct {
-	Entities []Entity
-	Triples  []Triple
+// Attribute is a property of an entity read in one sentence: the triple
+// (entity, has_attr, attribute: value) of Youtu-GraphRAG's schema, whose
+// value is text rather than an entity: a 字, a 号, the years of a life.
+type Attribute struct {
+	Entity Entity
+	Name   string  // the attribute type, one of the schema's (字, 号, 生卒 …)
+	Value  string  // as written in the text
+	At     kg.Span // where the value stands
+	// Evidence is the sentence that states it.
+	Evidence kg.Span
 }
 
-// EntityLine and TripleLine are the two kinds of line `annals extract --json`
-// prints (see docs/architecture.md, "annals extract --json").
+// NameKinds are the attributes that are names of their entity: each is
+// also an alias of that kind, so that the name finds the entity.
+var NameKinds = []string{"字", "号", "谥号", "庙号", "封号", "小名",
+	"courtesy_name", "art_name", "posthumous_name", "temple_name", "birth_name", "epithet"}
+
+// IsNameKind says whether an attribute (or the kind of an alias) is a
+// name of its entity.
+func IsNameKind(kind string) bool {
+	for _, k := range NameKinds {
+		if k == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// Result is what an extractor found.
+type Result struct {
+	Entities   []Entity
+	Triples    []Triple
+	Attributes []Attribute
+}
+
+// EntityLine, TripleLine and AttributeLine are the kinds of line `annals
+// extract --json` prints (see docs/architecture.md, "annals extract --json").
 type EntityLine struct {
 	Kind  string `json:"kind"`
 	Text  string `json:"text"`
@@ -175,7 +204,23 @@ type TripleLine struct {
 	Score         *float64 `json:"score"`
 }
 
-// WriteJSONL prints r as JSON lines, entities first. text is the text the
+type AttributeLine struct {
+	Kind          string `json:"kind"`
+	Entity        string `json:"entity"`
+	EntityType    string `json:"entity_type"`
+	EntityStart   int    `json:"entity_start"`
+	EntityEnd     int    `json:"entity_end"`
+	Attribute     string `json:"attribute"`
+	Value         string `json:"value"`
+	ValueStart    int    `json:"value_start"`
+	ValueEnd      int    `json:"value_end"`
+	Evidence      string `json:"evidence"`
+	EvidenceStart int    `json:"evidence_start"`
+	EvidenceEnd   int    `json:"evidence_end"`
+}
+
+// WriteJSONL prints r as JSON lines, entities first, then triples, then
+// attributes. text is the text the
 // offsets point into; shift is added to every offset (the position of text
 // inside a larger input).
 func WriteJSONL(w io.Writer, text []rune, shift int, r Result) error {
@@ -186,11 +231,14 @@ func WriteJSONL(w io.Writer, text []rune, shift int, r Result) error {
 			return err
 		}
 	}
-	for _, t := range r.Triples {
-		ev := ""
-		if t.Evidence.Start >= 0 && t.Evidence.End <= len(text) && t.Evidence.Start <= t.Evidence.End {
-			ev = string(text[t.Evidence.Start:t.Evidence.End])
+	cut := func(sp kg.Span) string {
+		if sp.Start >= 0 && sp.End <= len(text) && sp.Start <= sp.End {
+			return string(text[sp.Start:sp.End])
 		}
+		return ""
+	}
+	for _, t := range r.Triples {
+		ev := cut(t.Evidence)
 		line := TripleLine{
 			Kind: "triple", Head: t.Head.Canonical(), HeadType: t.Head.Type,
 			HeadStart: t.Head.Start + shift, HeadEnd: t.Head.End + shift,
@@ -199,6 +247,17 @@ func WriteJSONL(w io.Writer, text []rune, shift int, r Result) error {
 			TailStart: t.Tail.Start + shift, TailEnd: t.Tail.End + shift,
 			Evidence: ev, EvidenceStart: t.Evidence.Start + shift, EvidenceEnd: t.Evidence.End + shift,
 			Score: t.Score,
+		}
+		if err := enc.Encode(line); err != nil {
+			return err
+		}
+	}
+	for _, a := range r.Attributes {
+		line := AttributeLine{
+			Kind: "attribute", Entity: a.Entity.Canonical(), EntityType: a.Entity.Type,
+			EntityStart: a.Entity.Start + shift, EntityEnd: a.Entity.End + shift,
+			Attribute: a.Name, Value: a.Value, ValueStart: a.At.Start + shift, ValueEnd: a.At.End + shift,
+			Evidence: cut(a.Evidence), EvidenceStart: a.Evidence.Start + shift, EvidenceEnd: a.Evidence.End + shift,
 		}
 		if err := enc.Encode(line); err != nil {
 			return err

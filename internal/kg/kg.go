@@ -218,11 +218,16 @@ type Keyword struct {
 	Weight float64 `json:"weight"`
 }
 
-// Attribute is one thing said of a member: a 字 or 号, a title, a year.
+// Attribute is one thing said of an entity: a 字 or 号, a title, a year.
+// Read from the texts (the has_attr triples of extraction), its Evidence
+// is the first sentence that states it, with the entity's name as Head
+// and the value as Tail, and Support counts the sentences that do.
 type Attribute struct {
-	EntityID int64     `json:"entity_id"`
-	Entity   string    `json:"entity"`
-	Kind     string    `json:"kind"`
-	Value    string    `json:"value"`
-	Evidence *Evidence `json:"evidence,omitempty"`
+	EntityID  int64     `json:"entity_id"`
+	Entity    string    `json:"entity"`
+	Kind      string    `json:"kind"`
+	Value     string    `json:"value"`
+	Evidence  *Evidence `json:"evidence,omitempty"`
+	Support   int       `json:"support,omitempty"`
+	Extractor string    `json:"extractor,omitempty"`
 }

@@ -159,6 +159,9 @@ func chunkFacts(seq int, res extract.Result) store.ChunkFacts {
 		f.Evidence[i] = store.Statement{Relation: t.Relation, Head: nameSpan(t.Head), Tail: nameSpan(t.Tail),
 			Sentence: t.Evidence, AliasKind: t.AliasKind, Score: t.Score, Aside: t.Aside}
 	}
+	for _, a := range res.Attributes {
+		f.Attributes = append(f.Attributes, store.AttributeFact{Entity: nameSpan(a.Entity), Attribute: a.Name, Value: a.Value, At: a.At, Sentence: a.Evidence})
+	}
 	return f
 }
 

@@ -648,6 +648,7 @@ func ExtractText(ctx context.Context, s string, opts ExtractOptions) (extract.Re
 	for _, f := range w.Found {
 		out.Entities = append(out.Entities, f.Entities...)
 		out.Triples = append(out.Triples, f.Triples...)
+		out.Attributes = append(out.Attributes, f.Attributes...)
 	}
 	return dedupe(out), w.Lang, nil
 }
@@ -678,6 +679,18 @@ func dedupe(r extract.Result) extract.Result {
 		if !seenT[k] {
 			seenT[k] = true
 			out.Triples = append(out.Triples, t)
+		}
+	}
+	type ak struct {
+		name, entity string
+		at           kg.Span
+	}
+	seenA := map[ak]bool{}
+	for _, a := range r.Attributes {
+		k := ak{a.Name, a.Entity.Canonical(), a.At}
+		if !seenA[k] {
+			seenA[k] = true
+			out.Attributes = append(out.Attributes, a)
 		}
 	}
 	return out
@@ -719,6 +732,43 @@ func toDocument(res extract.Result, c *kg.Chunk, orig []rune, toOrig func(int) i
 			t.AliasKind = "alias"
 		}
 		out.Triples = append(out.Triples, t)
+	}
+	for _, a := range res.Attributes {
+		if c.Overlap > 0 && a.Evidence.End <= c.Overlap {
+			continue
+		}
+		a.Entity, a.At, a.Evidence = entity(a.Entity), span(a.At), span(a.Evidence)
+		a.Value = surface(a.At)
+		out.Attributes = append(out.Attributes, a)
+	}
+	out.Attributes = withNameAttributes(out)
+	return out
+}
+
+// withNameAttributes adds to a chunk's attributes the names its alias
+// triples give a kind that is an attribute (字, 号, 谥号 …), however the
+// extractor read them: every such name is an attribute of its entity, as
+// every such attribute is an alias. Triples set aside give none.
+func withNameAttributes(r extract.Result) []extract.Attribute {
+	type ak struct {
+		name, entity string
+		at           kg.Span
+	}
+	have := map[ak]bool{}
+	for _, a := range r.Attributes {
+		have[ak{a.Name, a.Entity.Canonical(), a.At}] = true
+	}
+	out := r.Attributes
+	for _, t := range r.Triples {
+		if t.Aside || !kg.IsAliasRelation(t.Relation) || !extract.IsNameKind(t.AliasKind) {
+			continue
+		}
+		k := ak{t.AliasKind, t.Head.Canonical(), t.Tail.Span}
+		if have[k] {
+			continue
+		}
+		have[k] = true
+		out = append(out, extract.Attribute{Entity: t.Head, Name: t.AliasKind, Value: t.Tail.Text, At: t.Tail.Span, Evidence: t.Evidence})
 	}
 	return out
 }

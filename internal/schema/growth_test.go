@@ -84,7 +84,7 @@ func TestGrowthApplyEntityAndRelation(t *testing.T) {
 	g.Propose(Proposal{Kind: KindRelation, Name: "供职", Domain: []string{"人物"}, Range: []string{"官署"}, Confidence: 0.9, Chunk: "a"})
 	// Its range names no known type: left out rather than widened to any.
 	g.Propose(Proposal{Kind: KindRelation, Name: "驻扎", Domain: []string{"人物"}, Range: []string{"军营"}, Confidence: 0.9, Chunk: "a"})
-	g.Propose(Proposal{Kind: KindAttribute, Name: "庙号", Confidence: 0.9, Chunk: "a"})
+	g.Propose(Proposal{Kind: KindAttribute, Name: "别号", Confidence: 0.9, Chunk: "a"})
 	// Already in the schema: Apply leaves it alone.
 	g.Propose(Proposal{Kind: KindRelation, Name: "任官", Domain: []string{"地点"}, Range: []string{"地点"}, Confidence: 0.9, Chunk: "a"})
 
@@ -100,7 +100,7 @@ func TestGrowthApplyEntityAndRelation(t *testing.T) {
 	}
 	found := false
 	for _, a := range s.AttributeTypes {
-		found = found || a.Name == "庙号"
+		found = found || a.Name == "别号"
 	}
 	if !found {
 		t.Fatal("attribute missing")

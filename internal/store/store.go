@@ -25,9 +25,20 @@ type DocState struct {
 // ChunkFacts is what extraction found in one chunk, in document offsets of
 // the original text.
 type ChunkFacts struct {
-	Seq      int // the chunk's sequence number in the document
-	Mentions []NameSpan
-	Evidence []Statement
+	Seq        int // the chunk's sequence number in the document
+	Mentions   []NameSpan
+	Evidence   []Statement
+	Attributes []AttributeFact
+}
+
+// AttributeFact is an attribute of a named entity read in one sentence of
+// a document: (entity, has_attr, attribute: value).
+type AttributeFact struct {
+	Entity    NameSpan
+	Attribute string  // 字, 号, 生卒 …
+	Value     string  // as written (original characters)
+	At        kg.Span // where the value stands
+	Sentence  kg.Span
 }
 
 // NameSpan is a name as it stands in a document: the canonical name an
@@ -65,10 +76,10 @@ type DocWrite struct {
 	// keeps the stored ones.
 	Terms     []ChunkTerms
 	Extractor string
-	// ReplaceFacts drops the document's stored mentions and evidence before
-	// writing Facts (a changed document, or a new extractor version), and
-	// with them the record of every step run on the document, so that the
-	// corpus steps (dating) run on it again.
+	// ReplaceFacts drops the document's stored mentions, evidence and
+	// attributes before writing Facts (a changed document, or a new
+	// extractor version), and with them the record of every step run on the
+	// document, so that the corpus steps (dating) run on it again.
 	ReplaceFacts bool
 	Steps        map[string]string // steps to record as done, name → version
 	// Failed, when set, records instead that a step failed on the document

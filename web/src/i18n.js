@@ -94,6 +94,8 @@ const zh = {
   'entity.concordance': '在文本中检索',
   'entity.relate': '查关系',
   'entity.others': '同名或同别名的其他实体：',
+  'entity.stated': '文中所述属性',
+  'entity.stated.support': '{0} 处',
   'entity.facts': '事实',
   'bio.title': '小传',
   'bio.name': '姓名',
@@ -395,6 +397,8 @@ const en = {
   'entity.concordance': 'Search the texts',
   'entity.relate': 'Relate',
   'entity.others': 'Others by this name or alias:',
+  'entity.stated': 'Attributes the texts state',
+  'entity.stated.support': '{0} sentences',
   'entity.facts': 'Facts',
   'bio.title': 'Biography',
   'bio.name': 'Name',
@@ -655,7 +659,9 @@ export const namesEn = {
   发生地点: 'took place at', 参与: 'took part in', 胜: 'won', 败: 'lost',
   // kinds of name
   名: 'given name', 字: 'courtesy name', 号: 'art name', 谥号: 'posthumous name', 庙号: 'temple name', 称号: 'title or epithet',
-  封号: 'enfeoffment name', 姓字: 'surname and courtesy name', 姓名: 'full name', variant: 'variant',
+  封号: 'enfeoffment name', 姓字: 'surname and courtesy name', 姓名: 'full name', variant: 'variant', 小名: 'childhood name',
+  // attributes
+  生卒: 'lifespan', 享年: 'age at death',
   // kin in a profile
   祖: 'grandfather', 父: 'father', 母: 'mother', 父母: 'parent', 配偶: 'spouse', 兄弟姊妹: 'sibling', 子: 'son', 女: 'daughter', 族人: 'kinsman',
 };

@@ -28,6 +28,9 @@ func TestExamplesFollowTheirSchema(t *testing.T) {
 			var r struct {
 				Entities []struct{ Text, Type, Name string }
 				Triples  []struct{ Head, Relation, Tail string }
+				// Attributes of the schema, of an entity of the
+				// example, with a value the text holds.
+				Attributes []struct{ Entity, Attribute, Value string }
 			}
 			if err := json.Unmarshal(ex.Reply, &r); err != nil {
 				t.Fatalf("%s %d: %v", lang, i, err)
@@ -46,6 +49,28 @@ func TestExamplesFollowTheirSchema(t *testing.T) {
 					t.Errorf("%s %d: triple %+v: its ends are no entities, or %s→%s→%s is not in the schema", lang, i, tr, h, tr.Relation, tl)
 				}
 			}
+			for _, a := range r.Attributes {
+				known := false
+				for _, at := range sch.AttributeTypes {
+					known = known || at.Name == a.Attribute
+				}
+				if _, ok := texts[a.Entity]; !ok || !known || !strings.Contains(ex.Text, a.Value) {
+					t.Errorf("%s %d: attribute %+v: not of an entity, not in the schema, or its value not in the text", lang, i, a)
+				}
+			}
+		}
+	}
+}
+
+func TestExamplesShowAttributes(t *testing.T) {
+	all, _, _ := loadExamples()
+	for _, lang := range promptLangs {
+		n := 0
+		for _, ex := range all[lang] {
+			n += strings.Count(string(ex.Reply), `"attribute":`)
+		}
+		if n == 0 {
+			t.Errorf("no example of %s shows an attribute", lang)
 		}
 	}
 }

@@ -251,6 +251,7 @@ func (x *Extractor) Run(ctx context.Context, in extract.Input) (Output, error) {
 		}
 		c.Entities += len(out.Result.Entities)
 		c.Triples += len(out.Result.Triples)
+		c.Attributes += len(out.Result.Attributes)
 		c.Proposals += len(out.Proposals)
 	})
 	return out, nil
@@ -342,13 +343,15 @@ type Stats struct {
 
 // Counts is a snapshot of Stats.
 type Counts struct {
-	Chunks    int // chunks given to Extract
-	Calls     int // calls answered by the endpoint
-	Cached    int // calls answered from the cache
-	Errors    int // calls that failed (returned as errors)
-	Entities  int // entity mentions kept
-	Triples   int // triples kept
-	Proposals int // schema proposals passed on
+	Chunks   int // chunks given to Extract
+	Calls    int // calls answered by the endpoint
+	Cached   int // calls answered from the cache
+	Errors   int // calls that failed (returned as errors)
+	Entities int // entity mentions kept
+	Triples  int // triples kept
+	// Attributes counts attributes kept (字 孔明, 生卒 …).
+	Attributes int
+	Proposals  int // schema proposals passed on
 	// Read counts replies that needed repair, by how they were read
 	// (recovered, truncated, tuples).
 	Read map[string]int

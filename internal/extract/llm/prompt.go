@@ -19,7 +19,7 @@ var promptLangs = []string{"lzh", "zh", "vi", "en"}
 
 // logicVersion changes when parsing or validation changes what is kept from
 // the same reply.
-const logicVersion = "1"
+const logicVersion = "2"
 
 // PromptFile names the template for a language, both among the built-in
 // templates and in Options.PromptDir.
@@ -200,6 +200,22 @@ func replySchema(s *schema.Schema, growth bool) *llm.JSONSchema {
 		"analysis":    str,
 		"framework":   map[string]any{"type": "array", "items": strs},
 		"triples":     map[string]any{"type": "array", "items": tri},
+	}
+	if len(s.AttributeTypes) > 0 {
+		names := make([]string, len(s.AttributeTypes))
+		for i, a := range s.AttributeTypes {
+			names[i] = a.Name
+		}
+		props["attributes"] = map[string]any{"type": "array", "items": map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"entity":    str,
+				"attribute": map[string]any{"type": "string", "enum": names},
+				"value":     str,
+				"evidence":  str,
+			},
+			"required": []string{"entity", "attribute", "value"},
+		}}
 	}
 	if growth {
 		props["new_types"] = map[string]any{"type": "array", "items": map[string]any{

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"regexp"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -20,6 +22,7 @@ type reply struct {
 	Analysis    string
 	Framework   [][]string
 	Triples     []rawTriple
+	Attributes  []rawAttribute
 	NewTypes    []rawProposal
 }
 
@@ -29,6 +32,14 @@ type rawTriple struct {
 	Head, Relation, Tail string
 	HeadType, TailType   string // only when the model volunteered them
 	Evidence             string
+}
+
+// rawAttribute is (entity, has_attr, attribute: value) as the model wrote
+// it.
+type rawAttribute struct {
+	Entity, EntityType string
+	Attribute, Value   string
+	Evidence           string
 }
 
 type rawProposal struct {
@@ -75,7 +86,8 @@ func parseReply(content string) (reply, string, error) {
 				r.Triples = append(r.Triples, tr)
 			}
 		}
-		if len(r.Triples) > 0 {
+		r.splitAttributes()
+		if len(r.Triples)+len(r.Attributes) > 0 {
 			return r, readTuples, nil
 		}
 	}
@@ -96,7 +108,8 @@ func decodeReply(v any) (reply, bool) {
 	case []any:
 		// A bare list: of triples, or of tuples.
 		r.Triples = triples(x)
-		return r, len(r.Triples) > 0
+		r.splitAttributes()
+		return r, len(r.Triples)+len(r.Attributes) > 0
 	case map[string]any:
 		m := lowerKeys(x)
 		if pick(m, replyKeys...) == nil {
@@ -107,6 +120,8 @@ func decodeReply(v any) (reply, bool) {
 		r.Entities = entities(list(pick(m, "entities", "entity", "ner", "实体")))
 		r.Framework = framework(list(pick(m, "framework", "schema", "frame", "框架")))
 		r.Triples = triples(list(pick(m, "triples", "triplets", "relations", "三元组")))
+		r.Attributes = attributes(pick(m, attributeKeys...))
+		r.splitAttributes()
 		r.NewTypes = proposals(list(pick(m, "new_types", "newtypes", "proposals", "new_schema")))
 		return r, true
 	}
@@ -115,7 +130,11 @@ func decodeReply(v any) (reply, bool) {
 
 // replyKeys are the keys that make an object a reply rather than, say, one
 // entity found on its own.
-var replyKeys = []string{"entities", "entity", "ner", "实体", "triples", "triplets", "relations", "三元组", "translation", "analysis", "framework", "new_types"}
+var replyKeys = []string{"entities", "entity", "ner", "实体", "triples", "triplets", "relations", "三元组", "translation", "analysis", "framework", "new_types",
+	"attributes", "attrs", "has_attr", "属性"}
+
+// attributeKeys name the reply's list of attributes.
+var attributeKeys = []string{"attributes", "attrs", "attribute", "has_attr", "属性"}
 
 func lowerKeys(m map[string]any) map[string]any {
 	out := make(map[string]any, len(m))
@@ -280,6 +299,10 @@ func triples(items []any) []rawTriple {
 			if t.TailType == "" {
 				t.Tail, t.TailType = splitTyped(t.Tail)
 			}
+			if hasAttr(t.Relation) && t.Tail == "" {
+				// {"head":…,"relation":"has_attr","attribute":"字","value":"孔明"}
+				t.Tail, t.TailType = str(pick(m, attrNameKeys...)), str(pick(m, attrValueKeys...))
+			}
 			out = append(out, t)
 		case []any:
 			parts := make([]string, len(x))
@@ -300,6 +323,170 @@ func triples(items []any) []rawTriple {
 	return out
 }
 
+// splitAttributes moves the triples whose relation is has_attr to the
+// attributes: (诸葛亮, has_attr, 字:孔明) is the attribute 字 of 诸葛亮.
+// The tail was split like a typed name, so the attribute and the value
+// may come in either order; validation tells them apart.
+func (r *reply) splitAttributes() {
+	kept := r.Triples[:0]
+	for _, t := range r.Triples {
+		if !hasAttr(t.Relation) {
+			kept = append(kept, t)
+			continue
+		}
+		a := rawAttribute{Entity: t.Head, EntityType: t.HeadType, Attribute: t.Tail, Value: t.TailType, Evidence: t.Evidence}
+		if a.Value == "" {
+			a.Attribute, a.Value = splitAttr(t.Tail)
+		}
+		r.Attributes = append(r.Attributes, a)
+	}
+	r.Triples = kept
+}
+
+// hasAttr says whether a relation as the model wrote it is the has_attr
+// of Youtu-GraphRAG's schema rather than a relation of its own.
+func hasAttr(rel string) bool {
+	switch strings.ToLower(strings.NewReplacer(" ", "_", "-", "_").Replace(strings.TrimSpace(rel))) {
+	case "has_attr", "has_attribute", "hasattr", "hasattribute", "attribute", "attr", "属性":
+		return true
+	}
+	return false
+}
+
+// attributes reads the reply's attributes in the shapes models write:
+// {"entity","attribute","value","evidence"} objects (other key names
+// too), {"entity":"诸葛亮","字":"孔明"} objects, an object keyed by entity
+// ({"诸葛亮":{"字":"孔明"}}), [entity, attribute, value] lists and
+// "(entity, attribute, value)" strings.
+func attributes(v any) []rawAttribute {
+	var out []rawAttribute
+	var items []any
+	switch x := v.(type) {
+	case []any:
+		items = x
+	case map[string]any:
+		items = []any{x}
+	case string:
+		items = []any{x}
+	}
+	for _, it := range items {
+		switch x := it.(type) {
+		case map[string]any:
+			out = append(out, attributeObject(x)...)
+		case []any:
+			parts := make([]string, len(x))
+			for i, e := range x {
+				parts[i] = str(e)
+			}
+			if a, ok := tupleAttribute(parts); ok {
+				out = append(out, a)
+			}
+		case string:
+			for _, tu := range parseTuples(x) {
+				if a, ok := tupleAttribute(tu); ok {
+					out = append(out, a)
+				}
+			}
+		}
+	}
+	return out
+}
+
+var (
+	attrEntityKeys = []string{"entity", "head", "subject", "name", "e", "实体"}
+	attrNameKeys   = []string{"attribute", "attr", "attribute_type", "key", "kind", "relation", "属性"}
+	attrValueKeys  = []string{"value", "tail", "object", "val", "v", "值"}
+	attrOtherKeys  = []string{"evidence", "quote", "sentence", "entity_type", "head_type", "type", "confidence", "score"}
+)
+
+func attributeObject(x map[string]any) []rawAttribute {
+	m := lowerKeys(x)
+	ent := pick(m, attrEntityKeys...)
+	if ent == nil {
+		// Keyed by entity: {"诸葛亮": {"字": "孔明"}}.
+		var out []rawAttribute
+		for k, val := range x {
+			if sub, ok := val.(map[string]any); ok {
+				sub = lowerKeys(sub)
+				if pick(sub, attrEntityKeys...) == nil {
+					sub["entity"] = k
+				}
+				out = append(out, attributeObject(sub)...)
+			}
+		}
+		return out
+	}
+	a := rawAttribute{
+		Entity:     str(ent),
+		EntityType: str(pick(m, "entity_type", "head_type", "type")),
+		Attribute:  str(pick(m, attrNameKeys...)),
+		Value:      str(pick(m, attrValueKeys...)),
+		Evidence:   str(pick(m, "evidence", "quote", "sentence")),
+	}
+	if a.EntityType == "" {
+		a.Entity, a.EntityType = splitTyped(a.Entity)
+	}
+	if a.Attribute != "" || a.Value != "" {
+		if hasAttr(a.Attribute) {
+			// (entity, has_attr, 字:孔明)
+			a.Attribute, a.Value = splitAttr(a.Value)
+		}
+		return []rawAttribute{a}
+	}
+	// {"entity":"诸葛亮","字":"孔明","号":"卧龙"}: every other key an
+	// attribute.
+	var out []rawAttribute
+	for k, val := range m {
+		if slices.Contains(attrEntityKeys, k) || slices.Contains(attrOtherKeys, k) {
+			continue
+		}
+		b := a
+		b.Attribute, b.Value = k, str(val)
+		out = append(out, b)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Attribute < out[j].Attribute })
+	if len(out) == 0 {
+		// An entity and nothing said of it: kept, for validation to count.
+		out = append(out, a)
+	}
+	return out
+}
+
+// tupleAttribute reads (entity, attribute, value), (entity, has_attr,
+// attribute, value) or (entity, has_attr, attribute:value).
+func tupleAttribute(p []string) (rawAttribute, bool) {
+	for i := range p {
+		p[i] = strings.TrimSpace(p[i])
+	}
+	switch {
+	case len(p) == 4 && hasAttr(p[1]):
+		return rawAttribute{Entity: p[0], Attribute: p[2], Value: p[3]}, true
+	case len(p) == 3 && hasAttr(p[1]):
+		a, v := splitAttr(p[2])
+		return rawAttribute{Entity: p[0], Attribute: a, Value: v}, true
+	case len(p) == 3:
+		return rawAttribute{Entity: p[0], Attribute: p[1], Value: p[2]}, true
+	case len(p) > 0:
+		// Too short or too long to read: kept, for validation to count.
+		return rawAttribute{Entity: p[0]}, true
+	}
+	return rawAttribute{}, false
+}
+
+// splitAttr splits "字:孔明", "字：孔明" or "字=孔明" into attribute and
+// value.
+func splitAttr(s string) (string, string) {
+	i := strings.IndexAny(s, ":：=")
+	if i <= 0 {
+		return "", s
+	}
+	w := 1
+	if strings.HasPrefix(s[i:], "：") {
+		w = len("：")
+	}
+	return strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+w:])
+}
+
 // tupleTriple reads (head, relation, tail) or (head, head type, relation,
 // tail, tail type), ends optionally written "name:type".
 func tupleTriple(p []string) (rawTriple, bool) {
@@ -308,6 +495,12 @@ func tupleTriple(p []string) (rawTriple, bool) {
 		h, ht := splitTyped(p[0])
 		t, tt := splitTyped(p[2])
 		return rawTriple{Head: h, HeadType: ht, Relation: strings.TrimSpace(p[1]), Tail: t, TailType: tt}, true
+	case 4:
+		// (entity, has_attr, attribute, value), which splitAttributes
+		// makes an attribute.
+		if hasAttr(p[1]) {
+			return rawTriple{Head: strings.TrimSpace(p[0]), Relation: strings.TrimSpace(p[1]), Tail: strings.TrimSpace(p[2]), TailType: strings.TrimSpace(p[3])}, true
+		}
 	case 5:
 		return rawTriple{Head: strings.TrimSpace(p[0]), HeadType: strings.TrimSpace(p[1]), Relation: strings.TrimSpace(p[2]),
 			Tail: strings.TrimSpace(p[3]), TailType: strings.TrimSpace(p[4])}, true

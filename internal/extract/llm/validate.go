@@ -28,6 +28,14 @@ const (
 	DropDomainRange     = "triple_domain_range"
 	DropSelf            = "triple_self"
 	DropDuplicate       = "triple_duplicate"
+	DropAttrEmpty       = "attribute_incomplete"
+	DropAttrType        = "attribute_unknown_type"
+	DropAttrNotName     = "attribute_not_a_name"
+	DropAttrValue       = "attribute_not_a_value"
+	DropAttrEntity      = "attribute_entity_not_named"
+	DropAttrNotInText   = "attribute_not_in_text"
+	DropAttrUntyped     = "attribute_untyped"
+	DropAttrDuplicate   = "attribute_duplicate"
 	DropProposal        = "proposal_invalid"
 	DropProposalExists  = "proposal_exists"
 )
@@ -315,8 +323,30 @@ func (v *validator) run(r reply) extract.Result {
 		}
 	}
 	mentions := longestFirst(cands)
-	// Types written with triple ends count for every use of the name.
+	// A triple whose relation is an attribute type is an attribute
+	// (诸葛亮, 字, 孔明); an attribute named as a relation is a triple
+	// (司马光, 籍贯, 陕州夏县): the relation reaches an entity.
+	var rawTriples []rawTriple
+	var rawAttrs []rawAttribute
 	for _, rt := range r.Triples {
+		if _, ok := v.relation(rt.Relation); !ok {
+			if _, ok := v.attribute(rt.Relation); ok {
+				rawAttrs = append(rawAttrs, rawAttribute{Entity: rt.Head, EntityType: rt.HeadType, Attribute: rt.Relation, Value: rt.Tail, Evidence: rt.Evidence})
+				continue
+			}
+		}
+		rawTriples = append(rawTriples, rt)
+	}
+	for _, ra := range r.Attributes {
+		_, isAttr := v.attribute(ra.Attribute)
+		if rel, ok := v.relation(ra.Attribute); ok && !isAttr {
+			rawTriples = append(rawTriples, rawTriple{Head: ra.Entity, HeadType: ra.EntityType, Relation: rel, Tail: ra.Value, Evidence: ra.Evidence})
+			continue
+		}
+		rawAttrs = append(rawAttrs, ra)
+	}
+	// Types written with triple ends count for every use of the name.
+	for _, rt := range rawTriples {
 		for _, e := range [][2]string{{rt.Head, rt.HeadType}, {rt.Tail, rt.TailType}} {
 			if typ, ok := v.entityType(e[1]); ok && clean(e[0]) != "" {
 				k := key(clean(e[0]))
@@ -326,12 +356,8 @@ func (v *validator) run(r reply) extract.Result {
 	}
 
 	var res extract.Result
-	type tkey struct {
-		h, t kg.Span
-		r    string
-	}
 	seen := map[tkey]bool{}
-	for _, rt := range r.Triples {
+	for _, rt := range rawTriples {
 		h, t := clean(rt.Head), clean(rt.Tail)
 		if h == "" || t == "" || clean(rt.Relation) == "" {
 			v.drop(DropTripleEmpty)
@@ -409,6 +435,7 @@ func (v *validator) run(r reply) extract.Result {
 		mentions = addMention(mentions, head)
 		mentions = addMention(mentions, tail)
 	}
+	mentions = v.attributes(r, rawAttrs, surfaces, types, mentions, seen, &res)
 	sort.SliceStable(mentions, func(i, j int) bool { return mentions[i].Start < mentions[j].Start })
 	for _, m := range mentions {
 		res.Entities = append(res.Entities, m.Entity)
@@ -420,8 +447,193 @@ func (v *validator) run(r reply) extract.Result {
 		}
 		return ta.Head.Start < tb.Head.Start
 	})
+	sort.SliceStable(res.Attributes, func(a, b int) bool {
+		x, y := res.Attributes[a], res.Attributes[b]
+		if x.Evidence.Start != y.Evidence.Start {
+			return x.Evidence.Start < y.Evidence.Start
+		}
+		return x.At.Start < y.At.Start
+	})
 	v.learn(res)
 	return res
+}
+
+type tkey struct {
+	h, t kg.Span
+	r    string
+}
+
+// attributes validates the reply's attributes: a type of the schema, an
+// entity the reply names and the chunk holds, a value found in the chunk.
+// An attribute that is a name (字 孔明) is also an alias triple of its kind,
+// as the alias relation of the schema, so that the name finds the entity.
+func (v *validator) attributes(r reply, raw []rawAttribute, surfaces, types map[string][]string, mentions []mention, seen map[tkey]bool, res *extract.Result) []mention {
+	if len(raw) == 0 {
+		return mentions
+	}
+	named := map[string]bool{}
+	for _, e := range r.Entities {
+		named[key(clean(e.Text))] = true
+		named[key(clean(e.Name))] = true
+	}
+	for _, t := range r.Triples {
+		named[key(clean(t.Head))] = true
+		named[key(clean(t.Tail))] = true
+	}
+	delete(named, "")
+	type akey struct {
+		entity, name string
+		at           kg.Span
+	}
+	done := map[akey]bool{}
+	aliasRel := ""
+	for _, rel := range []string{"别称", "alias_of"} {
+		if v.s.Relation(rel) != nil {
+			aliasRel = rel
+			break
+		}
+	}
+	for _, ra := range raw {
+		ent, val, an := clean(ra.Entity), clean(ra.Value), clean(ra.Attribute)
+		if ent == "" || val == "" || an == "" {
+			v.drop(DropAttrEmpty)
+			continue
+		}
+		name, ok := v.attribute(an)
+		if !ok {
+			// Written the other way round: 孔明(字).
+			if name, ok = v.attribute(val); ok {
+				val = an
+			}
+		}
+		if !ok {
+			v.drop(DropAttrType)
+			continue
+		}
+		if !nameLike(ent) {
+			v.drop(DropAttrNotName)
+			continue
+		}
+		if !valueLike(val) {
+			v.drop(DropAttrValue)
+			continue
+		}
+		if !named[key(ent)] {
+			v.drop(DropAttrEntity)
+			continue
+		}
+		eOcc, eName := v.locate(ent, surfaces)
+		vOcc := v.c.find(val)
+		if len(eOcc) == 0 || len(vOcc) == 0 {
+			v.drop(DropAttrNotInText)
+			continue
+		}
+		es, vs, ok := v.pair(eOcc, vOcc, mentions, ra.Evidence)
+		if !ok {
+			v.drop(DropAttrNotInText)
+			continue
+		}
+		ts := v.typesFor(v.c.slice(es), eName, ra.EntityType, types)
+		if len(ts) == 0 {
+			for _, m := range mentions {
+				if m.Span == es {
+					ts = []string{m.Type}
+				}
+			}
+		}
+		if len(ts) == 0 {
+			v.drop(DropAttrUntyped)
+			continue
+		}
+		entity := v.entityAt(es, ts[0], eName, mentions)
+		value := v.c.slice(vs)
+		if key(entity.Canonical()) == key(value) || key(entity.Text) == key(value) {
+			v.drop(DropSelf)
+			continue
+		}
+		k := akey{key(entity.Canonical()), name, vs}
+		if done[k] {
+			v.drop(DropAttrDuplicate)
+			continue
+		}
+		done[k] = true
+		ev := v.c.evidence(es, vs)
+		res.Attributes = append(res.Attributes, extract.Attribute{Entity: entity, Name: name, Value: value, At: vs, Evidence: ev})
+		mentions = addMention(mentions, entity)
+		if !extract.IsNameKind(name) || aliasRel == "" || !v.s.Allows(entity.Type, aliasRel, entity.Type) {
+			continue
+		}
+		tk := tkey{es, vs, aliasRel}
+		if seen[tk] {
+			for i := range res.Triples {
+				t := &res.Triples[i]
+				if t.Head.Span == es && t.Tail.Span == vs && t.Relation == aliasRel && t.AliasKind == "" {
+					t.AliasKind = name
+				}
+			}
+			continue
+		}
+		seen[tk] = true
+		tail := extract.Entity{Text: value, Type: entity.Type, Span: vs}
+		res.Triples = append(res.Triples, extract.Triple{Head: entity, Relation: aliasRel, Tail: tail, Evidence: ev, AliasKind: name})
+		mentions = addMention(mentions, tail)
+	}
+	return mentions
+}
+
+// attrSynonyms are other words models use for the shipped schemas'
+// attribute types.
+var attrSynonyms = map[string][]string{
+	"courtesy_name":   {"字"},
+	"zi":              {"字", "courtesy_name"},
+	"art_name":        {"号"},
+	"hao":             {"号"},
+	"posthumous_name": {"谥号"},
+	"谥":               {"谥号", "posthumous_name"},
+	"temple_name":     {"庙号"},
+	"小字":              {"小名"},
+	"childhood_name":  {"小名"},
+	"生卒年":             {"生卒", "lifespan"},
+	"lifespan":        {"生卒"},
+	"字":               {"courtesy_name"},
+	"谥号":              {"posthumous_name"},
+	"庙号":              {"temple_name"},
+	"名":               {"birth_name"},
+	"tự":              {"courtesy_name"},
+	"tên_thật":        {"birth_name"},
+	"tên_húy":         {"birth_name"},
+	"miếu_hiệu":       {"temple_name"},
+	"thụy_hiệu":       {"posthumous_name"},
+	"thụy":            {"posthumous_name"},
+}
+
+// attribute maps an attribute type as the model wrote it onto one of the
+// schema's.
+func (v *validator) attribute(a string) (string, bool) {
+	a = clean(a)
+	if a == "" || len(v.s.AttributeTypes) == 0 {
+		return "", false
+	}
+	k := strings.NewReplacer(" ", "_", "-", "_").Replace(key(a))
+	for _, t := range v.s.AttributeTypes {
+		if t.Name == a || key(t.Name) == k {
+			return t.Name, true
+		}
+	}
+	for _, syn := range attrSynonyms[k] {
+		for _, t := range v.s.AttributeTypes {
+			if t.Name == syn {
+				return t.Name, true
+			}
+		}
+	}
+	return "", false
+}
+
+// valueLike reports whether s could be an attribute's value: short, and
+// not a sentence.
+func valueLike(s string) bool {
+	return utf8.RuneCountInString(s) <= maxEntityRunes && !strings.ContainsAny(s, "。；！？\n;!?")
 }
 
 func appendNew(list []string, s string) []string {

@@ -257,13 +257,13 @@ func bind(re *regexp.Regexp, p Pattern, sch *schema.Schema) (*binding, *failure)
 func isAlias(rel string) bool { return rel == "别称" || rel == "alias_of" }
 
 // aliasKind keeps the kind of an alias only when the schema names it as an
-// attribute, so a reply cannot invent kinds.
+// attribute that is a name, so a reply cannot invent kinds.
 func aliasKind(sch *schema.Schema, e Edge) string {
 	if !isAlias(e.Relation) || e.AliasKind == "" {
 		return ""
 	}
 	for _, a := range sch.AttributeTypes {
-		if a.Name == e.AliasKind {
+		if a.Name == e.AliasKind && extract.IsNameKind(a.Name) {
 			return a.Name
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/llm"
 	"github.com/annals-project/annals/internal/schema"
 )
@@ -101,11 +102,14 @@ func system(sch *schema.Schema, maxRunes int, demos []Pattern) string {
 		rels.WriteByte('\n')
 	}
 	var kinds, kindField string
-	if len(sch.AttributeTypes) > 0 {
-		names := make([]string, len(sch.AttributeTypes))
-		for i, a := range sch.AttributeTypes {
-			names[i] = a.Name
+	// The kinds of alias are the schema's attributes that are names.
+	var names []string
+	for _, a := range sch.AttributeTypes {
+		if extract.IsNameKind(a.Name) {
+			names = append(names, a.Name)
 		}
+	}
+	if len(names) > 0 {
 		kinds = fmt.Sprintf("An alias relation may name the kind of alias in alias_kind: one of %s.\n", strings.Join(names, ", "))
 		kindField = `, "alias_kind": "<kind, aliases only>"`
 	}

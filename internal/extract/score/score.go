@@ -236,7 +236,7 @@ func Filter(res extract.Result, sc Scored, threshold float64) (kept, setAside ex
 	if threshold <= 0 {
 		threshold = DefaultThreshold
 	}
-	kept.Entities = res.Entities
+	kept.Entities, kept.Attributes = res.Entities, res.Attributes
 	for i, t := range res.Triples {
 		v := sc.Total
 		if i < len(sc.Triples) {

@@ -15,15 +15,15 @@ import (
 // own and is carried apart.
 var copyTables = []string{
 	"meta", "documents", "chunks", "steps", "entities", "names", "mentions", "relations", "evidence",
-	"aliases", "alias_dict", "llm_cache", "llm_usage", "state", "regex_patterns", "chunk_vectors",
+	"entity_attributes", "aliases", "alias_dict", "llm_cache", "llm_usage", "state", "regex_patterns", "chunk_vectors",
 	"entity_vectors", "merges", "chunk_years", "feedback", "failures", "communities", "community_members",
 }
 
 // identityTables have an id the database assigns, which PostgreSQL must
 // be told to go on from after rows come in with theirs.
 var identityTables = []string{
-	"documents", "chunks", "entities", "names", "mentions", "relations", "evidence", "aliases",
-	"alias_dict", "llm_usage", "merges", "feedback", "communities",
+	"documents", "chunks", "entities", "names", "mentions", "relations", "evidence", "entity_attributes",
+	"aliases", "alias_dict", "llm_usage", "merges", "feedback", "communities",
 }
 
 // ErrNotEmpty is returned by CopyTo when the destination holds documents

@@ -104,7 +104,7 @@ type docWriter struct {
 	names                       map[nameKey]int64
 	insName, selName            *sql.Stmt
 	insChunk, insTerms, insStep *sql.Stmt
-	mentions, evidence          *batch
+	mentions, evidence, attrs   *batch
 }
 
 func (w *docWriter) prepare(ctx context.Context) error {
@@ -124,6 +124,9 @@ func (w *docWriter) prepare(ctx context.Context) error {
 	w.evidence = newBatch(w.tx, `INSERT INTO evidence(doc_id, chunk_id, rtype, head_name, tail_name, head_start, head_end,
 		tail_start, tail_end, start, end, extractor, score, alias_kind, sentence, sentence_norm, kept) VALUES `,
 		"(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", " ON CONFLICT DO NOTHING")
+	w.attrs = newBatch(w.tx, `INSERT INTO entity_attributes(doc_id, chunk_id, name_id, attribute, value, name_start, name_end,
+		value_start, value_end, start, end, extractor, sentence, sentence_norm) VALUES `,
+		"(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", " ON CONFLICT DO NOTHING")
 	w.insChunk = prep("INSERT INTO chunks(doc_id, seq, section, start, end, overlap, text, orig) VALUES(?, ?, ?, ?, ?, ?, ?, ?) RETURNING id")
 	w.insTerms = prep(w.tx.d.insertTerms)
 	w.insStep = prep("INSERT INTO steps(doc_id, step, version) VALUES(?, ?, ?) ON CONFLICT(doc_id, step) DO UPDATE SET version = excluded.version")
@@ -136,6 +139,7 @@ func (w *docWriter) prepare(ctx context.Context) error {
 func (w *docWriter) close() {
 	w.mentions.close()
 	w.evidence.close()
+	w.attrs.close()
 	for _, st := range []*sql.Stmt{w.insName, w.selName, w.insChunk, w.insTerms, w.insStep} {
 		if st != nil {
 			st.Close()
@@ -244,7 +248,8 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 	}
 	if d.ReplaceFacts {
 		// New facts need every later step again (dating …).
-		for _, q := range []string{"DELETE FROM mentions WHERE doc_id = ?", "DELETE FROM evidence WHERE doc_id = ?", "DELETE FROM steps WHERE doc_id = ?"} {
+		for _, q := range []string{"DELETE FROM mentions WHERE doc_id = ?", "DELETE FROM evidence WHERE doc_id = ?",
+			"DELETE FROM entity_attributes WHERE doc_id = ?", "DELETE FROM steps WHERE doc_id = ?"} {
 			if _, err := w.tx.ExecContext(ctx, q, id); err != nil {
 				return fmt.Errorf("drop old facts: %w", err)
 			}
@@ -281,12 +286,26 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 				return fmt.Errorf("store evidence: %w", err)
 			}
 		}
+		for _, a := range cf.Attributes {
+			nid, err := w.nameID(ctx, a.Entity.Name, a.Entity.Type)
+			if err != nil {
+				return err
+			}
+			orig, norm := sentences.at(a.Sentence)
+			if err := w.attrs.add(ctx, id, cid, nid, a.Attribute, a.Value, a.Entity.Start, a.Entity.End,
+				a.At.Start, a.At.End, a.Sentence.Start, a.Sentence.End, d.Extractor, orig, norm); err != nil {
+				return fmt.Errorf("store attribute: %w", err)
+			}
+		}
 	}
 	if err := w.mentions.flush(ctx); err != nil {
 		return fmt.Errorf("store mentions: %w", err)
 	}
 	if err := w.evidence.flush(ctx); err != nil {
 		return fmt.Errorf("store evidence: %w", err)
+	}
+	if err := w.attrs.flush(ctx); err != nil {
+		return fmt.Errorf("store attributes: %w", err)
 	}
 	for step, version := range d.Steps {
 		if _, err := w.insStep.ExecContext(ctx, id, step, version); err != nil {
@@ -478,7 +497,8 @@ func (s *DB) Chunks(ctx context.Context, docID int64) ([]kg.Chunk, error) {
 	return out, rows.Err()
 }
 
-// RemoveDocument deletes a document with its chunks, mentions and evidence.
+// RemoveDocument deletes a document with its chunks, mentions, evidence and
+// attributes.
 // Relations and entities that only it supported go at the next alignment,
 // which the dirty flag asks for.
 func (s *DB) RemoveDocument(ctx context.Context, id int64) error {

@@ -306,4 +306,43 @@ CREATE TABLE community_members (
 );
 CREATE INDEX community_members_entity ON community_members(entity_id);
 `,
+	// 13: attributes of entities (Youtu-GraphRAG's has_attr): what a
+	// sentence says of a named entity with a value that is text (字 孔明,
+	// 生卒 1019年—1086年), keyed like evidence by document offsets: the
+	// entity's name as written, the value, the sentence. Rows name the
+	// extracted name, as evidence does; alignment maps it to an entity.
+	// The names already read as aliases of a kind that is an attribute are
+	// copied in from the evidence.
+	`
+CREATE TABLE entity_attributes (
+	id            INTEGER PRIMARY KEY,
+	doc_id        INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+	chunk_id      INTEGER NOT NULL,
+	name_id       INTEGER NOT NULL REFERENCES names(id),
+	attribute     TEXT NOT NULL,
+	value         TEXT NOT NULL,  -- original characters
+	name_start    INTEGER NOT NULL,
+	name_end      INTEGER NOT NULL,
+	value_start   INTEGER NOT NULL,
+	value_end     INTEGER NOT NULL,
+	start         INTEGER NOT NULL,  -- the sentence
+	end           INTEGER NOT NULL,
+	extractor     TEXT NOT NULL,
+	sentence      TEXT NOT NULL,  -- original characters
+	sentence_norm TEXT,           -- NULL when the same as sentence
+	UNIQUE (doc_id, attribute, name_start, name_end, value_start, value_end)
+);
+CREATE INDEX entity_attributes_name ON entity_attributes(name_id);
+INSERT INTO entity_attributes(doc_id, chunk_id, name_id, attribute, value, name_start, name_end, value_start, value_end,
+	start, end, extractor, sentence, sentence_norm)
+SELECT doc_id, chunk_id, head_name, alias_kind, substr(sentence, tail_start - start + 1, tail_end - tail_start),
+	head_start, head_end, tail_start, tail_end, start, end, extractor, sentence, sentence_norm
+FROM evidence WHERE kept = 1 AND alias_kind IN ` + nameKinds + `
+ON CONFLICT DO NOTHING;
+`,
 }
+
+// nameKinds are the kinds of alias that are attributes
+// (extract.NameKinds), as an SQL list, for migrations that copy such
+// aliases into the attributes.
+const nameKinds = "('字', '号', '谥号', '庙号', '封号', '小名', 'courtesy_name', 'art_name', 'posthumous_name', 'temple_name', 'birth_name', 'epithet')"

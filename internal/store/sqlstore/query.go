@@ -311,6 +311,73 @@ func (s *DB) Mentions(ctx context.Context, entityID int64, limit int) ([]kg.Ment
 	return out, rows.Err()
 }
 
+// Attributes lists what the texts say of an entity as attributes (字 孔明,
+// 生卒 1019年—1086年): one per attribute and value, with the first
+// sentence that states it and the number that do, each attribute's values
+// together, in the order the texts first state them. At most limit rows
+// are read (0: 500).
+func (s *DB) Attributes(ctx context.Context, entityID int64, limit int) ([]kg.Attribute, error) {
+	if limit <= 0 {
+		limit = 500
+	}
+	rows, err := s.query(ctx, `
+		SELECT a.attribute, a.value, a.doc_id, a.chunk_id, a.start, a.end, a.name_start, a.name_end,
+			a.value_start, a.value_end, a.sentence, a.sentence_norm, a.extractor, e.name
+		FROM (SELECT a.* FROM entity_attributes a JOIN names n ON n.id = a.name_id
+			WHERE n.entity_id = ? ORDER BY a.id LIMIT ?) a
+		JOIN entities e ON e.id = ?
+		ORDER BY a.id`, entityID, limit, entityID)
+	if err != nil {
+		return nil, fmt.Errorf("list attributes: %w", err)
+	}
+	type vkey struct{ kind, value string }
+	var out []kg.Attribute
+	at := map[vkey]int{}
+	var docs []int64
+	for rows.Next() {
+		var a kg.Attribute
+		var ev kg.Evidence
+		var norm sql.NullString
+		if err := rows.Scan(&a.Kind, &a.Value, &ev.DocID, &ev.ChunkID, &ev.Start, &ev.End, &ev.Head.Start, &ev.Head.End,
+			&ev.Tail.Start, &ev.Tail.End, &ev.Sentence, &norm, &a.Extractor, &a.Entity); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		k := vkey{a.Kind, a.Value}
+		if i, ok := at[k]; ok {
+			out[i].Support++
+			continue
+		}
+		ev.Norm = ev.Sentence
+		if norm.Valid {
+			ev.Norm = norm.String
+		}
+		a.EntityID, a.Evidence, a.Support = entityID, &ev, 1
+		at[k] = len(out)
+		out = append(out, a)
+		docs = append(docs, ev.DocID)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	slices.Sort(docs)
+	cites, err := citations(ctx, s.query, slices.Compact(docs))
+	if err != nil {
+		return nil, err
+	}
+	first := map[string]int{}
+	for i := range out {
+		c := cites[out[i].Evidence.DocID]
+		out[i].Evidence.DocKey, out[i].Evidence.Cite = c.key, c.cite
+		if _, ok := first[out[i].Kind]; !ok {
+			first[out[i].Kind] = i
+		}
+	}
+	slices.SortStableFunc(out, func(a, b kg.Attribute) int { return cmp.Compare(first[a.Kind], first[b.Kind]) })
+	return out, nil
+}
+
 // Stats counts what the workspace holds.
 func (s *DB) Stats(ctx context.Context) (*store.Stats, error) {
 	st := &store.Stats{EntityTypes: map[string]int{}, Relation: map[string]int{}, Languages: map[string]int{}, Status: map[string]int{}}

@@ -9,13 +9,14 @@ import (
 	"github.com/annals-project/annals/internal/store"
 )
 
-// Names lists the extracted names that some mention or evidence still uses,
-// with their mention counts.
+// Names lists the extracted names that some mention, evidence or attribute
+// still uses, with their mention counts.
 func (s *DB) Names(ctx context.Context) ([]store.NameRef, error) {
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT n.id, n.name, n.type, COALESCE(n.entity_id, 0), COALESCE(m.c, 0)
 		FROM names n LEFT JOIN (SELECT name_id, count(*) AS c FROM mentions GROUP BY name_id) m ON m.name_id = n.id
-		WHERE m.c > 0 OR n.id IN (SELECT head_name FROM evidence) OR n.id IN (SELECT tail_name FROM evidence)`)
+		WHERE m.c > 0 OR n.id IN (SELECT head_name FROM evidence) OR n.id IN (SELECT tail_name FROM evidence)
+			OR n.id IN (SELECT name_id FROM entity_attributes)`)
 	if err != nil {
 		return nil, fmt.Errorf("list names: %w", err)
 	}
@@ -305,7 +306,8 @@ func (a *applier) relink(ctx context.Context) error {
 		args []any
 	}{
 		{`DELETE FROM names WHERE entity_id IS NULL AND id NOT IN (SELECT name_id FROM mentions)
-			AND id NOT IN (SELECT head_name FROM evidence) AND id NOT IN (SELECT tail_name FROM evidence)`, nil},
+			AND id NOT IN (SELECT head_name FROM evidence) AND id NOT IN (SELECT tail_name FROM evidence)
+			AND id NOT IN (SELECT name_id FROM entity_attributes)`, nil},
 		// Mention counts change with names that moved and with documents
 		// written or removed, so all are counted; only changes are written.
 		{`UPDATE entities SET mentions = c.n FROM (SELECT n.entity_id AS id, count(*) AS n

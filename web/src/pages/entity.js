@@ -17,6 +17,26 @@ function groupAliases(aliases) {
   return by;
 }
 
+// statedAttributes shows what the texts state of the entity as
+// attributes (字 孔明, 生卒 …), by kind, each value with the sentence that
+// states it as a citation.
+function statedAttributes(list) {
+  const by = new Map();
+  for (const a of list || []) {
+    if (!by.has(a.kind)) by.set(a.kind, []);
+    by.get(a.kind).push(a);
+  }
+  if (!by.size) return null;
+  let n = 0;
+  return h('div', { class: 'stated', 'data-testid': 'stated-attributes' },
+    h('h2', { class: 'small muted' }, t('entity.stated')),
+    h('dl', { class: 'aliases' }, [...by].map(([kind, as]) =>
+      h('div', null, h('dt', null, kindLabel(kind)), h('dd', null, as.map((a, i) => [i ? '、' : '',
+        h('span', { 'data-testid': 'stated-attribute' }, a.value),
+        a.evidence ? [' ', citeLink(a.evidence, ++n)] : null,
+        a.support > 1 ? h('span', { class: 'muted small' }, ' ', t('entity.stated.support', a.support)) : null]))))));
+}
+
 // firstYear is the earliest year a fact's evidence is dated to.
 function firstYear(r) {
   let y;
@@ -102,6 +122,7 @@ export function entityPage(ctx) {
         person ? [' · ', h('a', { href: href.bio(v.name), 'data-testid': 'bio-link' }, t('entity.bio'))] : null),
       aliases.size ? h('dl', { class: 'aliases' }, [...aliases].map(([kind, names]) =>
         h('div', null, h('dt', null, kindLabel(kind)), h('dd', null, names.map((n, i) => [i ? '、' : '', n]))))) : null,
+      statedAttributes(v.stated_attributes),
       v.others && v.others.length ? h('p', { class: 'others' }, t('entity.others'), ' ', v.others.map((o, i) => [i ? '、' : '', entityLink(o.name, o.type), ' ', typeBadge(o.type)])) : null);
     const facts = h('section', { class: 'card' },
       h('h2', null, t('entity.facts'), ' ', h('span', { class: 'muted' }, `(${(v.relations || []).length})`)),
