@@ -63,7 +63,10 @@ type Workspace struct {
 	db     *sqlstore.DB
 	// chunkVectors is read on the first question that needs it, not at
 	// Open, so that commands which never ask stay quick to start.
-	chunkVectors cached[string, *chunkVectors]
+	chunkVectors cached[string, *vectorSet]
+	// entityVecs are the entities' stored vectors, read on the first
+	// question too; factVecs the facts' texts embedded in memory then.
+	entityVecs, factVecs cached[string, *vectorSet]
 	// relateGraph is keyed by the chunks' changes, the highest chunk id,
 	// the highest relation id and the alignments that wrote anything:
 	// another process indexed, fed back or aligned.
@@ -235,7 +238,13 @@ func (w *Workspace) Index(ctx context.Context, paths []string, opts IndexOptions
 	}
 	po.Steps = append(steps,
 		// Packed once embedded, so the next question reads them in one piece.
-		pipeline.Embedding(w.db, em, func(ctx context.Context) error { _, err := w.vectors(ctx); return err }),
+		pipeline.Embedding(w.db, em, func(ctx context.Context) error {
+			if _, err := w.vectors(ctx); err != nil {
+				return err
+			}
+			_, err := w.entityVectors(ctx)
+			return err
+		}),
 		pipeline.Dating(w.db))
 	if m := w.Config.Index.Communities; m != "off" {
 		// With a model, it writes the reports too, from the offline ones.

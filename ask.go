@@ -30,6 +30,9 @@ const (
 	ModeOpen   = answer.ModeOpen
 )
 
+// DefaultEntitySim is the entity-vector route's δ when none is given.
+const DefaultEntitySim = retrieve.DefaultEntitySim
+
 // AskOptions tune Ask.
 type AskOptions struct {
 	Mode     string         // ModeReject (default) or ModeOpen
@@ -40,6 +43,13 @@ type AskOptions struct {
 	TopK     int            // evidence items for the answer; 0 means 15
 	Delta    int            // ± years of the temporal window; negative means 1
 	Limit    int            // items retrieval returns; 0 means 30
+	// EntitySim is δ, the least cosine of an entity's vector with the
+	// question's (and its options') for the entity-vector route; 0 means
+	// retrieve.DefaultEntitySim, above 1 turns the route off.
+	EntitySim float64
+	// NoDFS turns off the walk from the question's one entity;
+	// TripleVector turns on the ranking of every fact by its vector.
+	NoDFS, TripleVector bool
 	// LLM asks the configured endpoint (or OPENAI_BASE_URL) even where the
 	// settings do not name one; Offline never calls one.
 	LLM, Offline bool
@@ -63,6 +73,7 @@ func (w *Workspace) Ask(ctx context.Context, question string, opts AskOptions) (
 	ans, err := a.Ask(ctx, question, answer.Options{
 		Mode: opts.Mode, TopK: opts.TopK, Choices: opts.Options, Theta: opts.Theta, Agent: opts.Agent,
 		MaxSteps: opts.MaxSteps, Delta: opts.Delta, Limit: opts.Limit, Stream: opts.Stream,
+		EntitySim: opts.EntitySim, NoDFS: opts.NoDFS, TripleVector: opts.TripleVector,
 	})
 	if _, ferr := w.finish(ctx, run, "ask"); ferr != nil {
 		err = errors.Join(err, ferr)
@@ -127,11 +138,16 @@ func (w *Workspace) retriever(run *llmRun) *retrieve.Retriever {
 	r.Vectors = func(ctx context.Context, text string, limit int) ([]retrieve.Scored, error) {
 		return w.nearestChunks(ctx, run, text, limit)
 	}
+	r.Entities = func(ctx context.Context, text string, limit int) ([]retrieve.Scored, error) {
+		return w.nearestEntities(ctx, run, text, limit)
+	}
+	r.Triples = w.nearestFacts
 	return r
 }
 
-// chunkVectors are the chunk vectors of one generation.
-type chunkVectors struct {
+// vectorSet is one generation of stored vectors (chunks', entities' or
+// facts'), with the model that made them.
+type vectorSet struct {
 	gen   string
 	model string
 	em    embed.Embedder // the workspace's own model, when it made them
@@ -141,12 +157,12 @@ type chunkVectors struct {
 
 // vectors returns the current chunk vectors, reading them when they are
 // not in memory or have changed since.
-func (w *Workspace) vectors(ctx context.Context) (*chunkVectors, error) {
+func (w *Workspace) vectors(ctx context.Context) (*vectorSet, error) {
 	gen, err := w.db.ChunkVectorGeneration(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return w.chunkVectors.get(gen, func() (*chunkVectors, error) { return w.loadChunkVectors(ctx, gen) })
+	return w.chunkVectors.get(gen, func() (*vectorSet, error) { return w.loadChunkVectors(ctx, gen) })
 }
 
 // nearestChunks embeds the text with the model that embedded the chunks
@@ -157,25 +173,11 @@ func (w *Workspace) nearestChunks(ctx context.Context, run *llmRun, text string,
 	if err != nil {
 		return nil, err
 	}
-	em := lv.em
-	if em == nil && run != nil && run.cfg.EmbedModel != "" {
-		em = embed.NewOpenAI(run.client, 0)
-	}
-	if em == nil || lv.vecs == nil || em.Name()+"@"+em.Version() != lv.model && lv.em != nil {
+	em := questionEmbedder(lv, run)
+	if em == nil {
 		return nil, nil
 	}
-	vs, err := em.Embed(ctx, []string{text})
-	if err != nil || len(vs) != 1 {
-		return nil, fmt.Errorf("embed the question: %w", err)
-	}
-	q := vs[0]
-	embed.Normalize(q)
-	hits := lv.vecs.TopK(q, limit)
-	out := make([]retrieve.Scored, len(hits))
-	for i, h := range hits {
-		out[i] = retrieve.Scored{ID: lv.ids[h.Index], Score: float64(h.Score)}
-	}
-	return out, nil
+	return nearest(ctx, em, lv, text, limit)
 }
 
 // stateChunkVectors names the packed copy of the chunk vectors.
@@ -186,7 +188,7 @@ const stateChunkVectors = "chunk_vectors"
 // read from their packed copy while it is current; otherwise row by row,
 // and the copy is written again for the next process (best effort: a
 // reader that cannot write still answers).
-func (w *Workspace) loadChunkVectors(ctx context.Context, gen string) (*chunkVectors, error) {
+func (w *Workspace) loadChunkVectors(ctx context.Context, gen string) (*vectorSet, error) {
 	var snap embed.Snapshot
 	if blob, err := w.db.State(ctx, stateChunkVectors); err != nil {
 		return nil, err
@@ -200,15 +202,11 @@ func (w *Workspace) loadChunkVectors(ctx context.Context, gen string) (*chunkVec
 			}
 		}
 	}
-	cv := &chunkVectors{gen: gen, model: snap.Model, ids: snap.IDs, vecs: snap.Vectors}
+	cv := &vectorSet{gen: gen, model: snap.Model, ids: snap.IDs, vecs: snap.Vectors}
 	if cv.vecs == nil {
 		return cv, nil
 	}
-	if blob, err := w.db.State(ctx, "embed_model"); err == nil && blob != nil {
-		if m, err := embed.Load(blob); err == nil && m.Name()+"@"+m.Version() == cv.model {
-			cv.em = m
-		}
-	}
+	cv.em = w.ownEmbedder(ctx, cv.model)
 	return cv, nil
 }
 
@@ -216,35 +214,9 @@ func (w *Workspace) loadChunkVectors(ctx context.Context, gen string) (*chunkVec
 // chunks were embedded with; the snapshot has no vectors when none are
 // stored.
 func (w *Workspace) readChunkVectors(ctx context.Context, gen string) (embed.Snapshot, error) {
-	snap := embed.Snapshot{Generation: gen}
 	ids, models, blobs, err := w.db.ChunkVectors(ctx)
-	if err != nil || len(ids) == 0 {
-		return snap, err
+	if err != nil {
+		return embed.Snapshot{Generation: gen}, err
 	}
-	count := map[string]int{}
-	for _, m := range models {
-		count[m]++
-	}
-	for m, n := range count {
-		if n > count[snap.Model] || n == count[snap.Model] && m < snap.Model {
-			snap.Model = m
-		}
-	}
-	var vecs [][]float32
-	for i, b := range blobs {
-		if models[i] != snap.Model {
-			continue
-		}
-		v, err := embed.Decode(b)
-		if err != nil || len(vecs) > 0 && len(v) != len(vecs[0]) {
-			continue
-		}
-		snap.IDs, vecs = append(snap.IDs, ids[i]), append(vecs, v)
-	}
-	if len(vecs) > 0 {
-		if snap.Vectors, err = embed.NewMatrix(vecs, len(vecs[0])); err != nil {
-			return snap, err
-		}
-	}
-	return snap, nil
+	return majorityVectors(gen, ids, models, blobs)
 }

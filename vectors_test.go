@@ -64,3 +64,80 @@ func TestChunkVectorsArePackedAndFollowTheChunks(t *testing.T) {
 		t.Fatalf("the new passage is not the nearest to its own words: %+v, %v", ps, err)
 	}
 }
+
+// The entity vectors are packed when indexing ends too, and read again
+// when new entities are embedded; the fact vectors are built in memory
+// once per generation. An entity asked about by its own words is the
+// nearest, and a fact by its own words the first.
+func TestEntityAndFactVectorsFollowTheGraph(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	write := func(name, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, "corpus", name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "corpus"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write("a.txt", "诸葛亮字孔明，琅邪阳都人也。躬耕陇亩，好为梁父吟。每自比于管仲、乐毅，时人莫之许也。")
+	write("b.txt", "关羽字云长，本字长生，河东解人也。亡命奔涿郡。先主于乡里合徒众，而羽与张飞为之御侮。")
+	ws, err := Open(ctx, filepath.Join(dir, ".annals"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	if _, err := ws.Index(ctx, []string{filepath.Join(dir, "corpus")}, IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	gen, err := ws.db.EntityVectorGeneration(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blob, err := ws.db.State(ctx, stateEntityVectors)
+	var snap embed.Snapshot
+	if err != nil || blob == nil || snap.UnmarshalBinary(blob) != nil || snap.Generation != gen || len(snap.IDs) == 0 {
+		t.Fatalf("no current packed copy of the entity vectors after indexing (%v, generation %q, want %q)", err, snap.Generation, gen)
+	}
+	first, err := ws.entityVectors(ctx)
+	if err != nil || first.vecs == nil || first.em == nil {
+		t.Fatalf("entity vectors %+v, %v", first, err)
+	}
+	hits, err := ws.nearestEntities(ctx, nil, "关羽", 1)
+	if err != nil || len(hits) != 1 {
+		t.Fatalf("nearest entities %v, %v", hits, err)
+	}
+	ents, err := ws.db.EntitiesByID(ctx, []int64{hits[0].ID})
+	if err != nil || len(ents) != 1 || ents[0].Name != "关羽" {
+		t.Fatalf("关羽 is not the entity nearest to his name: %+v, %v", ents, err)
+	}
+	facts, err := ws.factVectors(ctx)
+	if err != nil || facts.vecs == nil {
+		t.Fatalf("fact vectors %+v, %v", facts, err)
+	}
+	if again, _ := ws.factVectors(ctx); again != facts {
+		t.Fatal("the fact vectors were built again within one generation")
+	}
+	write("c.txt", "张飞字益德，涿郡人也，少与关羽俱事先主。羽年长数岁，飞兄事之。")
+	if _, err := ws.Index(ctx, []string{filepath.Join(dir, "corpus")}, IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	second, err := ws.entityVectors(ctx)
+	if err != nil || second == first || second.vecs.Len() <= first.vecs.Len() {
+		t.Fatalf("the entity vectors were not read again after new entities: %d then %d", first.vecs.Len(), second.vecs.Len())
+	}
+	if again, _ := ws.factVectors(ctx); again == facts {
+		t.Fatal("the fact vectors were not built again after new facts")
+	}
+	res, err := ws.Retrieve(ctx, "张飞字什么", 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ran := res.Routes["entity-vector"]; !ran {
+		t.Fatalf("the entity-vector route did not run: routes %v, inactive %v", res.Routes, res.Inactive)
+	}
+	if _, ran := res.Routes["dfs"]; !ran {
+		t.Fatalf("the dfs route did not run for a question naming one entity: routes %v, inactive %v", res.Routes, res.Inactive)
+	}
+}

@@ -21,7 +21,9 @@ func (a *app) askCmd() *cobra.Command {
 		Short: "Answer a question from the graph and the texts, with citations",
 		Long: `Finds what the question names (entities and their aliases, years, the kind of
 answer it wants), retrieves by several routes (entities, facts, passages by BM25
-and by vectors, paths between the entities, a window of years) and answers.
+and by vectors, paths between the entities, a window of years, entities by
+their vectors, a depth-first walk from a single entity, and with
+--triple-vector facts by their vectors) and answers.
 
 Offline, the answer is extractive: the facts that answer a typed question (字,
 offices, kin, death, native place, allegiance) phrased by a template, else the
@@ -82,6 +84,7 @@ Options less plausible than --theta are dropped before the final choice.`,
 	f.IntVar(&opts.MaxSteps, "steps", 0, "most agent steps (default 4)")
 	f.IntVar(&opts.TopK, "top-k", 0, "evidence items the answer reads (default 15)")
 	f.IntVar(&opts.Delta, "delta", 1, "± years of the temporal window")
+	routeFlags(cmd, &opts)
 	f.BoolVar(&opts.LLM, "llm", false, "use the LLM endpoint of OPENAI_BASE_URL even if none is configured")
 	f.BoolVar(&opts.Offline, "offline", false, "never call an LLM")
 	f.IntVar(&opts.MaxTokens, "max-tokens", 0, "token budget of LLM calls (0: none)")
@@ -179,4 +182,13 @@ func alsoMeant(ans *annals.Answer) string {
 		names[i] = e.Name
 	}
 	return "; also called so: " + strings.Join(names, ", ")
+}
+
+// routeFlags are the flags of the retrieval routes ask and eval qa share.
+func routeFlags(cmd *cobra.Command, opts *annals.AskOptions) {
+	f := cmd.Flags()
+	f.Float64Var(&opts.EntitySim, "entity-sim", annals.DefaultEntitySim,
+		"δ: the least cosine between the question (with its options) and an entity's vector for the entity-vector route (above 1: off)")
+	f.BoolVar(&opts.NoDFS, "no-dfs", false, "do not walk the graph depth-first from a question's single entity")
+	f.BoolVar(&opts.TripleVector, "triple-vector", false, "also rank every fact by the cosine of its text with the question (builds the facts' vectors in memory on the first question)")
 }

@@ -157,6 +157,7 @@ LLM grade each free answer against the gold as well.`,
 	f.StringVar(&opts.Ask.Mode, "mode", annals.ModeReject, "reject or open")
 	f.IntVar(&opts.Ask.TopK, "top-k", 0, "evidence items given to the answer, and over which retrieval recall@k is scored (0: 15)")
 	f.IntVar(&opts.Ask.Delta, "delta", 1, "± years of the temporal retrieval window")
+	routeFlags(cmd, &opts.Ask)
 	f.Float64Var(&opts.Ask.Theta, "theta", 0, "multiple choice: drop options less plausible than this (0: 0.15; negative keeps all)")
 	f.BoolVar(&opts.Judge, "judge", false, "have the configured LLM grade each free answer against the gold too (judge% column)")
 	f.IntVar(&opts.Workers, "workers", 4, "questions answered at once")

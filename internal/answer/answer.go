@@ -48,6 +48,11 @@ type Options struct {
 	MaxSteps int      // agent rounds; 0 means DefaultMaxSteps
 	Delta    int      // ± years of the temporal window; negative means 1
 	Limit    int      // items retrieval returns; 0 means 30
+	// EntitySim is δ of the entity-vector route (retrieve.Options);
+	// NoDFS turns the dfs route off, TripleVector the triple-vector
+	// route on.
+	EntitySim           float64
+	NoDFS, TripleVector bool
 	// Stream, when set, is told the answer's text as a model writes it;
 	// the Answer returned is what counts (it may say "unable to answer"
 	// after all, when the model cites nothing in reject mode).
@@ -155,7 +160,8 @@ func (a *Answerer) Ask(ctx context.Context, question string, opts Options) (*Ans
 }
 
 func (a *Answerer) retrieveOptions(opts Options, extra []string) retrieve.Options {
-	return retrieve.Options{Limit: opts.Limit, Delta: opts.Delta, T2S: a.T2S, Extra: extra}
+	return retrieve.Options{Limit: opts.Limit, Delta: opts.Delta, T2S: a.T2S, Extra: extra,
+		EntitySim: opts.EntitySim, NoDFS: opts.NoDFS, TripleVector: opts.TripleVector}
 }
 
 // answerFrom answers from one retrieval's items.

@@ -107,6 +107,18 @@ func Decode(b []byte) ([]float32, error) {
 	return v, nil
 }
 
+// DecodeInto reads a vector written by Encode into dst, which must have
+// its length.
+func DecodeInto(dst []float32, b []byte) error {
+	if len(b) != 4*len(dst) {
+		return fmt.Errorf("embed: vector of %d bytes is not %d float32s", len(b), len(dst))
+	}
+	for i := range dst {
+		dst[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return nil
+}
+
 // checkCtx is called every so many texts so that a long batch can be
 // cancelled without paying for a channel receive per text.
 func checkCtx(ctx context.Context, i int) error {

@@ -82,6 +82,24 @@ func NewMatrix(vectors [][]float32, dim int) (*Matrix, error) {
 	return m, nil
 }
 
+// NewMatrixFunc makes a Matrix of n vectors of length dim, calling fill
+// for each in order with a slice to write it into: no copy of all the
+// vectors is held beside the matrix.
+func NewMatrixFunc(n, dim int, fill func(i int, v []float32) error) (*Matrix, error) {
+	m := &Matrix{n: n, dim: dim, cols: make([]float32, n*dim)}
+	v := make([]float32, dim)
+	for i := range n {
+		clear(v)
+		if err := fill(i, v); err != nil {
+			return nil, err
+		}
+		for j, x := range v {
+			m.cols[j*n+i] = x
+		}
+	}
+	return m, nil
+}
+
 // Len is the number of vectors.
 func (m *Matrix) Len() int { return m.n }
 

@@ -3,6 +3,8 @@ package retrieve
 import (
 	"context"
 	"strings"
+
+	"github.com/annals-project/annals/internal/kg"
 )
 
 // Path search bounds: at most maxHops facts between two entities (five
@@ -34,23 +36,29 @@ func (r *Retriever) paths(ctx context.Context, a *Analysis) ([]Item, error) {
 				if len(rels) != len(ch) {
 					continue
 				}
-				it := Item{Kind: KindPath, Path: rels}
-				var keys, parts []string
-				for _, rel := range rels {
-					keys = append(keys, relationKey(rel.ID))
-					parts = append(parts, RenderTriple(rel, a.Lang))
-				}
-				it.Key = "p" + strings.Join(keys, "-")
-				it.Text = strings.Join(parts, "；")
-				if ev := rels[0].Evidence; len(ev) > 0 {
-					c := ev[0]
-					it.Citation = &c
-				}
-				out = append(out, it)
+				out = append(out, pathItem(rels, a.Lang))
 			}
 		}
 	}
 	return out, nil
+}
+
+// pathItem is a chain of facts as an item, citing its first fact's
+// sentence.
+func pathItem(rels []kg.Relation, lang string) Item {
+	it := Item{Kind: KindPath, Path: rels}
+	var keys, parts []string
+	for _, rel := range rels {
+		keys = append(keys, relationKey(rel.ID))
+		parts = append(parts, RenderTriple(rel, lang))
+	}
+	it.Key = "p" + strings.Join(keys, "-")
+	it.Text = strings.Join(parts, "；")
+	if ev := rels[0].Evidence; len(ev) > 0 {
+		c := ev[0]
+		it.Citation = &c
+	}
+	return it
 }
 
 // between returns up to pathsPerPair chains of relation ids from a to b,

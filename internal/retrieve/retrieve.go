@@ -68,6 +68,16 @@ const (
 	RoutePath      = "path"
 	RouteTime      = "time"
 	RouteCommunity = "community"
+	// RouteEntityVector finds entities by the cosine of their stored
+	// vectors with the question and its options (seed 001 §3.5), beside
+	// the name lookup, with their facts.
+	RouteEntityVector = "entity-vector"
+	// RouteTripleVector ranks every fact by the cosine of its text with
+	// the question (seed 004's triple matching).
+	RouteTripleVector = "triple-vector"
+	// RouteDFS walks depth-first from the question's one entity (seed
+	// 004's DFS path traversal).
+	RouteDFS = "dfs"
 )
 
 // Item kinds.
@@ -112,6 +122,15 @@ type Options struct {
 	// the items that level answers from come first, and a community
 	// question is searched over the whole corpus.
 	Level string
+	// EntitySim is δ, the least cosine between the question (with its
+	// options) and an entity's vector for the entity-vector route to take
+	// the entity; 0 means DefaultEntitySim, above 1 turns the route off.
+	EntitySim float64
+	// NoDFS turns the walk from a single entity off. TripleVector turns
+	// the ranking of every fact by its vector on: it costs building the
+	// facts' vectors once per process and generation, and lowered a
+	// question set at any weight that changes a ranking.
+	NoDFS, TripleVector bool
 }
 
 // Retriever runs the routes over one workspace.
@@ -119,6 +138,13 @@ type Retriever struct {
 	Src     Source
 	Lexical Search // BM25 over chunks; nil disables the chunk route
 	Vectors Search // nearest chunks by embedding; nil when none
+	// Entities are the nearest entities by their stored vectors (Scored.ID
+	// an entity's), and Triples the nearest facts by the vectors of their
+	// texts (TripleText; Scored.ID a relation's), the score a cosine
+	// either way; nil disables the route. A search that cannot run here
+	// returns an Unavailable error, which says why.
+	Entities Search
+	Triples  Search
 }
 
 // Result is what retrieval found, best first, and how.
@@ -195,10 +221,33 @@ func (r *Retriever) RetrieveFor(ctx context.Context, a *Analysis, opts Options) 
 	} else {
 		res.Inactive[RouteChunk] = "no lexical index"
 	}
+	vq := vectorQuery(a, opts.Extra)
 	if r.Vectors != nil {
-		wg.Go(func() { search(RouteVector, r.Vectors, a.Norm+" "+strings.Join(opts.Extra, " "), &near) })
+		wg.Go(func() { search(RouteVector, r.Vectors, vq, &near) })
 	} else {
 		res.Inactive[RouteVector] = "no chunk vectors"
+	}
+	minSim := opts.EntitySim
+	if minSim == 0 {
+		minSim = DefaultEntitySim
+	}
+	cq := contentQuery(a, opts.Extra)
+	var entVec, tripVec vectorSearch
+	switch {
+	case r.Entities == nil:
+		res.Inactive[RouteEntityVector] = "no entity vectors"
+	case minSim > 1:
+		res.Inactive[RouteEntityVector] = "turned off (entity similarity above 1)"
+	default:
+		wg.Go(func() { entVec.hits, entVec.err = r.Entities(ctx, cq, entityVectorLimit) })
+	}
+	switch {
+	case r.Triples == nil:
+		res.Inactive[RouteTripleVector] = "no fact vectors"
+	case !opts.TripleVector:
+		res.Inactive[RouteTripleVector] = "off unless asked for (ask --triple-vector)"
+	default:
+		wg.Go(func() { tripVec.hits, tripVec.err = r.Triples(ctx, cq, tripleVectorLimit) })
 	}
 	// Meanwhile: the entities, their facts and the paths between them.
 	for _, m := range a.Entities {
@@ -264,6 +313,26 @@ func (r *Retriever) RetrieveFor(ctx context.Context, a *Analysis, opts Options) 
 	} else {
 		res.Inactive[RoutePath] = "fewer than two entities in the question"
 	}
+	if err := r.addVectorRoutes(ctx, f, a, &entVec, &tripVec, minSim, res); err != nil {
+		return nil, err
+	}
+	switch {
+	case opts.NoDFS:
+		res.Inactive[RouteDFS] = "turned off"
+	case len(a.Entities) == 0:
+		res.Inactive[RouteDFS] = "no entity in the question"
+	case len(a.Entities) > 1:
+		res.Inactive[RouteDFS] = "the question names more than one entity: the path route links them"
+	default:
+		walked, err := r.dfs(ctx, a, opts.Extra)
+		if err != nil {
+			return nil, err
+		}
+		for i, it := range walked {
+			f.add(RouteDFS, i, it)
+		}
+		res.Routes[RouteDFS] = len(walked)
+	}
 	named := make([]kg.Entity, len(a.Entities))
 	for i, m := range a.Entities {
 		named[i] = m.Entity
@@ -286,6 +355,47 @@ func (r *Retriever) RetrieveFor(ctx context.Context, a *Analysis, opts Options) 
 		res.Inactive = nil
 	}
 	return res, nil
+}
+
+// addVectorRoutes adds what the entity-vector and triple-vector searches
+// found, once they are done, to the fusion.
+func (r *Retriever) addVectorRoutes(ctx context.Context, f *fusion, a *Analysis, ent, trip *vectorSearch, minSim float64, res *Result) error {
+	if _, off := res.Inactive[RouteEntityVector]; !off {
+		if why, ok := unavailable(ent.err); ok {
+			res.Inactive[RouteEntityVector] = why
+		} else if ent.err != nil {
+			return fmt.Errorf("%s search: %w", RouteEntityVector, ent.err)
+		} else {
+			ents, facts, err := r.entityVectorItems(ctx, a, ent.hits, minSim)
+			if err != nil {
+				return err
+			}
+			for i, it := range ents {
+				f.add(RouteEntityVector, i, it)
+			}
+			for i, it := range facts {
+				f.add(RouteEntityVector, i, it)
+			}
+			res.Routes[RouteEntityVector] = len(ents) + len(facts)
+		}
+	}
+	if _, off := res.Inactive[RouteTripleVector]; !off {
+		if why, ok := unavailable(trip.err); ok {
+			res.Inactive[RouteTripleVector] = why
+		} else if trip.err != nil {
+			return fmt.Errorf("%s search: %w", RouteTripleVector, trip.err)
+		} else {
+			items, err := r.tripleVectorItems(ctx, a, trip.hits)
+			if err != nil {
+				return err
+			}
+			for i, it := range items {
+				f.add(RouteTripleVector, i, it)
+			}
+			res.Routes[RouteTripleVector] = len(items)
+		}
+	}
+	return nil
 }
 
 // triples are the facts of the question's entities, ranked by how well
@@ -616,6 +726,7 @@ type fusion struct {
 // routeWeight says how much a first place on each route is worth.
 var routeWeight = map[string]float64{
 	RouteEntity: 0.6, RouteTriple: 1.0, RouteChunk: 1.0, RouteVector: 0.7, RoutePath: 1.2, RouteTime: 0.6, RouteCommunity: 0.5,
+	RouteEntityVector: 0.4, RouteTripleVector: 0.3, RouteDFS: 0.8,
 }
 
 // rrfK damps the reciprocal-rank scores so that the first few places of a

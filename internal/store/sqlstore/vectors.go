@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/store"
 )
 
@@ -66,18 +67,79 @@ func (s *DB) PutVectors(ctx context.Context, kind, model string, ids []int64, ve
 	if err := b.flush(ctx); err != nil {
 		return fmt.Errorf("store %s vectors: %w", kind, err)
 	}
-	if kind == "chunk" {
-		_, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES(?, '1')
-			ON CONFLICT(key) DO UPDATE SET value = CAST(meta.value AS INTEGER) + 1`, metaChunkVectors)
-		if err != nil {
-			return fmt.Errorf("count chunk vector changes: %w", err)
-		}
+	counter := metaChunkVectors
+	if kind == "entity" {
+		counter = metaEntityVectors
+	}
+	if err := bump(ctx, tx, counter); err != nil {
+		return err
 	}
 	return tx.Commit()
 }
 
-// metaChunkVectors counts the writes of chunk vectors.
-const metaChunkVectors = "chunk_vectors_version"
+// metaChunkVectors and metaEntityVectors count the writes of chunk and
+// entity vectors.
+const (
+	metaChunkVectors  = "chunk_vectors_version"
+	metaEntityVectors = "entity_vectors_version"
+)
+
+// EntityVectorGeneration names the state of the entity vectors, cheaply
+// (no table is counted): it changes whenever entity vectors are written,
+// an entity is added, alignments rewrite entities, or chunks (and the
+// entities only they named) are written or removed. A vector whose entity
+// has gone since is only read in vain.
+func (s *DB) EntityVectorGeneration(ctx context.Context) (string, error) {
+	var writes, maxID, aligned, chunks int64
+	err := s.queryRow(ctx, `SELECT COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?), 0),
+		COALESCE((SELECT max(id) FROM entities), 0),
+		COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?), 0),
+		COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?), 0)`,
+		metaEntityVectors, metaAligned, metaChunks).Scan(&writes, &maxID, &aligned, &chunks)
+	if err != nil {
+		return "", fmt.Errorf("read the entity vectors' generation: %w", err)
+	}
+	return fmt.Sprintf("%d/%d/%d/%d", writes, maxID, aligned, chunks), nil
+}
+
+// EntityVectorRows reads every entity vector with the model that made it.
+func (s *DB) EntityVectorRows(ctx context.Context) (ids []int64, models []string, vecs [][]byte, err error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT entity_id, model, vec FROM entity_vectors ORDER BY entity_id")
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("read entity vectors: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var m string
+		var v []byte
+		if err := rows.Scan(&id, &m, &v); err != nil {
+			return nil, nil, nil, err
+		}
+		ids, models, vecs = append(ids, id), append(models, m), append(vecs, v)
+	}
+	return ids, models, vecs, rows.Err()
+}
+
+// FactNames lists every relation with its type and the names of its two
+// ends (no evidence), in id order: what a fact's text is made of.
+func (s *DB) FactNames(ctx context.Context) ([]kg.Relation, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT r.id, r.head_id, h.name, r.type, r.tail_id, t.name
+		FROM relations r JOIN entities h ON h.id = r.head_id JOIN entities t ON t.id = r.tail_id ORDER BY r.id`)
+	if err != nil {
+		return nil, fmt.Errorf("read relations: %w", err)
+	}
+	defer rows.Close()
+	var out []kg.Relation
+	for rows.Next() {
+		var r kg.Relation
+		if err := rows.Scan(&r.ID, &r.HeadID, &r.Head, &r.Type, &r.TailID, &r.Tail); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
 
 // ChunkVectorGeneration names the state of the chunk vectors: it changes
 // whenever a chunk or a chunk vector is written or removed, so a copy of

@@ -97,7 +97,7 @@ function showAnswer(el, ans) {
     ans.items && ans.items.length ? h('details', { class: 'items' },
       h('summary', null, t('ask.items', ans.items.length)),
       h('ol', null, ans.items.map((it) => h('li', null,
-        h('span', { class: 'muted small' }, it.kind, ' · ', Number(it.score || 0).toFixed(2), ' '),
+        h('span', { class: 'muted small', title: t('ask.routes') }, it.kind, ' · ', (it.routes || []).join(' + '), ' · ', Number(it.score || 0).toFixed(2), ' '),
         it.citation && it.citation.doc_key ? evidenceLine(it.citation, null) : it.text)))) : null);
 }
 
