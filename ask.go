@@ -30,8 +30,9 @@ const (
 	ModeOpen   = answer.ModeOpen
 )
 
-// DefaultEntitySim is the entity-vector route's δ when none is given.
-const DefaultEntitySim = retrieve.DefaultEntitySim
+// SuggestedEntitySim is a δ for the entity-vector route with the
+// workspace's own embedder; the route is off unless one is given.
+const SuggestedEntitySim = retrieve.SuggestedEntitySim
 
 // AskOptions tune Ask.
 type AskOptions struct {
@@ -44,8 +45,8 @@ type AskOptions struct {
 	Delta    int            // ± years of the temporal window; negative means 1
 	Limit    int            // items retrieval returns; 0 means 30
 	// EntitySim is δ, the least cosine of an entity's vector with the
-	// question's (and its options') for the entity-vector route; 0 means
-	// retrieve.DefaultEntitySim, above 1 turns the route off.
+	// question's (and its options') for the entity-vector route; 0 (or
+	// above 1) leaves the route off (see SuggestedEntitySim).
 	EntitySim float64
 	// NoDFS turns off the walk from the question's one entity;
 	// TripleVector turns on the ranking of every fact by its vector.

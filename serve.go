@@ -203,7 +203,8 @@ func (b apiBackend) Search(ctx context.Context, q server.SearchQuery) (any, erro
 }
 
 func (b apiBackend) Ask(ctx context.Context, req server.AskRequest, stream func(string)) (any, error) {
-	opts := AskOptions{Mode: req.Mode, Theta: req.Theta, Agent: req.Agent, TopK: req.TopK, Delta: -1, Offline: req.Offline, Stream: stream}
+	opts := AskOptions{Mode: req.Mode, Theta: req.Theta, Agent: req.Agent, TopK: req.TopK, Delta: -1, Offline: req.Offline, Stream: stream,
+		EntitySim: req.EntitySim}
 	if req.Delta != nil {
 		opts.Delta = *req.Delta
 	}

@@ -187,8 +187,9 @@ func alsoMeant(ans *annals.Answer) string {
 // routeFlags are the flags of the retrieval routes ask and eval qa share.
 func routeFlags(cmd *cobra.Command, opts *annals.AskOptions) {
 	f := cmd.Flags()
-	f.Float64Var(&opts.EntitySim, "entity-sim", annals.DefaultEntitySim,
-		"δ: the least cosine between the question (with its options) and an entity's vector for the entity-vector route (above 1: off)")
+	f.Float64Var(&opts.EntitySim, "entity-sim", 0,
+		"δ: the least cosine between the question (with its options) and an entity's vector for the entity-vector route; 0 leaves it off ("+
+			fmt.Sprint(annals.SuggestedEntitySim)+" suits the built-in embedder)")
 	f.BoolVar(&opts.NoDFS, "no-dfs", false, "do not walk the graph depth-first from a question's single entity")
 	f.BoolVar(&opts.TripleVector, "triple-vector", false, "also rank every fact by the cosine of its text with the question (builds the facts' vectors in memory on the first question)")
 }

@@ -124,7 +124,8 @@ type Options struct {
 	Level string
 	// EntitySim is δ, the least cosine between the question (with its
 	// options) and an entity's vector for the entity-vector route to take
-	// the entity; 0 means DefaultEntitySim, above 1 turns the route off.
+	// the entity; 0 (or above 1) leaves the route off (see
+	// SuggestedEntitySim).
 	EntitySim float64
 	// NoDFS turns the walk from a single entity off. TripleVector turns
 	// the ranking of every fact by its vector on: it costs building the
@@ -228,16 +229,13 @@ func (r *Retriever) RetrieveFor(ctx context.Context, a *Analysis, opts Options) 
 		res.Inactive[RouteVector] = "no chunk vectors"
 	}
 	minSim := opts.EntitySim
-	if minSim == 0 {
-		minSim = DefaultEntitySim
-	}
 	cq := contentQuery(a, opts.Extra)
 	var entVec, tripVec vectorSearch
 	switch {
 	case r.Entities == nil:
 		res.Inactive[RouteEntityVector] = "no entity vectors"
-	case minSim > 1:
-		res.Inactive[RouteEntityVector] = "turned off (entity similarity above 1)"
+	case minSim <= 0 || minSim > 1:
+		res.Inactive[RouteEntityVector] = "off unless asked for (ask --entity-sim 0.45)"
 	default:
 		wg.Go(func() { entVec.hits, entVec.err = r.Entities(ctx, cq, entityVectorLimit) })
 	}

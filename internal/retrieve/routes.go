@@ -18,12 +18,16 @@ type Unavailable string
 
 func (u Unavailable) Error() string { return string(u) }
 
-// DefaultEntitySim is δ, the least cosine between the question (with its
-// options) and an entity's stored vector for the entity-vector route to
-// take the entity, for the workspace's own learned embedder. Its cosines
-// run lower than an endpoint's model's: a question and the name of what it
-// asks about meet at about 0.3–0.6, unrelated names at under 0.2.
-const DefaultEntitySim = 0.45
+// SuggestedEntitySim is a δ for the workspace's own learned embedder:
+// the least cosine between the question (with its options) and an
+// entity's stored vector for the entity-vector route to take the entity.
+// Its cosines run lower than an endpoint's model's: a question and the
+// name of what it asks about meet at about 0.3–0.6, unrelated names at
+// under 0.2. The route is off unless a δ is given: reading the entity
+// vectors costs a fresh process about 0.2 s of CPU and 250 MB, more than
+// a question may take, and offline it raised no figure of the question
+// sets (the name lookup finds what it finds).
+const SuggestedEntitySim = 0.45
 
 // Bounds of the vector routes.
 const (

@@ -177,11 +177,19 @@ func TestEntityVectorRouteKeepsEntitiesAtOrAboveDelta(t *testing.T) {
 	if !slices.Equal(got, []string{"关羽", "张飞", "赵云"}) {
 		t.Fatalf("at δ 0.3 the route found %v", got)
 	}
+	// Without δ the route is off, and says so.
+	res, err = r.Retrieve(context.Background(), "刘备的义弟是谁", Options{NoDFS: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if why := res.Inactive[RouteEntityVector]; !strings.Contains(why, "off unless asked") {
+		t.Fatalf("inactive routes %v: want the entity-vector route off without δ", res.Inactive)
+	}
 	// Without vectors the route says why.
 	r.Entities = func(context.Context, string, int) ([]Scored, error) {
 		return nil, Unavailable("no entity vectors: annals index stores them")
 	}
-	res, err = r.Retrieve(context.Background(), "刘备的义弟是谁", Options{NoDFS: true})
+	res, err = r.Retrieve(context.Background(), "刘备的义弟是谁", Options{EntitySim: SuggestedEntitySim, NoDFS: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -145,6 +145,7 @@ func TestRequestsAreBounded(t *testing.T) {
 		{"POST", "/api/ask", `{"question":"` + strings.Repeat("问", MaxQuestion+1) + `"}`, "1000 characters"},
 		{"POST", "/api/ask", `{"question":"x","top_k":101}`, "100"},
 		{"POST", "/api/ask", `{"question":"x","delta":100000}`, "500"},
+		{"POST", "/api/ask", `{"question":"x","entity_sim":1.5}`, "entity_sim"},
 		{"POST", "/api/ask", `{"question":"x","options":[{"letter":"A","text":"` + strings.Repeat("长", 501) + `"}]}`, "500 characters"},
 		{"POST", "/api/relate", `{"head":"a","tail":"b","budget":999999999}`, "1000000"},
 		{"POST", "/api/relate", `{"head":"a","tail":"b","top":51}`, "50"},

@@ -65,6 +65,9 @@ func checkAsk(req *AskRequest) error {
 	if req.Delta != nil && (*req.Delta < 0 || *req.Delta > MaxDelta) {
 		return badRequest("delta", fmt.Errorf("%d: want 0 to %d years", *req.Delta, MaxDelta))
 	}
+	if req.EntitySim < 0 || req.EntitySim > 1 {
+		return badRequest("entity_sim", errors.New("want a cosine from 0 (the entity-vector route off) to 1"))
+	}
 	if req.Theta < -1 || req.Theta > 1 {
 		return badRequest("theta", errors.New("want a number from -1 (keep every option) to 1"))
 	}

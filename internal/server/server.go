@@ -110,6 +110,8 @@ type AskRequest struct {
 	TopK     int      `json:"top_k,omitempty"`
 	Delta    *int     `json:"delta,omitempty"`
 	Offline  bool     `json:"offline,omitempty"`
+	// EntitySim is δ of the entity-vector route; 0 leaves it off.
+	EntitySim float64 `json:"entity_sim,omitempty"`
 }
 
 // RelateRequest carries the options of `annals relate`. Feedback writes
