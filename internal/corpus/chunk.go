@@ -62,10 +62,12 @@ const maxHeading = 20
 //
 // With Patterns, a paragraph that opens a unit of the text's writing pattern
 // also starts a unit inside its section: a life, opened by a formula such as
-// 张辽字文远，雁门马邑人也 (X字Y，Z人也, X，字Y，Z人也, X者，Z人也, X，Z人也);
+// 张辽字文远，雁门马邑人也 (X字Y，Z人也, X，字Y，Z人也, X者，Z人也, X，Z人也,
+// or a name and 字 or a title and 讳 alone: 关羽字云长，本字长生);
 // a year, opened by a year heading (建安元年, 元年春正月, 二年; not 秋七月)
-// in a chronicle, where at least minYears paragraphs open with one and at
-// most one opens a life (a 本纪: a ruler's life told year by year); the
+// in a chronicle, where at least minYears paragraphs open with one and
+// yearsPerLife for each that opens a life (a 本纪: reigns told year by
+// year, not a chapter of lives that name a year here and there); the
 // historian's comment (评曰, 太史公曰, 论曰, 赞曰). Units are boundaries as
 // sections are: no chunk spans two, overlap stays inside one, and a unit
 // longer than MaxChars is packed as above inside itself. A unit's chunks

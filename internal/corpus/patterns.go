@@ -8,7 +8,7 @@ import (
 
 // PatternsVersion changes when the units Patterns finds would change, so
 // that texts chunked with them are chunked again.
-const PatternsVersion = "p1"
+const PatternsVersion = "p2"
 
 // The openings of the units a writing pattern marks, matched at the start
 // of a paragraph (see Chunk).
@@ -17,6 +17,10 @@ var (
 	// courtesy name, or 者, then a place and 人也: 张辽字文远，雁门马邑人也;
 	// 诸葛亮字孔明，琅邪阳都人也; 王允之，河东安邑人也; 韩信者，淮阴人也.
 	lifeOpening = regexp.MustCompile(`^(\p{Han}{2,6}?)(?:者，|，?字\p{Han}{1,4}，|，)(\p{Han}{1,10}?)人也`)
+	// nameOpening: a full name and its 字, or a sovereign's title and his
+	// name (讳), when no place follows: 关羽字云长，本字长生; 荀攸字公达，彧从子也;
+	// 世祖光武皇帝讳秀，字文叔.
+	nameOpening = regexp.MustCompile(`^(\p{Han}{2,4}?)者?，?字\p{Han}{1,3}，|^(\p{Han}{2,7}?)讳\p{Han}{1,2}，`)
 	// yearOpening: a year, counted from a reign era or ruler or bare,
 	// followed by a season, a month or a comma: 建安元年春正月, 二年，
 	// 初平元年, 襄公十二年.
@@ -29,6 +33,10 @@ var (
 // years to open units: one or two are dates in a narrative, not a
 // chronicle's frame (see isChronicle).
 const minYears = 3
+
+// yearsPerLife is how many year headings a chronicle has for each life it
+// opens (see isChronicle).
+const yearsPerLife = 6
 
 // unitLook is how many code points of a paragraph's start the openings are
 // looked for in; the longest opening fits in it.
@@ -43,13 +51,32 @@ const (
 	relativeYearWords = "立在事位之被享出相即凡居"
 )
 
+// kinWords make what stands before 字 a kinsman named by his relation to
+// someone already named (良弟谡，字幼常; 孔子生鲤，字伯鱼), who is told of
+// inside that life.
+var kinWords = []string{"弟", "兄", "生", "长子", "少子", "中子", "从子", "之子", "孙"}
+
 // lifeName is the name a paragraph opening a life gives it, or "".
 func lifeName(head string) string {
-	m := lifeOpening.FindStringSubmatch(head)
-	if m == nil || strings.HasSuffix(m[2], "夫") { // X，Y夫人也: a wife, not a place
+	if m := lifeOpening.FindStringSubmatch(head); m != nil {
+		if strings.HasSuffix(m[2], "夫") { // X，Y夫人也: a wife, not a place
+			return ""
+		}
+		return m[1]
+	}
+	m := nameOpening.FindStringSubmatch(head)
+	if m == nil {
 		return ""
 	}
-	return m[1]
+	name := m[1] + m[2]
+	if m[1] != "" {
+		for _, w := range kinWords {
+			if strings.Contains(name, w) && !strings.HasPrefix(name, w) {
+				return ""
+			}
+		}
+	}
+	return name
 }
 
 // yearHeading returns what a paragraph opening with a year counts from
@@ -70,9 +97,11 @@ func yearHeading(head string) (era, year string, ok bool) {
 }
 
 // isChronicle reports whether year headings open units in this document:
-// at least minYears paragraphs open with one, and no more than one opens a
-// life. In a chapter of several lives the years are dates in a narrative,
-// and the lives are the units.
+// at least minYears paragraphs open with one, and yearsPerLife for each
+// that opens a life. In a chapter of several lives the years are dates in a
+// narrative, and the lives are the units; in the First Four Histories
+// chapters of lives have at most five year headings a life (班梁列传), those
+// of several sovereigns' reigns seven or more (少帝纪, 三嗣主传).
 func (c *chunker) isChronicle(lines []line) bool {
 	years, lives := 0, 0
 	for i := 0; i < len(lines); {
@@ -92,7 +121,7 @@ func (c *chunker) isChronicle(lines []line) bool {
 		}
 		i = j
 	}
-	return years >= minYears && lives <= 1
+	return years >= max(minYears, yearsPerLife*lives)
 }
 
 // unit starts a unit at the paragraph [s,e) when it opens one: the chunk

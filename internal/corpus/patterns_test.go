@@ -23,14 +23,16 @@ const (
 	comment    = "评曰：元礼之孝，叔平之学，子彦之直，皆一时之选也。"
 	chapter    = "卷九 张赵钱传\n\n" + lifeZhang + "\n" + lifeZhang2 + "\n" + lifeZhao + "\n" + lifeZhao2 + "\n" + lifeQian + "\n" + comment + "\n"
 
-	// A chronicle: a ruler's opening, then years; 秋七月 is no year, and
-	// the era changes in passing inside a paragraph.
+	// A chronicle: a ruler's opening, then six years; 秋七月 is no year,
+	// and the era changes in passing inside a paragraph.
 	annals = "高宗孝皇帝，河内温人也。少有大志，好读兵书。\n" +
 		"天和元年春正月，即皇帝位，大赦天下。\n" +
 		"二年春，东巡，至于海上。\n" +
 		"秋七月，大水，遣使者振贷。\n" +
 		"三年冬十月，北伐，破之。明年改元，是为永昌元年。\n" +
 		"二年夏四月，地震。\n" +
+		"三年，大旱，蝗。\n" +
+		"四年春正月，立皇子为太子。\n" +
 		"后三年，帝崩于南宫。\n"
 )
 
@@ -166,13 +168,38 @@ func TestChunkPatternsChronicle(t *testing.T) {
 		"高宗孝皇帝/天和元年 天和元年",
 		"高宗孝皇帝/天和二年 二年春，", // 秋七月 stays in 二年
 		"高宗孝皇帝/天和三年 三年冬十",
-		"高宗孝皇帝/永昌二年 二年夏四", // 后三年 is counted from an event, not a heading
+		"高宗孝皇帝/永昌二年 二年夏四",
+		"高宗孝皇帝/永昌三年 三年，大",
+		"高宗孝皇帝/永昌四年 四年春正", // 后三年 is counted from an event, not a heading
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("chunks\n%q, want\n%q", got, want)
 	}
-	if !strings.Contains(chunks[2].Text, "秋七月") || !strings.Contains(chunks[4].Text, "后三年") {
+	if !strings.Contains(chunks[2].Text, "秋七月") || !strings.Contains(chunks[6].Text, "后三年") {
 		t.Errorf("chunks %q", got)
+	}
+}
+
+// TestChunkPatternsYearsInLives: a chapter of lives that open paragraphs
+// with a year here and there is no chronicle; its units are the lives.
+func TestChunkPatternsYearsInLives(t *testing.T) {
+	doc := chapter + "三年春，元礼卒。\n" + lifeZhang + "\n建安元年，征拜议郎。\n二年，迁侍中。\n" + lifeQian + "\n五年，坐事免。\n"
+	for _, c := range mustChunkUnits(t, doc, "txt", ChunkOptions{MaxChars: 50, Overlap: 10}) {
+		if strings.Contains(c.Section, "年") {
+			t.Errorf("chunk %d section %q", c.Seq, c.Section)
+		}
+	}
+	// Three sovereigns with years enough for each are a chronicle.
+	var b strings.Builder
+	for _, ruler := range []string{"齐王讳芳，字兰卿。", "高贵乡公讳髦，字彦士。", "陈留王讳奂，字景明。"} {
+		b.WriteString(ruler + "\n")
+		for _, y := range []string{"正元元年春，", "二年，", "三年，", "四年，", "五年，", "六年，"} {
+			b.WriteString(y + "大赦。\n")
+		}
+	}
+	chunks := mustChunkUnits(t, b.String(), "txt", DefaultChunkOptions())
+	if len(chunks) != 21 || chunks[0].Section != "齐王" || chunks[9].Section != "高贵乡公/正元二年" {
+		t.Errorf("%d chunks, sections %q, %q", len(chunks), chunks[0].Section, chunks[9].Section)
 	}
 }
 
@@ -237,17 +264,25 @@ func TestChunkPatternsOff(t *testing.T) {
 
 func TestLifeName(t *testing.T) {
 	cases := map[string]string{
-		"张辽字文远，雁门马邑人也。":   "张辽",
-		"诸葛亮字孔明，琅邪阳都人也。":  "诸葛亮",
-		"李弘度，字元方，陈留人也。":   "李弘度",
-		"韩信者，淮阴人也。":       "韩信",
-		"太祖武皇帝，沛国谯人也，姓曹":  "太祖武皇帝",
-		"将军李蔡，成纪人也。":      "将军李蔡",
-		"易王母，文侯夫人也。":      "", // a wife
-		"初，太祖为兖州，以陈留人也":   "",
-		"时荆州未定，复遣辽屯长社。":   "",
-		"辽谓左右曰：勿动。":       "",
-		"高祖吕皇后，父吕公，单父人也。": "",
+		"张辽字文远，雁门马邑人也。":    "张辽",
+		"诸葛亮字孔明，琅邪阳都人也。":   "诸葛亮",
+		"李弘度，字元方，陈留人也。":    "李弘度",
+		"韩信者，淮阴人也。":        "韩信",
+		"太祖武皇帝，沛国谯人也，姓曹":   "太祖武皇帝",
+		"将军李蔡，成纪人也。":       "将军李蔡",
+		"易王母，文侯夫人也。":       "", // a wife
+		"初，太祖为兖州，以陈留人也":    "",
+		"时荆州未定，复遣辽屯长社。":    "",
+		"辽谓左右曰：勿动。":        "",
+		"高祖吕皇后，父吕公，单父人也。":  "",
+		"关羽字云长，本字长生，河东解人也": "关羽",
+		"荀攸字公达，彧从子也。":      "荀攸",
+		"王烈者，字彦方，於时名闻":     "王烈",
+		"世祖光武皇帝讳秀，字文叔":     "世祖光武皇帝",
+		"良弟谡，字幼常，以荆州从事":    "",
+		"孔子生鲤，字伯鱼。":        "",
+		"繇长子基，字敬舆，年十四":     "",
+		"秦商字子丕。":           "", // a line of a list of disciples
 	}
 	for in, want := range cases {
 		if got := lifeName(in); got != want {
