@@ -388,7 +388,7 @@ func (w *Workspace) Entities(ctx context.Context, q EntityQuery) ([]Entity, erro
 // chunkOptions turns settings into chunker options; overlap 0 in the
 // settings means none, which the chunker spells as a negative number.
 func chunkOptions(c Config) corpus.ChunkOptions {
-	o := corpus.ChunkOptions{MaxChars: c.Chunk.MaxChars, Overlap: c.Chunk.Overlap}
+	o := corpus.ChunkOptions{MaxChars: c.Chunk.MaxChars, Overlap: c.Chunk.Overlap, Patterns: c.Chunk.Patterns}
 	if o.Overlap == 0 {
 		o.Overlap = -1
 	}

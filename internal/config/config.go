@@ -145,6 +145,10 @@ type Normalize struct {
 type Chunk struct {
 	MaxChars int `yaml:"max_chars" json:"max_chars"`
 	Overlap  int `yaml:"overlap" json:"overlap"`
+	// Patterns makes chunks follow the units a text's writing pattern
+	// marks: each life of a biography chapter, each year of a chronicle,
+	// the historian's comment (corpus.ChunkOptions.Patterns).
+	Patterns bool `yaml:"patterns" json:"patterns"`
 }
 
 // LLM names an OpenAI-compatible endpoint. Unused unless BaseURL is set
@@ -264,12 +268,17 @@ func (c *Config) applyEnv(getenv func(string) string) error {
 	}
 	str("ANNALS_STORE", &c.Store)
 	str("ANNALS_SCHEMA", &c.Schema)
-	if v := getenv("ANNALS_T2S"); v != "" {
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return fmt.Errorf("ANNALS_T2S=%q: want true or false", v)
+	for _, b := range []struct {
+		name string
+		dst  *bool
+	}{{"ANNALS_T2S", &c.Normalize.T2S}, {"ANNALS_CHUNK_PATTERNS", &c.Chunk.Patterns}} {
+		if v := getenv(b.name); v != "" {
+			x, err := strconv.ParseBool(v)
+			if err != nil {
+				return fmt.Errorf("%s=%q: want true or false", b.name, v)
+			}
+			*b.dst = x
 		}
-		c.Normalize.T2S = b
 	}
 	for _, n := range []struct {
 		name string
@@ -382,6 +391,11 @@ chunk:
   # repeats. Env: ANNALS_CHUNK_MAX_CHARS, ANNALS_CHUNK_OVERLAP.
   max_chars: 600
   overlap: 100
+  # Follow the units of the writing pattern: a chunk never spans two lives
+  # of a biography chapter (opened by 张辽字文远，雁门马邑人也), two years of
+  # a chronicle (建安元年, 二年) or the historian's comment (评曰), and its
+  # section names the person or the year. Env: ANNALS_CHUNK_PATTERNS.
+  patterns: false
 
 # Documents processed at once; 0: one per CPU. Env: ANNALS_WORKERS.
 workers: 0

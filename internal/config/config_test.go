@@ -24,6 +24,28 @@ func TestPrecedenceFileThenEnv(t *testing.T) {
 	}
 }
 
+func TestChunkPatternsSetting(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	if c, err := Load(path); err != nil || c.Chunk.Patterns {
+		t.Fatalf("default: patterns %v, %v", c.Chunk.Patterns, err)
+	}
+	if err := os.WriteFile(path, []byte("chunk:\n  patterns: true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := Load(path); err != nil || !c.Chunk.Patterns || c.Chunk.MaxChars != 600 {
+		t.Fatalf("file: %+v, %v", c.Chunk, err)
+	}
+	t.Setenv("ANNALS_CHUNK_PATTERNS", "false")
+	if c, err := Load(path); err != nil || c.Chunk.Patterns {
+		t.Fatalf("environment: %+v, %v", c.Chunk, err)
+	}
+	t.Setenv("ANNALS_CHUNK_PATTERNS", "sometimes")
+	if _, err := Load(path); err == nil || !strings.Contains(err.Error(), "ANNALS_CHUNK_PATTERNS") {
+		t.Fatalf("want an error naming ANNALS_CHUNK_PATTERNS, got %v", err)
+	}
+}
+
 func TestTemplateParsesToDefaults(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, FileName)

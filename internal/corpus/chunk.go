@@ -18,6 +18,10 @@ type ChunkOptions struct {
 	// repeats at its start, in whole sentences; 0 means 100, a negative
 	// value means none. It is capped at MaxChars/2 so chunks keep moving.
 	Overlap int
+	// Patterns makes chunks follow the units a text's writing pattern
+	// marks (see Chunk): the lives of a biography chapter, the years of a
+	// chronicle, the historian's closing comment.
+	Patterns bool
 }
 
 // DefaultChunkOptions gives 600-character chunks with 100 characters of
@@ -55,7 +59,30 @@ const maxHeading = 20
 // but no more than MaxChars/2), dropped as needed to keep a paragraph or
 // sentence whole. Every non-space character of doc lies in a chunk, and each
 // chunk's Text is exactly doc's code points [Start,End).
+//
+// With Patterns, a paragraph that opens a unit of the text's writing pattern
+// also starts a unit inside its section: a life, opened by a formula such as
+// 张辽字文远，雁门马邑人也 (X字Y，Z人也, X，字Y，Z人也, X者，Z人也, X，Z人也,
+// or a name and 字 or a title and 讳 alone: 关羽字云长，本字长生);
+// a year, opened by a year heading (建安元年, 元年春正月, 二年; not 秋七月)
+// in a chronicle, where at least minYears paragraphs open with one and
+// yearsPerLife for each that opens a life (a 本纪: reigns told year by
+// year, not a chapter of lives that name a year here and there); the
+// historian's comment (评曰, 太史公曰, 论曰, 赞曰). Units are boundaries as
+// sections are: no chunk spans two, overlap stays inside one, and a unit
+// longer than MaxChars is packed as above inside itself. A unit's chunks
+// name it after the headings in their Section: 张辽, 卷一/张辽,
+// 太祖武皇帝/建安二年, 评曰. A bare 二年 counts from the era of the last year
+// heading that named one, or of an era's first year named in passing since
+// (建兴元年 inside a paragraph). A life or a comment ends the year before
+// it; text before the first unit of a section keeps the section's name.
 func Chunk(doc string, format, lang string, opts ChunkOptions) []kg.Chunk {
+	return chunkDoc(doc, format, lang, opts).out
+}
+
+// chunkDoc chunks a document and returns the chunker, which holds the chunks
+// and the offsets where units open.
+func chunkDoc(doc string, format, lang string, opts ChunkOptions) *chunker {
 	opts = opts.resolved()
 	if lang == "" {
 		lang = text.DetectLanguage(doc)
@@ -66,12 +93,16 @@ func Chunk(doc string, format, lang string, opts ChunkOptions) []kg.Chunk {
 		doc = string([]rune(doc))
 	}
 	rs, off := decode(doc)
-	c := &chunker{rs: rs, off: off, doc: doc, lang: lang, max: opts.MaxChars, overlap: opts.Overlap}
+	c := &chunker{rs: rs, off: off, doc: doc, lang: lang, max: opts.MaxChars, overlap: opts.Overlap, md: format == "md"}
 	lines := splitLines(rs)
 	if format == "md" {
 		markMarkdownHeadings(rs, lines)
 	} else {
 		markTextHeadings(rs, lines)
+	}
+	if opts.Patterns {
+		c.patterns = true
+		c.chronicle = c.isChronicle(lines)
 	}
 	var path []heading // open headings, outermost first
 	from := 0
@@ -80,7 +111,7 @@ func Chunk(doc string, format, lang string, opts ChunkOptions) []kg.Chunk {
 		if l.level == 0 {
 			continue
 		}
-		c.section(lines[from:i], format == "md")
+		c.section(lines[from:i])
 		for len(path) > 0 && path[len(path)-1].level >= l.level {
 			path = path[:len(path)-1]
 		}
@@ -88,8 +119,8 @@ func Chunk(doc string, format, lang string, opts ChunkOptions) []kg.Chunk {
 		c.name = joinHeadings(path)
 		from = i
 	}
-	c.section(lines[from:], format == "md")
-	return c.out
+	c.section(lines[from:])
+	return c
 }
 
 type heading struct {
@@ -332,7 +363,17 @@ type chunker struct {
 	lang    string
 	max     int
 	overlap int
-	name    string // current section path
+	md      bool
+	name    string // current section path, then the unit with patterns
+
+	patterns  bool   // units follow the writing pattern
+	chronicle bool   // year headings open units
+	base      string // the section's heading path
+	person    string // the life being read, or the comment
+	year      string // the year being read
+	era       string // what the last year counted from
+	eraSeen   int    // the text before this was read for eras
+	units     []int  // where units open
 
 	out     []kg.Chunk
 	prevEnd int       // end of the last chunk of this section, -1 if none
@@ -344,24 +385,47 @@ type chunker struct {
 }
 
 // section chunks the lines of one section.
-func (c *chunker) section(lines []line, md bool) {
-	c.prevEnd, c.prev, c.cur, c.curNew, c.open = -1, c.prev[:0], c.cur[:0], 0, false
+func (c *chunker) section(lines []line) {
+	c.restart()
+	c.base, c.person, c.year, c.era = c.name, "", "", ""
+	if len(lines) > 0 {
+		c.eraSeen = lines[0].start
+	}
 	for i := 0; i < len(lines); {
 		if lines[i].blank() {
 			i++
 			continue
 		}
-		j := i + 1
-		if lines[i].level == 0 {
-			for j < len(lines) && !lines[j].blank() && lines[j].level == 0 &&
-				softWrap(c.rs, lines[j-1], lines[j], md) {
-				j++
-			}
+		j := c.paragraphEnd(lines, i)
+		s, e := lines[i].ts, lines[j-1].te
+		if c.patterns && lines[i].level == 0 {
+			c.unit(s, e)
 		}
-		c.paragraph(lines[i].ts, lines[j-1].te)
+		c.paragraph(s, e)
 		i = j
 	}
 	c.emit()
+}
+
+// restart closes the chunk being built; the next one starts a new run,
+// without overlap.
+func (c *chunker) restart() {
+	c.emit()
+	c.prevEnd, c.prev, c.cur, c.curNew, c.open = -1, c.prev[:0], c.cur[:0], 0, false
+}
+
+// paragraphEnd is the line after the paragraph that starts at lines[i], a
+// non-blank line: a heading is a paragraph of its own, and other lines run
+// on while they wrap softly.
+func (c *chunker) paragraphEnd(lines []line, i int) int {
+	j := i + 1
+	if lines[i].level == 0 {
+		for j < len(lines) && !lines[j].blank() && lines[j].level == 0 &&
+			softWrap(c.rs, lines[j-1], lines[j], c.md) {
+			j++
+		}
+	}
+	return j
 }
 
 // softWrap reports whether the line break between a and b is inside a

@@ -5,12 +5,15 @@ import (
 )
 
 func FuzzChunk(f *testing.F) {
-	f.Add(bioWang+"\n"+bioLi, uint8(20), int8(5), false)
-	f.Add("# 列传\n\n"+bioWang+"\n\n## 李\n"+bioLi2, uint8(9), int8(30), true)
-	f.Add("卷一\n\n"+bioWang2+"\n\n第二回\n"+bioLi, uint8(1), int8(1), false)
-	f.Add("a b c d e f g h i j k l m n o p", uint8(3), int8(-1), false)
-	f.Add("\r\n\t　。，\n\n#\n", uint8(2), int8(0), true)
-	f.Fuzz(func(t *testing.T, doc string, maxChars uint8, overlap int8, md bool) {
+	f.Add(bioWang+"\n"+bioLi, uint8(20), int8(5), false, false)
+	f.Add("# 列传\n\n"+bioWang+"\n\n## 李\n"+bioLi2, uint8(9), int8(30), true, false)
+	f.Add("卷一\n\n"+bioWang2+"\n\n第二回\n"+bioLi, uint8(1), int8(1), false, false)
+	f.Add("a b c d e f g h i j k l m n o p", uint8(3), int8(-1), false, false)
+	f.Add("\r\n\t　。，\n\n#\n", uint8(2), int8(0), true, false)
+	f.Add(chapter, uint8(40), int8(15), false, true)
+	f.Add("# 纪\n"+annals, uint8(30), int8(10), true, true)
+	f.Add(bioWang+"\n"+bioLi+"\n 二年，"+bioLi2+"\n三年春，\n元年\n评曰：", uint8(25), int8(8), false, true)
+	f.Fuzz(func(t *testing.T, doc string, maxChars uint8, overlap int8, md, patterns bool) {
 		format := "txt"
 		if md {
 			format = "md"
@@ -19,6 +22,17 @@ func FuzzChunk(f *testing.F) {
 		chunks := Chunk(doc, format, "", opts)
 		if msg := checkChunks(doc, opts, chunks); msg != "" {
 			t.Fatalf("%s\nopts %+v format %s doc %q", msg, opts, format, doc)
+		}
+		if !patterns {
+			return
+		}
+		c := chunkDoc(doc, format, "", patterned(opts))
+		msg := checkChunks(doc, patterned(opts), c.out)
+		if msg == "" {
+			msg = checkUnits(doc, c.units, chunks, c.out)
+		}
+		if msg != "" {
+			t.Fatalf("%s\nopts %+v format %s doc %q", msg, patterned(opts), format, doc)
 		}
 	})
 }

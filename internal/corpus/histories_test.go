@@ -62,4 +62,29 @@ func TestFirstFourHistories(t *testing.T) {
 			t.Errorf("%s: %s", d.Key, msg)
 		}
 	}
+
+	// Following the writing pattern: the lives, years and comments.
+	n, units, named := 0, 0, map[string]bool{}
+	for _, d := range docs {
+		c := chunkDoc(d.Text, d.Format, "lzh", patterned(opts))
+		n, units = n+len(c.out), units+len(c.units)
+		msg := checkChunks(d.Text, patterned(opts), c.out)
+		if msg == "" {
+			msg = checkUnits(d.Text, c.units, Chunk(d.Text, d.Format, "lzh", opts), c.out)
+		}
+		if msg != "" {
+			t.Errorf("%s with patterns: %s", d.Key, msg)
+		}
+		if d.Title == "张乐于张徐传" || d.Title == "武帝纪" && d.Section[0] == "三国志" {
+			for _, ch := range c.out {
+				named[ch.Section] = true
+			}
+		}
+	}
+	t.Logf("with patterns: %d chunks, %d units", n, units)
+	for _, s := range []string{"张辽", "乐进", "于禁", "张郃", "徐晃", "评曰", "太祖武皇帝/建安五年"} {
+		if !named[s] {
+			t.Errorf("no chunk of section %q", s)
+		}
+	}
 }

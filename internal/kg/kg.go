@@ -50,7 +50,7 @@ type Chunk struct {
 	ID      int64  `json:"id"`
 	DocID   int64  `json:"doc_id"`
 	Seq     int    `json:"seq"`
-	Section string `json:"section"` // section path inside the document, "/"-joined
+	Section string `json:"section"` // section path inside the document, "/"-joined, then the unit (卷一/张辽) where chunks follow the writing pattern
 	Span           // offsets into the document
 	Overlap int    `json:"overlap"` // leading code points shared with the previous chunk
 	Text    string `json:"text"`    // normalised text of the span

@@ -43,7 +43,9 @@ func DocSteps(opts Options) ([]Step, error) {
 	sc.extend = opts.Extend
 	chunking := opts.Chunk
 	if chunking.MaxChars == 0 {
+		patterns := chunking.Patterns
 		chunking = corpus.DefaultChunkOptions()
+		chunking.Patterns = patterns
 	}
 	return []Step{
 		ingest{t2s: opts.T2S},
@@ -82,13 +84,20 @@ func (s ingest) Do(_ context.Context, w *Work) error {
 
 func (ingest) Write(w *Work, dw *store.DocWrite) { dw.Doc, dw.KeepDoc = w.Doc, false }
 
-// chunk cuts the normalised text into overlapping, section-aware chunks.
+// chunk cuts the normalised text into overlapping, section-aware chunks,
+// following the units of the writing pattern when asked.
 type chunk struct{ opts corpus.ChunkOptions }
 
 func (chunk) Name() string     { return StepChunk }
 func (chunk) Inputs() []string { return []string{StepIngest} }
 func (s chunk) Version(string) string {
-	return fmt.Sprintf("%s:%d/%d", chunkVersion, s.opts.MaxChars, s.opts.Overlap)
+	v := fmt.Sprintf("%s:%d/%d", chunkVersion, s.opts.MaxChars, s.opts.Overlap)
+	if s.opts.Patterns {
+		// Units of the writing pattern (corpus.ChunkOptions.Patterns); the
+		// version names how they are found.
+		v += "+" + corpus.PatternsVersion
+	}
+	return v
 }
 
 func (s chunk) Do(_ context.Context, w *Work) error {

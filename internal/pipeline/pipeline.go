@@ -422,6 +422,12 @@ func (r *runner) process(ctx context.Context, j job) (res result) {
 		}
 	}
 	dw := store.DocWrite{Doc: kg.Document{Key: j.doc.Key}, KeepDoc: true, Steps: p.versions}
+	if w.Doc.Key != "" {
+		// The stored row is kept unless ingest runs again, but chunks and
+		// evidence written anew cut their original characters and
+		// sentences out of the text worked out in memory.
+		dw.Doc = w.Doc
+	}
 	for _, s := range r.steps {
 		if p.rerun[s.Name()] {
 			s.Write(w, &dw)

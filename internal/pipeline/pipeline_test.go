@@ -251,6 +251,91 @@ func TestNewExtractorVersionReextractsWithoutRechunking(t *testing.T) {
 	})
 }
 
+func TestChunkPatternsRechunk(t *testing.T) {
+	eachEngine(t, func(t *testing.T, engine string) {
+		ctx, db, root, _, opts := setup(t, engine)
+		opts.Chunk = corpus.ChunkOptions{MaxChars: 200, Overlap: 20}
+		write(t, root, "a.txt", "诸葛亮字孔明，琅邪阳都人也。躬耕陇亩。\n诸葛瞻字思远，亮之子，琅邪阳都人也。\n刘禅字公嗣，涿郡涿县人也。刘备子。\n")
+		if _, err := indexWith(ctx, db, []string{root}, opts); err != nil {
+			t.Fatal(err)
+		}
+		sections := func() []string {
+			chunks, err := db.Chunks(ctx, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for _, c := range chunks {
+				out = append(out, c.Section)
+			}
+			return out
+		}
+		if got := sections(); len(got) != 1 || got[0] != "" {
+			t.Fatalf("without patterns: sections %q", got)
+		}
+		opts.Chunk.Patterns = true
+		rep, err := indexWith(ctx, db, []string{root}, opts)
+		if err != nil || rep.Updated != 1 {
+			t.Fatalf("turning patterns on should chunk the document again: %+v %v", rep, err)
+		}
+		if got, want := sections(), []string{"诸葛亮", "诸葛瞻", "刘禅"}; !slices.Equal(got, want) {
+			t.Fatalf("with patterns: sections %q, want %q", got, want)
+		}
+		states, _ := db.DocStates(ctx)
+		if v := states["a.txt"].Steps[StepChunk]; !strings.HasSuffix(v, "+"+corpus.PatternsVersion) {
+			t.Fatalf("chunk step version %q", v)
+		}
+		if rep, err := indexWith(ctx, db, []string{root}, opts); err != nil || rep.Updated != 0 {
+			t.Fatalf("a second run should change nothing: %+v %v", rep, err)
+		}
+	})
+}
+
+// TestRechunkKeepsSentences: chunking again a document whose text did not
+// change writes its facts with their sentences, in the original characters
+// as well as normalised.
+func TestRechunkKeepsSentences(t *testing.T) {
+	eachEngine(t, func(t *testing.T, engine string) {
+		ctx, db, root, _, opts := setup(t, engine)
+		write(t, root, "a.txt", "劉備子劉禪。諸葛亮，字孔明。\n")
+		sentences := func() []string {
+			ents, err := db.FindEntities(ctx, "刘备")
+			if err != nil || len(ents) == 0 {
+				t.Fatalf("刘备: %v %v", ents, err)
+			}
+			rels, err := db.Relations(ctx, ents[0].ID, 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for _, r := range rels {
+				for _, e := range r.Evidence {
+					out = append(out, e.Sentence+"|"+e.Norm)
+				}
+			}
+			if len(out) == 0 {
+				t.Fatal("no evidence")
+			}
+			return out
+		}
+		if _, err := indexWith(ctx, db, []string{root}, opts); err != nil {
+			t.Fatal(err)
+		}
+		before := sentences()
+		if !strings.HasPrefix(before[0], "劉備子劉禪。") || !strings.Contains(before[0], "|刘备子刘禅。") {
+			t.Fatalf("evidence %q", before)
+		}
+		opts.Chunk.MaxChars = 50
+		rep, err := indexWith(ctx, db, []string{root}, opts)
+		if err != nil || rep.Updated != 1 {
+			t.Fatalf("new chunk options should update the document: %+v %v", rep, err)
+		}
+		if after := sentences(); !slices.Equal(before, after) {
+			t.Fatalf("evidence after chunking again %q, before %q", after, before)
+		}
+	})
+}
+
 func TestDictionaryAliasesMergeEntities(t *testing.T) {
 	eachEngine(t, func(t *testing.T, engine string) {
 		ctx, db, root, ex, opts := setup(t, engine)
