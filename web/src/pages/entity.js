@@ -17,24 +17,27 @@ function groupAliases(aliases) {
   return by;
 }
 
-// statedAttributes shows what the texts state of the entity as
-// attributes (字 孔明, 生卒 …), by kind, each value with the sentence that
-// states it as a citation.
-function statedAttributes(list) {
-  const by = new Map();
-  for (const a of list || []) {
-    if (!by.has(a.kind)) by.set(a.kind, []);
-    by.get(a.kind).push(a);
+// namesAndAttributes lists the entity's other names by kind and what the
+// texts state of it as attributes (字 孔明, 生卒 …): a stated value carries
+// the sentence that states it as a citation, and a name of the same kind
+// and value takes that citation rather than showing twice.
+function namesAndAttributes(aliases, stated) {
+  const rows = new Map();
+  for (const [kind, names] of aliases) rows.set(kind, names.map((value) => ({ value })));
+  for (const a of stated || []) {
+    if (!rows.has(a.kind)) rows.set(a.kind, []);
+    const list = rows.get(a.kind);
+    const row = list.find((r) => r.value === a.value);
+    if (row) Object.assign(row, { ev: a.evidence, support: a.support });
+    else list.push({ value: a.value, ev: a.evidence, support: a.support });
   }
-  if (!by.size) return null;
+  if (!rows.size) return null;
   let n = 0;
-  return h('div', { class: 'stated', 'data-testid': 'stated-attributes' },
-    h('h2', { class: 'small muted' }, t('entity.stated')),
-    h('dl', { class: 'aliases' }, [...by].map(([kind, as]) =>
-      h('div', null, h('dt', null, kindLabel(kind)), h('dd', null, as.map((a, i) => [i ? '、' : '',
-        h('span', { 'data-testid': 'stated-attribute' }, a.value),
-        a.evidence ? [' ', citeLink(a.evidence, ++n)] : null,
-        a.support > 1 ? h('span', { class: 'muted small' }, ' ', t('entity.stated.support', a.support)) : null]))))));
+  return h('dl', { class: 'aliases' }, [...rows].map(([kind, list]) =>
+    h('div', null, h('dt', null, kindLabel(kind)), h('dd', null, list.map((r, i) => [i ? '、' : '',
+      r.ev ? h('span', { 'data-testid': 'stated-attribute' }, r.value) : r.value,
+      r.ev ? [' ', citeLink(r.ev, ++n)] : null,
+      r.support > 1 ? h('span', { class: 'muted small' }, ' ', t('entity.stated.support', r.support)) : null])))));
 }
 
 // firstYear is the earliest year a fact's evidence is dated to.
@@ -120,9 +123,7 @@ export function entityPage(ctx) {
         h('a', { href: href.search(v.name) }, t('entity.concordance')), ' · ',
         h('a', { href: href.relate(v.name, '') }, t('entity.relate')),
         person ? [' · ', h('a', { href: href.bio(v.name), 'data-testid': 'bio-link' }, t('entity.bio'))] : null),
-      aliases.size ? h('dl', { class: 'aliases' }, [...aliases].map(([kind, names]) =>
-        h('div', null, h('dt', null, kindLabel(kind)), h('dd', null, names.map((n, i) => [i ? '、' : '', n]))))) : null,
-      statedAttributes(v.stated_attributes),
+      namesAndAttributes(aliases, v.stated_attributes),
       v.others && v.others.length ? h('p', { class: 'others' }, t('entity.others'), ' ', v.others.map((o, i) => [i ? '、' : '', entityLink(o.name, o.type), ' ', typeBadge(o.type)])) : null);
     const facts = h('section', { class: 'card' },
       h('h2', null, t('entity.facts'), ' ', h('span', { class: 'muted' }, `(${(v.relations || []).length})`)),
