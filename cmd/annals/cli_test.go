@@ -84,8 +84,8 @@ func TestQuickstartBuildsACitedGraph(t *testing.T) {
 	}
 
 	// The text view prints the attributes with their sentences.
-	if out := mustRun(t, "-w", ws, "entity", "孔明"); !strings.Contains(out, "attributes:\n  字: 孔明") || !strings.Contains(out, "「") {
-		t.Fatalf("entity 孔明 without its 字 among the attributes:\n%s", out)
+	if out := mustRun(t, "-w", ws, "entity", "孔明"); !strings.Contains(out, "  字: 孔明\n      「") || strings.Count(out, "字: 孔明") != 1 {
+		t.Fatalf("entity 孔明: want its 字 once, with the sentence that states it:\n%s", out)
 	}
 
 	// Running it again re-indexes nothing.

@@ -179,11 +179,23 @@ func (a *app) printEntity(v *annals.EntityView) {
 		}
 		a.printf("  %s%s\n", v.Description, by)
 	}
-	for kind, names := range v.Attributes {
-		a.printf("  %s: %s\n", kind, strings.Join(names, "、"))
+	// The names by kind, then what the texts state as attributes with the
+	// sentence that does; a name stated as an attribute of its kind is
+	// listed once, there.
+	stated := map[string]bool{}
+	for _, at := range v.Stated {
+		stated[at.Kind+"\x00"+at.Value] = true
 	}
-	if len(v.Stated) > 0 {
-		a.printf("attributes:\n")
+	for kind, names := range v.Attributes {
+		var rest []string
+		for _, n := range names {
+			if !stated[kind+"\x00"+n] {
+				rest = append(rest, n)
+			}
+		}
+		if len(rest) > 0 {
+			a.printf("  %s: %s\n", kind, strings.Join(rest, "、"))
+		}
 	}
 	for _, at := range v.Stated {
 		more := ""
