@@ -175,7 +175,7 @@ type LLM struct {
 func Default() Config {
 	return Config{
 		Normalize: Normalize{T2S: true},
-		Chunk:     Chunk{MaxChars: 600, Overlap: 100},
+		Chunk:     Chunk{MaxChars: 600, Overlap: 100, Patterns: true},
 		Extract:   Extract{Judge: true, Threshold: 8, Growth: Growth{Mu: 0.8, MinChunks: 3}, Examples: 1},
 		Index:     Index{MaxFileSize: DefaultMaxFileSize, Communities: "leiden"},
 		LLM: LLM{Concurrency: llm.DefaultConcurrency, MaxRetries: llm.DefaultMaxRetries, TimeoutSec: llm.DefaultTimeoutSec,
@@ -395,7 +395,7 @@ chunk:
   # of a biography chapter (opened by 张辽字文远，雁门马邑人也), two years of
   # a chronicle (建安元年, 二年) or the historian's comment (评曰), and its
   # section names the person or the year. Env: ANNALS_CHUNK_PATTERNS.
-  patterns: false
+  patterns: true
 
 # Documents processed at once; 0: one per CPU. Env: ANNALS_WORKERS.
 workers: 0

@@ -27,17 +27,17 @@ func TestPrecedenceFileThenEnv(t *testing.T) {
 func TestChunkPatternsSetting(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, FileName)
-	if c, err := Load(path); err != nil || c.Chunk.Patterns {
+	if c, err := Load(path); err != nil || !c.Chunk.Patterns {
 		t.Fatalf("default: patterns %v, %v", c.Chunk.Patterns, err)
 	}
-	if err := os.WriteFile(path, []byte("chunk:\n  patterns: true\n"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte("chunk:\n  patterns: false\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if c, err := Load(path); err != nil || !c.Chunk.Patterns || c.Chunk.MaxChars != 600 {
+	if c, err := Load(path); err != nil || c.Chunk.Patterns || c.Chunk.MaxChars != 600 {
 		t.Fatalf("file: %+v, %v", c.Chunk, err)
 	}
-	t.Setenv("ANNALS_CHUNK_PATTERNS", "false")
-	if c, err := Load(path); err != nil || c.Chunk.Patterns {
+	t.Setenv("ANNALS_CHUNK_PATTERNS", "true")
+	if c, err := Load(path); err != nil || !c.Chunk.Patterns {
 		t.Fatalf("environment: %+v, %v", c.Chunk, err)
 	}
 	t.Setenv("ANNALS_CHUNK_PATTERNS", "sometimes")

@@ -442,8 +442,11 @@ func (x *run) trimGlued(path string) {
 			continue
 		}
 		w := string(x.rs[en.s:en.e])
-		if x.doc.Designations[w] != nil || x.at(en.e) == '字' {
-			continue // a name before its 字 is whole (王章字仲卿, though 章 is 杨章 here)
+		if x.doc.Designations[w] != nil || x.at(en.e) == '字' || x.at(en.s-1) == '字' {
+			// A name before its 字 is whole (王章字仲卿, though 章 is 杨章
+			// here), and so is the 字 after it (何进字遂高, though 高 is
+			// 赵高 here and 遂 an adverb).
+			continue
 		}
 		if _, ok := histories.Resolve(w, path); ok {
 			continue

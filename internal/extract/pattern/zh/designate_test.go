@@ -241,3 +241,16 @@ func TestOfficeInTheOpening(t *testing.T) {
 	wantTriple(t, res, "卫青", "籍贯", "平阳")
 	noTriple(t, res, "大卫青", "籍贯", "平阳")
 }
+
+// A 字 after 字 is whole even where its last character is a name the
+// chapter knows, written on its own more often than with the rest: 遂 is
+// an adverb, but 何进字遂高 names 遂高, not 赵高's 高.
+func TestCourtesyNameIsNotTrimmedToAKnownName(t *testing.T) {
+	doc := extract.NewDocContext("d", "窦武何进", nil)
+	run1(t, "赵高之变，不朝则夕。", doc)
+	res := run1(t, "何进字遂高，南阳宛人也。坛中起大华盖，高十丈，复建九重华盖，高九丈，列步兵数万人。", doc)
+	wantTriple(t, res, "何进", "别称", "遂高")
+	if hasTriple(res, "何进", "别称", "高") != nil {
+		t.Fatalf("the 字 cut to the known name: %v", triples(res))
+	}
+}
