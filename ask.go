@@ -190,18 +190,9 @@ const stateChunkVectors = "chunk_vectors"
 // and the copy is written again for the next process (best effort: a
 // reader that cannot write still answers).
 func (w *Workspace) loadChunkVectors(ctx context.Context, gen string) (*vectorSet, error) {
-	var snap embed.Snapshot
-	if blob, err := w.db.State(ctx, stateChunkVectors); err != nil {
+	snap, err := w.packedVectors(ctx, stateChunkVectors, gen, w.readChunkVectors)
+	if err != nil {
 		return nil, err
-	} else if blob == nil || snap.UnmarshalBinary(blob) != nil || snap.Generation != gen {
-		if snap, err = w.readChunkVectors(ctx, gen); err != nil {
-			return nil, err
-		}
-		if snap.Vectors != nil {
-			if blob, err := snap.MarshalBinary(); err == nil {
-				_ = w.db.SetState(ctx, stateChunkVectors, blob)
-			}
-		}
 	}
 	cv := &vectorSet{gen: gen, model: snap.Model, ids: snap.IDs, vecs: snap.Vectors}
 	if cv.vecs == nil {
@@ -209,6 +200,30 @@ func (w *Workspace) loadChunkVectors(ctx context.Context, gen string) (*vectorSe
 	}
 	cv.em = w.ownEmbedder(ctx, cv.model)
 	return cv, nil
+}
+
+// packedVectors reads the vectors of generation gen from their packed
+// copy, the state row named state, while it is current; else it reads
+// them with read and writes the copy again for the next process (best
+// effort: a reader that cannot write still answers).
+func (w *Workspace) packedVectors(ctx context.Context, state, gen string, read func(context.Context, string) (embed.Snapshot, error)) (embed.Snapshot, error) {
+	var snap embed.Snapshot
+	blob, err := w.db.State(ctx, state)
+	if err != nil {
+		return snap, err
+	}
+	if blob != nil && snap.UnmarshalBinary(blob) == nil && snap.Generation == gen {
+		return snap, nil
+	}
+	if snap, err = read(ctx, gen); err != nil {
+		return snap, err
+	}
+	if snap.Vectors != nil {
+		if blob, err := snap.MarshalBinary(); err == nil {
+			_ = w.db.SetState(ctx, state, blob)
+		}
+	}
+	return snap, nil
 }
 
 // readChunkVectors reads the stored chunk vectors of the model most

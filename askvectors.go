@@ -62,22 +62,15 @@ const stateEntityVectors = "entity_vectors"
 // writing the copy again for the next process (best effort), as the chunk
 // vectors are read.
 func (w *Workspace) loadEntityVectors(ctx context.Context, gen string) (*vectorSet, error) {
-	var snap embed.Snapshot
-	if blob, err := w.db.State(ctx, stateEntityVectors); err != nil {
-		return nil, err
-	} else if blob == nil || snap.UnmarshalBinary(blob) != nil || snap.Generation != gen {
+	snap, err := w.packedVectors(ctx, stateEntityVectors, gen, func(ctx context.Context, gen string) (embed.Snapshot, error) {
 		ids, models, blobs, err := w.db.EntityVectorRows(ctx)
 		if err != nil {
-			return nil, err
+			return embed.Snapshot{Generation: gen}, err
 		}
-		if snap, err = majorityVectors(gen, ids, models, blobs); err != nil {
-			return nil, err
-		}
-		if snap.Vectors != nil {
-			if blob, err := snap.MarshalBinary(); err == nil {
-				_ = w.db.SetState(ctx, stateEntityVectors, blob)
-			}
-		}
+		return majorityVectors(gen, ids, models, blobs)
+	})
+	if err != nil {
+		return nil, err
 	}
 	vs := &vectorSet{gen: gen, model: snap.Model, ids: snap.IDs, vecs: snap.Vectors}
 	if vs.vecs == nil {

@@ -280,47 +280,28 @@ func framework(items []any) [][]string {
 }
 
 func triples(items []any) []rawTriple {
-	var out []rawTriple
-	for _, it := range items {
-		switch x := it.(type) {
-		case map[string]any:
-			m := lowerKeys(x)
-			t := rawTriple{
-				Head:     str(pick(m, "head", "subject", "h", "头")),
-				Relation: str(pick(m, "relation", "predicate", "rel", "r", "关系")),
-				Tail:     str(pick(m, "tail", "object", "t", "尾")),
-				HeadType: str(pick(m, "head_type", "subject_type")),
-				TailType: str(pick(m, "tail_type", "object_type")),
-				Evidence: str(pick(m, "evidence", "quote", "sentence")),
-			}
-			if t.HeadType == "" {
-				t.Head, t.HeadType = splitTyped(t.Head)
-			}
-			if t.TailType == "" {
-				t.Tail, t.TailType = splitTyped(t.Tail)
-			}
-			if hasAttr(t.Relation) && t.Tail == "" {
-				// {"head":…,"relation":"has_attr","attribute":"字","value":"孔明"}
-				t.Tail, t.TailType = str(pick(m, attrNameKeys...)), str(pick(m, attrValueKeys...))
-			}
-			out = append(out, t)
-		case []any:
-			parts := make([]string, len(x))
-			for i, e := range x {
-				parts[i] = str(e)
-			}
-			if t, ok := tupleTriple(parts); ok {
-				out = append(out, t)
-			}
-		case string:
-			for _, tu := range parseTuples(x) {
-				if t, ok := tupleTriple(tu); ok {
-					out = append(out, t)
-				}
-			}
+	return readItems(items, func(x map[string]any) []rawTriple {
+		m := lowerKeys(x)
+		t := rawTriple{
+			Head:     str(pick(m, "head", "subject", "h", "头")),
+			Relation: str(pick(m, "relation", "predicate", "rel", "r", "关系")),
+			Tail:     str(pick(m, "tail", "object", "t", "尾")),
+			HeadType: str(pick(m, "head_type", "subject_type")),
+			TailType: str(pick(m, "tail_type", "object_type")),
+			Evidence: str(pick(m, "evidence", "quote", "sentence")),
 		}
-	}
-	return out
+		if t.HeadType == "" {
+			t.Head, t.HeadType = splitTyped(t.Head)
+		}
+		if t.TailType == "" {
+			t.Tail, t.TailType = splitTyped(t.Tail)
+		}
+		if hasAttr(t.Relation) && t.Tail == "" {
+			// {"head":…,"relation":"has_attr","attribute":"字","value":"孔明"}
+			t.Tail, t.TailType = str(pick(m, attrNameKeys...)), str(pick(m, attrValueKeys...))
+		}
+		return []rawTriple{t}
+	}, tupleTriple)
 }
 
 // splitAttributes moves the triples whose relation is has_attr to the
@@ -359,7 +340,6 @@ func hasAttr(rel string) bool {
 // ({"诸葛亮":{"字":"孔明"}}), [entity, attribute, value] lists and
 // "(entity, attribute, value)" strings.
 func attributes(v any) []rawAttribute {
-	var out []rawAttribute
 	var items []any
 	switch x := v.(type) {
 	case []any:
@@ -369,22 +349,30 @@ func attributes(v any) []rawAttribute {
 	case string:
 		items = []any{x}
 	}
+	return readItems(items, attributeObject, tupleAttribute)
+}
+
+// readItems reads a reply's list of items in the shapes models write:
+// objects (read by object), lists of strings and "(a, b, c)" strings
+// (read by tuple), dropping what neither reads.
+func readItems[T any](items []any, object func(map[string]any) []T, tuple func([]string) (T, bool)) []T {
+	var out []T
 	for _, it := range items {
 		switch x := it.(type) {
 		case map[string]any:
-			out = append(out, attributeObject(x)...)
+			out = append(out, object(x)...)
 		case []any:
 			parts := make([]string, len(x))
 			for i, e := range x {
 				parts[i] = str(e)
 			}
-			if a, ok := tupleAttribute(parts); ok {
-				out = append(out, a)
+			if v, ok := tuple(parts); ok {
+				out = append(out, v)
 			}
 		case string:
 			for _, tu := range parseTuples(x) {
-				if a, ok := tupleAttribute(tu); ok {
-					out = append(out, a)
+				if v, ok := tuple(tu); ok {
+					out = append(out, v)
 				}
 			}
 		}

@@ -104,21 +104,7 @@ func (s *DB) EntityVectorGeneration(ctx context.Context) (string, error) {
 
 // EntityVectorRows reads every entity vector with the model that made it.
 func (s *DB) EntityVectorRows(ctx context.Context) (ids []int64, models []string, vecs [][]byte, err error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT entity_id, model, vec FROM entity_vectors ORDER BY entity_id")
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("read entity vectors: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var m string
-		var v []byte
-		if err := rows.Scan(&id, &m, &v); err != nil {
-			return nil, nil, nil, err
-		}
-		ids, models, vecs = append(ids, id), append(models, m), append(vecs, v)
-	}
-	return ids, models, vecs, rows.Err()
+	return s.vectorRows(ctx, "entity")
 }
 
 // FactNames lists every relation with its type and the names of its two
@@ -204,9 +190,15 @@ func (s *DB) EntityVectors(ctx context.Context) (map[int64][]byte, error) {
 
 // ChunkVectors reads every chunk vector with the model that made it.
 func (s *DB) ChunkVectors(ctx context.Context) (ids []int64, models []string, vecs [][]byte, err error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT chunk_id, model, vec FROM chunk_vectors ORDER BY chunk_id")
+	return s.vectorRows(ctx, "chunk")
+}
+
+// vectorRows reads every vector of a kind ("chunk" or "entity"), in id
+// order, with the model that made it.
+func (s *DB) vectorRows(ctx context.Context, kind string) (ids []int64, models []string, vecs [][]byte, err error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT "+kind+"_id, model, vec FROM "+kind+"_vectors ORDER BY "+kind+"_id")
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("read chunk vectors: %w", err)
+		return nil, nil, nil, fmt.Errorf("read %s vectors: %w", kind, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
