@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"testing"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 )
@@ -38,9 +39,17 @@ func PostgresURL(t testing.TB) string {
 		t.Fatalf("make a test database (does the role have CREATEDB?): %v", err)
 	}
 	t.Cleanup(func() {
-		if _, err := db.Exec("DROP DATABASE " + name + " WITH (FORCE)"); err != nil {
-			t.Errorf("drop %s: %v", name, err)
+		// FORCE ends the sessions left in it; an autovacuum worker's may
+		// be beyond the role's reach (without pg_signal_backend) for the
+		// moment it takes to finish, so the drop is tried a few times.
+		var err error
+		for try := 0; try < 5; try++ {
+			if _, err = db.Exec("DROP DATABASE " + name + " WITH (FORCE)"); err == nil {
+				return
+			}
+			time.Sleep(time.Duration(try+1) * 200 * time.Millisecond)
 		}
+		t.Errorf("drop %s: %v", name, err)
 	})
 	u, err := url.Parse(admin)
 	if err != nil {
