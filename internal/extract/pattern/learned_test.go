@@ -252,3 +252,19 @@ func TestAnOpeningJoinsItsNameAndTeachesTheGivenName(t *testing.T) {
 		t.Errorf("朱云 given 云敞's native place: %v", got)
 	}
 }
+
+// A kin word names the one kinsman right after it: the relation model
+// adds no second child further along the sentence (刘表长子琦，亦深器亮
+// makes 琦 刘表's son, not 诸葛亮).
+func TestRelationModelAddsNoSecondKinsman(t *testing.T) {
+	res := extractIn(t, "三国志/蜀书/诸葛亮传", "诸葛亮字孔明，琅邪阳都人也。\n刘表长子琦，亦深器亮。")
+	var kids []string
+	for _, tr := range res.Triples {
+		if tr.Relation == "子女" && tr.Head.Canonical() == "刘表" {
+			kids = append(kids, tr.Tail.Canonical())
+		}
+	}
+	if len(kids) != 1 || kids[0] != "琦" {
+		t.Fatalf("刘表's children: %v; want 琦 alone", kids)
+	}
+}

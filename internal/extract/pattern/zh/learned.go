@@ -83,11 +83,24 @@ func (x *run) classify(rl Relater, ss []sentence) {
 		if len(ms) < 2 {
 			continue
 		}
+		// Kin the rules read in this sentence, by head and type: a kin
+		// word names the one kinsman it stands before (刘表长子琦), and the
+		// classifier, seeing 子 between 刘表 and a name further on (亦深器
+		// 亮), would give him a second.
+		ruled := map[key]bool{}
+		for _, r := range x.rels {
+			if kinRelations[r.r] && x.ents[r.h].s >= sn.s && x.ents[r.h].e <= sn.e && x.ents[r.t].s >= sn.s && x.ents[r.t].e <= sn.e {
+				ruled[key{r.h, -1, r.r}] = true
+			}
+		}
 		for _, l := range rl.Relate(x.rs[sn.s:sn.e], ms) {
 			if l.Type == "别称" || !statesLifeEvent(l.Type, x.rs[sn.s:sn.e]) {
 				continue
 			}
 			k := key{ks[l.Head], ks[l.Tail], l.Type}
+			if ruled[key{k.h, -1, k.r}] {
+				continue
+			}
 			if x.ents[k.t].typ == tTime && x.datesByReign(k.h) {
 				continue // 孝文元年薨: the ruler dates it
 			}
@@ -98,6 +111,9 @@ func (x *run) classify(rl Relater, ss []sentence) {
 		}
 	}
 }
+
+// kinRelations are the relations a kin word states.
+var kinRelations = map[string]bool{"子女": true, "同胞": true, "婚恋": true, "孙": true, "同族": true}
 
 // lifeEventWords are the words without one of which a sentence dates no
 // birth or death: the classifier, reading a year before a name (四年春三月
