@@ -268,3 +268,22 @@ func TestRelationModelAddsNoSecondKinsman(t *testing.T) {
 		t.Fatalf("刘表's children: %v; want 琦 alone", kids)
 	}
 }
+
+// 太祖以女妻彧长子恽: 恽 is 荀彧's son, whom 曹操's daughter married. The
+// relation model gives him no second father, and 曹操 and 荀彧 are not
+// husband and wife.
+func TestAMarriageGivenIsNoKinOfTheGiver(t *testing.T) {
+	res := extractIn(t, "三国志/魏书/荀彧攸贾诩传", "荀彧字文若，颍川颍阴人也。\n太祖以女妻彧长子恽，后称安阳公主。")
+	got := map[string]bool{}
+	for _, tr := range res.Triples {
+		got[tr.Head.Canonical()+" "+tr.Relation+" "+tr.Tail.Canonical()] = true
+	}
+	if !got["荀彧 子女 荀恽"] {
+		t.Errorf("荀彧's son missing: %v", got)
+	}
+	for k := range got {
+		if strings.HasPrefix(k, "太祖 子女") || strings.HasPrefix(k, "曹操 子女") || strings.Contains(k, "婚恋") {
+			t.Errorf("%s read from a daughter given in marriage: %v", k, got)
+		}
+	}
+}

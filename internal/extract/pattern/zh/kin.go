@@ -36,9 +36,10 @@ func kinKind(w string) string {
 var kinBlock = set("父母子弟兄妻女孙姊妹老幼少长嗣息侄甥婿舅姑夫")
 
 // notKinName are characters that follow a kin word as no name: 子妇 (a
-// daughter-in-law), 世子仍出 (the heir still went out). Apart from kinBlock,
-// which the name model's features read too; like kinFollow, at work only.
-var notKinName = set("妇仍")
+// daughter-in-law), 世子仍出 (the heir still went out), 祖今年老 (黄祖 is now
+// old). Apart from kinBlock, which the name model's features read too; like
+// kinFollow, at work only.
+var notKinName = set("妇仍今")
 
 // kinPrev may stand before a one-character kinship word that introduces a
 // name (之子X, 与弟X, 遣子X).

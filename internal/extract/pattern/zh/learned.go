@@ -83,14 +83,17 @@ func (x *run) classify(rl Relater, ss []sentence) {
 		if len(ms) < 2 {
 			continue
 		}
-		// Kin the rules read in this sentence, by head and type: a kin
-		// word names the one kinsman it stands before (刘表长子琦), and the
-		// classifier, seeing 子 between 刘表 and a name further on (亦深器
-		// 亮), would give him a second.
+		// Kin the rules read in this sentence, by head and type and by
+		// tail and type: a kin word names the one kinsman it stands before
+		// and whose kin he is (刘表长子琦, 彧长子恽), and the classifier,
+		// seeing 子 between 刘表 and a name further on (亦深器亮), or
+		// between the sentence's subject and the son (太祖以女妻彧长子恽),
+		// would add a second.
 		ruled := map[key]bool{}
 		for _, r := range x.rels {
 			if kinRelations[r.r] && x.ents[r.h].s >= sn.s && x.ents[r.h].e <= sn.e && x.ents[r.t].s >= sn.s && x.ents[r.t].e <= sn.e {
 				ruled[key{r.h, -1, r.r}] = true
+				ruled[key{-1, r.t, r.r}] = true
 			}
 		}
 		for _, l := range rl.Relate(x.rs[sn.s:sn.e], ms) {
@@ -98,8 +101,11 @@ func (x *run) classify(rl Relater, ss []sentence) {
 				continue
 			}
 			k := key{ks[l.Head], ks[l.Tail], l.Type}
-			if ruled[key{k.h, -1, k.r}] {
+			if ruled[key{k.h, -1, k.r}] || ruled[key{-1, k.t, k.r}] {
 				continue
+			}
+			if k.r == "婚恋" && givesKinswoman(x.rs, x.ents[k.h], x.ents[k.t]) {
+				continue // 太祖以女妻彧长子恽: 太祖's daughter married, not he
 			}
 			if x.ents[k.t].typ == tTime && x.datesByReign(k.h) {
 				continue // 孝文元年薨: the ruler dates it
@@ -110,6 +116,23 @@ func (x *run) classify(rl Relater, ss []sentence) {
 			}
 		}
 	}
+}
+
+// givesKinswoman says whether the words between two mentions give a
+// daughter or sister of one in marriage (以女妻X, 以妹妻之): the two are
+// in-laws, not husband and wife.
+func givesKinswoman(rs []rune, a, b ent) bool {
+	s, e := min(a.e, b.e), max(a.s, b.s)
+	if s < 0 || e > len(rs) || s >= e {
+		return false
+	}
+	between := string(rs[s:e])
+	for _, w := range []string{"女妻", "妹妻", "姊妻", "女嫁", "妹嫁", "女配", "妹配"} {
+		if strings.Contains(between, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // kinRelations are the relations a kin word states.

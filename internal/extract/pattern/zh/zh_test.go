@@ -543,3 +543,16 @@ func TestKinWordsBeforeVerbsNameNoOne(t *testing.T) {
 		}
 	}
 }
+
+// 今 after a kin word is "now", not a kinsman's name: 祖今年老 says 黄祖 is
+// old now, and gives 甘宁 no grandfather called 今.
+func TestNowAfterAKinWordIsNoName(t *testing.T) {
+	doc := extract.NewDocContext("d", "甘宁传", nil)
+	run1(t, "甘宁字兴霸，巴郡临江人也。", doc)
+	res := run1(t, "图之之计，宜先取黄祖。祖今年老，昏耄已甚。弟今议自赦。", doc)
+	for _, e := range res.Entities {
+		if e.Text == "今" {
+			t.Fatalf("今 read as a name: %+v", res.Entities)
+		}
+	}
+}
