@@ -29,6 +29,10 @@ type candidate struct {
 	score float64
 	evs   []kg.Evidence
 	year  int // for dates: the year the statements agree on
+	// stated: a sentence states it by a formula of the asked kind, so a
+	// list keeps it however much better another value is supported (a
+	// ruler's youngest son is as much his son as the heir).
+	stated bool
 }
 
 // factual holds what answering a typed question needs.
@@ -58,19 +62,34 @@ func factAnswer(ctx context.Context, src retrieve.Source, a *retrieve.Analysis) 
 	if err != nil || len(cands) == 0 {
 		return "", nil, nil, 0, err
 	}
-	keep := 1
+	kept := cands[:1]
 	if a.Asks.List {
-		keep = min(len(cands), 5)
-		for keep > 1 && cands[keep-1].score < cands[0].score/3 {
-			keep--
-		}
+		kept = listed(cands)
 	}
-	values = make([]string, keep)
-	for i, c := range cands[:keep] {
-		values[i] = c.value
+	for _, c := range kept {
+		values = append(values, c.value)
 		evs = append(evs, c.evs[0])
 	}
 	return f.phrase(values, cands[0]), values, evs, confidenceOf(cands), nil
+}
+
+// maxListed is the most values a list answer gives.
+const maxListed = 8
+
+// listed are the values a list question is answered with, best supported
+// first: those with at least a third of the best one's support, and those
+// a sentence states by formula however little else speaks for them.
+func listed(cands []candidate) []candidate {
+	var out []candidate
+	for _, c := range cands {
+		if len(out) == maxListed {
+			break
+		}
+		if len(out) == 0 || c.score >= cands[0].score/3 || c.stated {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // newFactual prepares a typed Chinese question with a subject for answering
@@ -233,6 +252,9 @@ func (f *factual) related(ctx context.Context) ([]candidate, error) {
 				w = bareNameWeight
 			}
 			add(by, &order, value, w, ev)
+			if f.a.Type == retrieve.QKin && statesChild(ev.Norm, subj, surface) {
+				by[value].stated = true
+			}
 		}
 	}
 	return collect(by, order), nil
@@ -317,6 +339,7 @@ func (f *factual) value(name, surface, subj string, ev kg.Evidence) (string, boo
 			"弟":  {"弟" + surface},
 			"妻子": {"妻" + surface, "夫人" + surface, "娶" + surface, "纳" + surface},
 			"子女": {"子" + surface, "生" + surface, "长子" + surface, "女" + surface},
+			"儿子": {"子" + surface, "生" + surface, "长子" + surface},
 			"女儿": {"女" + surface},
 			"兄弟": {"兄" + surface, "弟" + surface},
 		}[f.a.Asks.Label]
@@ -331,13 +354,42 @@ func (f *factual) value(name, surface, subj string, ev kg.Evidence) (string, boo
 	return name, false
 }
 
+// childWords join a parent to his child: 操子丕, 权少子也, 亮之子.
+var childWords = []string{"子", "之子", "长子", "次子", "中子", "少子", "庶子", "第", "女", "长女", "少女"}
+
+// statesChild says the sentence names the child right after the parent
+// and a kin word (操子丕, 权长子登), or names the child and then calls
+// him the parent's son (孙亮字子明，权少子也; 诸葛瞻，丞相亮之子). A 子 that
+// follows some other name (羽及子平 told in 孙权's chapter) is not his.
+func statesChild(s, parent, child string) bool {
+	if parent == "" || child == "" {
+		return false
+	}
+	at := strings.Index(s, child)
+	for _, w := range childWords {
+		if strings.Contains(s, parent+w+child) {
+			return true
+		}
+		// Named first, then called the parent's: a bare 子 or 女 only
+		// when 也 closes it (瞻，亮子也), since 亮子瞻 and 子X follow too.
+		j := strings.Index(s, parent+w)
+		if at < 0 || j <= at {
+			continue
+		}
+		if w != "子" && w != "女" || strings.HasPrefix(s[j+len(parent+w):], "也") {
+			return true
+		}
+	}
+	return false
+}
+
 // fullName names a father, son or brother the sentence calls by a bare
 // given name: sons bear their father's surname, so 嵩 in 曹操's chapter
 // is 曹嵩 and 父操 in 凌统's is 凌操, even where alignment took the one
 // character for a better-known man (曹操).
 func (f *factual) fullName(name, surface string) string {
 	switch f.a.Asks.Label {
-	case "父亲", "子女", "兄", "弟", "兄弟":
+	case "父亲", "子女", "儿子", "兄", "弟", "兄弟":
 	default:
 		return name
 	}

@@ -3,6 +3,7 @@ package answer
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/annals-project/annals/internal/kg"
@@ -97,5 +98,40 @@ func TestIdentityOfATitleEntity(t *testing.T) {
 	got, evs, conf, err := f.identity(context.Background())
 	if err != nil || got != "后主即刘禅，字公嗣。" || len(evs) == 0 || conf < 0.5 || len(a.Others) != 0 {
 		t.Fatalf("%q %d %.2f %v, others %v", got, len(evs), conf, err, a.Others)
+	}
+}
+
+// A child is stated where the kin word joins the parent to him, not
+// where a 子 follows some other name in the parent's sentence.
+func TestStatesChild(t *testing.T) {
+	for _, c := range []struct {
+		s, parent, child string
+		want             bool
+	}{
+		{"操子丕，载其凶逆。", "操", "丕", true},
+		{"孙亮字子明，权少子也。", "权", "孙亮", true},
+		{"孙休字子烈，权第六子。", "权", "孙休", true},
+		{"侍中诸葛瞻，丞相亮之子，恪从弟也。", "亮", "诸葛瞻", true},
+		{"瞻，亮子也。", "亮", "瞻", true},
+		{"权遣将逆击羽，斩羽及子平于临沮。", "权", "平", false},
+		{"孙策破勋，术女入孙权宫，子曜仕吴为郎中。", "孙权", "曜", false},
+		{"随亮至汉中。年二十五卒。子攀，官至行护军。", "亮", "攀", false},
+	} {
+		if got := statesChild(c.s, c.parent, c.child); got != c.want {
+			t.Errorf("statesChild(%q, %q, %q) = %v", c.s, c.parent, c.child, got)
+		}
+	}
+}
+
+// A list keeps every value a formula states, however far the best one
+// leads, and the others only within a third of the best.
+func TestListedKeepsStatedValues(t *testing.T) {
+	cands := []candidate{{value: "孙登", score: 9}, {value: "孙曜", score: 1}, {value: "孙亮", score: 1, stated: true}, {value: "孙和", score: 3}}
+	var got []string
+	for _, c := range listed(cands) {
+		got = append(got, c.value)
+	}
+	if strings.Join(got, "、") != "孙登、孙亮、孙和" {
+		t.Fatalf("%v", got)
 	}
 }

@@ -247,7 +247,7 @@ func relatedIn(a *retrieve.Analysis, triples []extract.Triple, surface string) [
 
 // kinOfLabel are the kin words that, after the subject and before 也,
 // make the sentence's first person the subject's kin of that kind.
-var kinOfLabel = map[string]string{"弟": "弟", "兄": "兄", "兄弟": "兄弟", "子女": "子女", "孙": "孙"}
+var kinOfLabel = map[string]string{"弟": "弟", "兄": "兄", "兄弟": "兄弟", "子女": "子女", "儿子": "子女", "孙": "孙"}
 
 // runeAt is the rune at i, or 0 outside rs.
 func runeAt(rs []rune, i int) rune {

@@ -122,10 +122,12 @@ var askers = func() []asker {
 		with(a(`(的谥号|谥号|谥什么|谥为何|何谥)`, QCourtesy, "谥号", false, "别称", "alias_of"), kinds("谥号")),
 		with(a(`(的号|号什么|号是|号为|别号|art name)`, QCourtesy, "号", false, "别称", "alias_of"), kinds("号")),
 		with(a(`(又称|又叫|别名|别称|还叫|称号|又名|也叫|other names?)`, QCourtesy, "别称", false, "别称", "alias_of"), list),
+		with(a(`是(谁|何人|哪位)的(儿子|之子|子|女儿|孩子)`, QKin, "父亲", true, "子女", "parent_of"), male),
 		with(a(`(的父亲|父亲|之父|的父|父是|father|cha của|\bbố\b)`, QKin, "父亲", true, "子女", "parent_of"), male),
 		with(a(`(的母亲|母亲|之母|的母|mother|mẹ của)`, QKin, "母亲", true, "子女", "parent_of"), female),
 		with(a(`(的女儿|女儿|之女|daughters?)`, QKin, "女儿", false, "子女", "parent_of"), func(k *Ask) { female(k); list(k) }),
-		with(a(`(的儿子|儿子|之子|的子女|的子|子女|孩子|后代|\bsons?\b|children|con của)`, QKin, "子女", false, "子女", "parent_of"), list),
+		with(a(`(的儿子|儿子|之子|\bsons?\b)`, QKin, "儿子", false, "子女", "parent_of"), func(k *Ask) { male(k); list(k) }),
+		with(a(`(的子女|的子|子女|孩子|后代|children|con của)`, QKin, "子女", false, "子女", "parent_of"), list),
 		with(a(`(孙子|之孙|的孙|grandson|granddaughter)`, QKin, "孙", false, "孙"), list),
 		with(a(`(哥哥|兄长|的兄|之兄|elder brother)`, QKin, "兄", false, "同胞", "sibling_of"), male),
 		with(a(`(弟弟|之弟|的弟[^子]|的弟$|younger brother)`, QKin, "弟", false, "同胞", "sibling_of"), male),
@@ -216,7 +218,7 @@ func trimSubject(s string) string {
 	for _, p := range []string{"请问", "那么", "谁是", "你知道", "历史上"} {
 		s = strings.TrimPrefix(s, p)
 	}
-	for _, suf := range []string{"的", "之", "是", "曾经", "曾", "都", "最后", "一共", "被", "是在", "在", "于", "发生"} {
+	for _, suf := range []string{"有几个", "有几位", "有多少个", "有多少", "有哪些", "有哪几个", "有哪几位", "一共有", "共有", "的", "之", "是", "曾经", "曾", "都", "最后", "一共", "被", "是在", "在", "于", "发生"} {
 		s = strings.TrimSuffix(s, suf)
 	}
 	if !isHanString(s) {

@@ -512,14 +512,7 @@ func (x *run) genealogy(ss []sentence) {
 		if x.at(j) == '之' {
 			j++
 		}
-		r := ""
-		for _, g := range genealogyWords {
-			n := len([]rune(g.w))
-			if hasAt(x.rs, j, g.w) && x.at(j+n) == '也' {
-				r = g.r
-				break
-			}
-		}
+		r := x.genealogyAt(j)
 		if r == "" {
 			continue
 		}
@@ -530,6 +523,32 @@ func (x *run) genealogy(ss []sentence) {
 		}
 		x.rels = append(x.rels, rel{h: k, t: x.aliasHead(first), r: r})
 	}
+}
+
+// genealogyAt reads what the words at j say the sentence's subject is to
+// the person before them: 之子也, 子也, 长子也, and a child counted by
+// birth order closing its clause with or without 也 (权第六子。).
+func (x *run) genealogyAt(j int) string {
+	for _, g := range genealogyWords {
+		n := len([]rune(g.w))
+		if hasAt(x.rs, j, g.w) && x.at(j+n) == '也' {
+			return g.r
+		}
+	}
+	if x.at(j) != '第' {
+		return ""
+	}
+	k := j + 1
+	for strings.ContainsRune("一二三四五六七八九十", x.at(k)) {
+		k++
+	}
+	if k == j+1 || k > j+3 || x.at(k) != '子' && x.at(k) != '女' {
+		return ""
+	}
+	if end := x.at(k + 1); end == '也' || end == '。' || end == '，' {
+		return "子女"
+	}
+	return ""
 }
 
 // firstAt is the first of words that stands at rs[i:], or "".

@@ -163,6 +163,12 @@ func TestKinship(t *testing.T) {
 	res = run1(t, "诸葛瞻，诸葛亮之子也。", nil)
 	wantTriple(t, res, "诸葛亮", "子女", "诸葛瞻")
 
+	// A child counted by birth order, with or without 也.
+	res = run1(t, "孙休字子烈，孙权第六子。年十三，从中书郎射慈受学。", nil)
+	wantTriple(t, res, "孙权", "子女", "孙休")
+	res = run1(t, "孙亮字子明，孙权少子也。", nil)
+	wantTriple(t, res, "孙权", "子女", "孙亮")
+
 	res = run1(t, "姜维父冏，为郡功曹。", nil)
 	wantEnt(t, res, "冏", tPer, 3)
 	wantTriple(t, res, "冏", "子女", "姜维")
