@@ -487,6 +487,18 @@ func (f *factual) identity(ctx context.Context) (string, []kg.Evidence, float64,
 			}
 		}
 	}
+	var evs []kg.Evidence
+	if e.Type != "人物" && e.Name == subject {
+		// A title read as an office (吴主) that one man alone holds in
+		// the texts names him.
+		holder, held, err := f.soleHolder(ctx, e)
+		if err != nil {
+			return "", nil, 0, err
+		}
+		if holder != nil {
+			e, evs = *holder, append(evs, held)
+		}
+	}
 	// The 字 first, on its own: a much-named person's other aliases
 	// (曹公, hundreds of times) would crowd it out.
 	zis, err := f.src.AliasEvidence(ctx, e.ID, []string{"字"})
@@ -499,7 +511,6 @@ func (f *factual) identity(ctx context.Context) (string, []kg.Evidence, float64,
 	}
 	als = append(zis, als...)
 	var zi string
-	var evs []kg.Evidence
 	for _, al := range als {
 		if al.Kind == "字" && zi == "" {
 			zi = al.Alias
@@ -534,6 +545,35 @@ func (f *factual) identity(ctx context.Context) (string, []kg.Evidence, float64,
 		return "", nil, 0, nil
 	}
 	return b.String(), evs, conf, nil
+}
+
+// soleHolder is the one person the texts say holds the title or office e,
+// by at least two statements and every one there is; nil when none or
+// several do (丞相).
+func (f *factual) soleHolder(ctx context.Context, e kg.Entity) (*kg.Entity, kg.Evidence, error) {
+	rels, err := f.src.Statements(ctx, e.ID, []string{"任官", "封爵", "held_office"}, 8)
+	if err != nil {
+		return nil, kg.Evidence{}, err
+	}
+	var holder *kg.Entity
+	var ev kg.Evidence
+	n := 0
+	for _, r := range rels {
+		if r.TailID != e.ID || r.HeadType != "人物" || len(r.Evidence) == 0 {
+			continue
+		}
+		if holder != nil && holder.ID != r.HeadID {
+			return nil, kg.Evidence{}, nil
+		}
+		if holder == nil {
+			holder, ev = &kg.Entity{ID: r.HeadID, Name: r.Head, Type: r.HeadType}, r.Evidence[0]
+		}
+		n += len(r.Evidence)
+	}
+	if n < 2 {
+		return nil, kg.Evidence{}, nil
+	}
+	return holder, ev, nil
 }
 
 // killers answers who killed the subject: the heads of hostile relations

@@ -135,3 +135,52 @@ func TestListedKeepsStatedValues(t *testing.T) {
 		t.Fatalf("%v", got)
 	}
 }
+
+// holdingSource adds statements to aliasSource.
+type holdingSource struct {
+	aliasSource
+	rels []kg.Relation
+}
+
+func (s holdingSource) Statements(_ context.Context, id int64, types []string, _ int) ([]kg.Relation, error) {
+	var out []kg.Relation
+	for _, r := range s.rels {
+		if (r.HeadID == id || r.TailID == id) && slices.Contains(types, r.Type) {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// A title the name model read as an office names the one man who holds
+// it; an office several hold names no one.
+func TestIdentityOfATitleOneManHolds(t *testing.T) {
+	ev := func(s string) kg.Evidence { return kg.Evidence{Sentence: s} }
+	zi := kg.Evidence{Sentence: "孙权字仲谋。"}
+	title := kg.Entity{ID: 1, Name: "吴主", Type: "职官"}
+	office := kg.Entity{ID: 3, Name: "丞相", Type: "职官"}
+	src := holdingSource{
+		aliasSource: aliasSource{aliases: map[int64][]store.AliasEvidence{2: {{Alias: "仲谋", Kind: "字", Evidence: zi}}}},
+		rels: []kg.Relation{
+			{HeadID: 2, Head: "孙权", HeadType: "人物", Type: "任官", TailID: 1, Tail: "吴主", Evidence: []kg.Evidence{ev("吴主孙权遣使。"), ev("吴主权称尊号。")}},
+			{HeadID: 2, Head: "孙权", HeadType: "人物", Type: "任官", TailID: 3, Tail: "丞相", Evidence: []kg.Evidence{ev("以权为丞相。")}},
+			{HeadID: 4, Head: "诸葛亮", HeadType: "人物", Type: "任官", TailID: 3, Tail: "丞相", Evidence: []kg.Evidence{ev("以亮为丞相。"), ev("丞相亮。")}},
+		},
+	}
+	ask := func(e kg.Entity) string {
+		a := &retrieve.Analysis{Norm: e.Name + "是谁？", Type: retrieve.QIdentity, Asks: &retrieve.Ask{Label: "身份", Subject: e.Name},
+			Entities: []retrieve.Mention{{Text: e.Name, Entity: e}}}
+		f := &factual{src: src, a: a, subject: e}
+		got, _, _, err := f.identity(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if got := ask(title); got != "吴主即孙权，字仲谋。" {
+		t.Errorf("吴主: %q", got)
+	}
+	if got := ask(office); got != "" {
+		t.Errorf("丞相: %q, want no answer", got)
+	}
+}
