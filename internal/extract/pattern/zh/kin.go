@@ -538,10 +538,7 @@ func (x *run) genealogyAt(j int) string {
 	if x.at(j) != '第' {
 		return ""
 	}
-	k := j + 1
-	for strings.ContainsRune("一二三四五六七八九十", x.at(k)) {
-		k++
-	}
+	k := x.numeralsFrom(j + 1)
 	if k == j+1 || k > j+3 || x.at(k) != '子' && x.at(k) != '女' {
 		return ""
 	}
