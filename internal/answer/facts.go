@@ -64,7 +64,10 @@ func factAnswer(ctx context.Context, src retrieve.Source, a *retrieve.Analysis) 
 	}
 	kept := cands[:1]
 	if a.Asks.List {
-		kept = listed(cands)
+		// Kin words after a name are everywhere (术女入孙权宫，子曜仕吴):
+		// a kinsman is listed beside the best only where a sentence joins
+		// him to the subject.
+		kept = listed(cands, a.Type == retrieve.QKin)
 	}
 	for _, c := range kept {
 		values = append(values, c.value)
@@ -77,15 +80,16 @@ func factAnswer(ctx context.Context, src retrieve.Source, a *retrieve.Analysis) 
 const maxListed = 8
 
 // listed are the values a list question is answered with, best supported
-// first: those with at least a third of the best one's support, and those
-// a sentence states by formula however little else speaks for them.
-func listed(cands []candidate) []candidate {
+// first: the best, those a sentence states by formula however little else
+// speaks for them, and unless statedOnly those with at least a third of
+// the best one's support.
+func listed(cands []candidate, statedOnly bool) []candidate {
 	var out []candidate
 	for _, c := range cands {
 		if len(out) == maxListed {
 			break
 		}
-		if len(out) == 0 || c.score >= cands[0].score/3 || c.stated {
+		if len(out) == 0 || c.stated || !statedOnly && c.score >= cands[0].score/3 {
 			out = append(out, c)
 		}
 	}

@@ -128,11 +128,20 @@ func TestStatesChild(t *testing.T) {
 func TestListedKeepsStatedValues(t *testing.T) {
 	cands := []candidate{{value: "孙登", score: 9}, {value: "孙曜", score: 1}, {value: "孙亮", score: 1, stated: true}, {value: "孙和", score: 3}}
 	var got []string
-	for _, c := range listed(cands) {
+	for _, c := range listed(cands, false) {
 		got = append(got, c.value)
 	}
 	if strings.Join(got, "、") != "孙登、孙亮、孙和" {
 		t.Fatalf("%v", got)
+	}
+	// Kin lists keep the best and what a formula states.
+	cands = []candidate{{value: "孙登", score: 11.5, stated: true}, {value: "孙曜", score: 4}, {value: "孙亮", score: 1, stated: true}}
+	got = nil
+	for _, c := range listed(cands, true) {
+		got = append(got, c.value)
+	}
+	if strings.Join(got, "、") != "孙登、孙亮" {
+		t.Fatalf("stated only: %v", got)
 	}
 }
 
