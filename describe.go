@@ -62,8 +62,11 @@ func tailsOf(v *EntityView, rel string) []string {
 	}
 	var out []dated
 	for _, r := range v.Relations {
-		if r.Type != rel || r.HeadID != v.ID {
+		if r.Type != rel || r.HeadID != v.ID || (rel == "任官" || rel == "封爵") && v.hearsay(r) {
 			continue
+		}
+		if rel == "任官" && thrones[r.Tail] {
+			continue // 称帝 is no post held in a career
 		}
 		d := dated{name: r.Tail}
 		d.year, d.has = earliestYear(r)
@@ -88,6 +91,47 @@ func tailsOf(v *EntityView, rel string) []string {
 		}
 	}
 	return names
+}
+
+// thrones are the offices of a sovereign, which the texts state as 任官
+// (称帝, 立为帝) and a description does not list as posts.
+var thrones = map[string]bool{"帝": true, "皇帝": true, "天子": true}
+
+// hearsay reports whether a post of a person whose own chapters are
+// known rests on one sentence of another chapter that does not name him
+// at the post: more often the next man's, in a life his name was carried
+// into (亮辟维为仓曹掾，加奉义将军 in 姜维's), than his. The profile
+// (internal/bio) reads his career the same way.
+func (v *EntityView) hearsay(r Relation) bool {
+	if len(v.own) == 0 || len(r.Evidence) != 1 {
+		return false
+	}
+	ev := r.Evidence[0]
+	return !v.own[ev.DocID] && !ev.Close(2)
+}
+
+// zi is the person's 字: the one his own chapter states, else the one
+// most sentences state, else the first of his names of that kind (瑜字仲异
+// in 宗室传 is 孙瑜's, whatever the chapter resolved 瑜 to; 周瑜传 says
+// 公瑾).
+func (v *EntityView) zi() string {
+	best, own := -1, false
+	for i, a := range v.Stated {
+		if a.Kind != "字" {
+			continue
+		}
+		mine := a.Evidence != nil && v.own[a.Evidence.DocID]
+		if best < 0 || mine && !own || mine == own && a.Support > v.Stated[best].Support {
+			best, own = i, mine
+		}
+	}
+	if best >= 0 {
+		return v.Stated[best].Value
+	}
+	if zi := v.Attributes["字"]; len(zi) > 0 {
+		return zi[0]
+	}
+	return ""
 }
 
 // headsOf lists the entities bound to v by facts of some relations where
@@ -142,8 +186,8 @@ func describePerson(v *EntityView) string {
 		b.WriteString("）")
 	}
 	var clauses []string
-	if zi := v.Attributes["字"]; len(zi) > 0 {
-		clauses = append(clauses, "字"+zi[0])
+	if zi := v.zi(); zi != "" {
+		clauses = append(clauses, "字"+zi)
 	}
 	if from := tailsOf(v, "籍贯"); len(from) > 0 {
 		clauses = append(clauses, from[0]+"人")

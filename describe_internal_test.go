@@ -52,3 +52,35 @@ func TestDescribe(t *testing.T) {
 		t.Errorf("general schema: got %s, want %s", got, want)
 	}
 }
+
+// A person's own chapters outweigh a passing mention: the 字 his own
+// chapter states, and no post another chapter gives him once without
+// naming him at it (亮卒，…封阳武亭侯 in 邓芝's life). A throne is no post.
+func TestDescribeTrustsTheOwnChapter(t *testing.T) {
+	ev := func(doc int64, head, tail kg.Span) kg.Evidence { return kg.Evidence{DocID: doc, Head: head, Tail: tail} }
+	post := func(tail int64, name string, evs ...kg.Evidence) Relation {
+		return Relation{HeadID: 1, Head: "诸葛亮", Type: "任官", TailID: tail, Tail: name, Evidence: evs}
+	}
+	v := &EntityView{Entity: kg.Entity{ID: 1, Name: "诸葛亮", Type: "人物"},
+		Attributes: map[string][]string{"字": {"仲异", "孔明"}},
+		Stated: []kg.Attribute{
+			{Kind: "字", Value: "仲异", Support: 3, Evidence: &kg.Evidence{DocID: 2}},
+			{Kind: "字", Value: "孔明", Support: 1, Evidence: &kg.Evidence{DocID: 1}},
+		},
+		own: map[int64]bool{1: true},
+		Relations: []Relation{
+			post(10, "丞相", ev(1, kg.Span{Start: 5, End: 6}, kg.Span{Start: 7, End: 9})),
+			// Another chapter, once, far from the name: another man's.
+			post(11, "衮州刺史", ev(2, kg.Span{Start: 0, End: 1}, kg.Span{Start: 12, End: 16})),
+			// Another chapter, once, right after the name: his (以亮为…).
+			post(12, "益州牧", ev(3, kg.Span{Start: 4, End: 5}, kg.Span{Start: 6, End: 9})),
+			post(13, "帝", ev(1, kg.Span{Start: 0, End: 1}, kg.Span{Start: 3, End: 4})),
+		}}
+	if got, want := describe(v), "诸葛亮，字孔明。历任丞相、益州牧。"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	v.own = nil // no own chapter known: every post counts, the best-stated 字
+	if got, want := describe(v), "诸葛亮，字仲异。历任丞相、衮州刺史、益州牧。"; got != want {
+		t.Errorf("without own chapters: got %s, want %s", got, want)
+	}
+}

@@ -43,6 +43,9 @@ type EntityView struct {
 	// when they say too little. DescribedBy says which: "facts" or "llm".
 	Description string `json:"description,omitempty"`
 	DescribedBy string `json:"described_by,omitempty"`
+	// own are a person's own chapters, which the description trusts over
+	// a passing mention.
+	own map[int64]bool
 }
 
 // findEntities looks up a name (main name, alias, 字/号, in traditional or
@@ -98,6 +101,11 @@ func (w *Workspace) Entity(ctx context.Context, name string, opts EntityOptions)
 	}
 	if v.Born, v.Died, err = w.lifeSpan(ctx, v.ID); err != nil {
 		return nil, err
+	}
+	if v.Type == "人物" {
+		if v.own, err = w.db.OwnDocuments(ctx, v.ID); err != nil {
+			return nil, err
+		}
 	}
 	// A description a model wrote (annals describe) stands in for the one
 	// written here from the facts.

@@ -292,3 +292,30 @@ func TestDesignationsWithTheirScope(t *testing.T) {
 		t.Errorf("designations\n got %q\nwant %q", got, want)
 	}
 }
+
+// A post another chapter gives a person once, far from his name, is most
+// often the next man's (亮卒，迁前军师 in 邓芝's life); one it states of
+// him by name (以丞相亮领益州牧) is his. Written without his own chapter,
+// a biography keeps both kinds.
+func TestCareerLeavesOutPassingPosts(t *testing.T) {
+	src := zhuge()
+	s := "亮卒，迁前军师前将军，领衮州刺史。"
+	src.rels = append(src.rels, rel("任官", self, 34, "诸葛亮", "衮州刺史", ev(2, s, s, "亮", "衮州刺史", 234)))
+	offices := func(opts Options) []string {
+		p, err := Read(context.Background(), src, kg.Entity{ID: self, Name: "诸葛亮", Type: "人物"}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, it := range p.Offices {
+			out = append(out, it.Text)
+		}
+		return out
+	}
+	if got := strings.Join(offices(Options{}), "、"); got != "丞相、益州牧、军师将军" {
+		t.Errorf("offices: %s", got)
+	}
+	if got := offices(Options{Exclude: []string{"诸葛亮传"}}); !slices.Contains(got, "衮州刺史") {
+		t.Errorf("without the own chapter, the passing post is all there is: %v", got)
+	}
+}

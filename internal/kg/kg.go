@@ -112,6 +112,17 @@ type Evidence struct {
 	ReignYear int    `json:"reign_year,omitempty"`
 }
 
+// Close reports whether the sentence names the head and the tail at most
+// gap characters apart (以亮为右将军, 丞相亮): a fact stated of the person
+// named, not of a subject carried over from clauses before.
+func (e Evidence) Close(gap int) bool {
+	d := e.Tail.Start - e.Head.End
+	if e.Tail.Start < e.Head.Start {
+		d = e.Head.Start - e.Tail.End
+	}
+	return d <= gap
+}
+
 // Words is the normalised text of a span of the document inside the
 // sentence (a head or a tail as written there), or "" when the span is
 // not inside it.

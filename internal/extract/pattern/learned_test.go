@@ -287,3 +287,36 @@ func TestAMarriageGivenIsNoKinOfTheGiver(t *testing.T) {
 		}
 	}
 }
+
+// Another man's death dates what follows in a life: the dead take no
+// office, and what follows goes on with the man whose life it is (邓芝, not
+// 诸葛亮, is made 前将军 after 亮卒). A posthumous title stays the dead
+// man's.
+func TestTheDeadTakeNoOffice(t *testing.T) {
+	got := func(res extract.Result) map[string]bool {
+		m := map[string]bool{}
+		for _, tr := range res.Triples {
+			m[tr.Head.Canonical()+" "+tr.Relation+" "+tr.Tail.Canonical()] = true
+		}
+		return m
+	}
+	res := got(extractIn(t, "三国志/蜀书/邓张宗杨传", "邓芝字伯苗，义阳新野人，汉司空禹之后也。\n及亮北住汉中，以芝为中监军、扬武将军。亮卒，迁前军师前将军，领衮州刺史，封阳武亭侯，顷之为督江州。"))
+	for _, no := range []string{"亮 任官 前将军", "亮 任官 衮州刺史", "亮 封爵 阳武亭侯"} {
+		if res[no] {
+			t.Errorf("a dead man's office: %s in %v", no, res)
+		}
+	}
+	for _, want := range []string{"邓芝 任官 前将军", "邓芝 任官 衮州刺史", "邓芝 封爵 阳武亭侯"} {
+		if !res[want] {
+			t.Errorf("missing %s in %v", want, res)
+		}
+	}
+	res = got(extractIn(t, "三国志/蜀书/蒋琬费祎姜维传", "亮出武功，以翼为前军都督，领扶风太守。亮卒，拜前领军，赐爵关内侯。"))
+	if res["亮 封爵 关内侯"] || res["亮 任官 前领军"] {
+		t.Errorf("a dead man's office or title: %v", res)
+	}
+	res = got(extractIn(t, "三国志/魏书/诸夏侯曹传", "夏侯渊字妙才，惇族弟也。\n渊卒，追封渊为博昌亭侯。"))
+	if !res["夏侯渊 封爵 博昌亭侯"] {
+		t.Errorf("a posthumous title is the dead man's: %v", res)
+	}
+}

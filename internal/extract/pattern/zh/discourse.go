@@ -93,6 +93,13 @@ func (x *run) clauses() {
 			// clauses after it, whose subject goes on.
 			c.subj, c.named = k, true
 			c.prev = carry
+		case k >= 0 && x.deathClause(k, c.e) && x.outlivedBy(k, c) >= 0:
+			// 亮卒，迁前军师 in 邓芝's life: another man's death dates the
+			// clauses after it, which go on with the man whose life is
+			// told, for the dead take no office; kin named next are still
+			// the dead man's (亮卒，子瞻嗣).
+			c.subj, c.named = k, true
+			carry, owner = x.outlivedBy(k, c), k
 		case k >= 0:
 			c.subj, c.named = k, true
 			carry = k
@@ -127,6 +134,65 @@ func (x *run) ancestryClause(k, e int) bool {
 	}
 	return false
 }
+
+// deathWords end a clause that is a man's death alone (亮卒, 亮卒后).
+var deathWords = []string{"卒后", "薨后", "死后", "殁后", "没后", "亡后", "卒", "薨", "殁", "死"}
+
+// deathClause says whether the clause ending at e is mention k and a
+// death word alone.
+func (x *run) deathClause(k, e int) bool {
+	for _, w := range deathWords {
+		if x.ents[k].e+len([]rune(w)) == e && hasAt(x.rs, x.ents[k].e, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// outlivedBy is the mention of the man whose life the text tells at
+// clause c, when that is someone other than k, who dies there; -1
+// otherwise.
+func (x *run) outlivedBy(k int, c *clause) int {
+	sub := x.chapterSubject(sentence{c.s, c.e})
+	if sub < 0 || x.ents[sub].canonical(x.rs) == x.ents[k].canonical(x.rs) {
+		return -1
+	}
+	return sub
+}
+
+// diedBefore says whether mention h names a man whose death a clause
+// between h and mention t states (亮卒), in a relation r a dead man cannot
+// take up: an office, a title or a deed told after his death are
+// another's (亮卒，迁前军师 in 邓芝's life), unless a posthumous word (追封,
+// 谥, 赠) gives them.
+func (x *run) diedBefore(h, t int, r string) bool {
+	switch r {
+	case "死亡时间", "卒于", "别称", "子女", "同胞", "婚恋", "同族", "孙", "籍贯", "更代":
+		return false
+	}
+	lo, hi := x.clauseAt(x.ents[h].s), x.clauseAt(x.ents[t].s)
+	if lo < 0 || hi < 0 {
+		return false
+	}
+	name := x.ents[h].canonical(x.rs)
+	for ci := hi - 1; ci >= lo && ci >= hi-12; ci-- {
+		c := x.cls[ci]
+		if !c.named || c.subj < 0 || !x.deathClause(c.subj, c.e) || x.ents[c.subj].canonical(x.rs) != name {
+			continue
+		}
+		between := string(x.rs[c.e:x.ents[t].s])
+		for _, w := range posthumousWords {
+			if strings.Contains(between, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// posthumousWords give a dead man a title or an office.
+var posthumousWords = []string{"追封", "追谥", "追赠", "追尊", "追号", "谥", "赠"}
 
 // accessionClause says whether the clause ending at e is its subject k
 // and an accession word alone (文帝践阼, 世祖即位).

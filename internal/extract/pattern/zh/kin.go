@@ -267,11 +267,13 @@ func (x *run) kinship(ss []sentence) {
 		if x.at(q-1) == '之' || x.at(q-1) == '其' {
 			q--
 		}
+		counted := false // 有五子, 生二子: a man's children counted
 		if numeral.has(x.at(q - 1)) {
 			// 刘表二子, 生二子
 			q--
 			for q > 0 && (x.at(q-1) == '有' || x.at(q-1) == '生') {
 				q--
+				counted = true
 			}
 		}
 		anchor := x.endsAt(q)
@@ -293,6 +295,11 @@ func (x *run) kinship(ss []sentence) {
 			anchor = x.cls[ci].owner
 			switch {
 			case anchor < 0:
+				anchor = x.chapterSubject(sen)
+			case counted && anchor != x.chapterSubject(sen) && x.chapterSubject(sen) >= 0:
+				// 权统事，就迁昭义中郎将，终於家。有五子: children counted
+				// after a life's end are the family of the life told
+				// (孙静's), not of the man a time clause named.
 				anchor = x.chapterSubject(sen)
 			case x.byTitle(anchor) && (x.opensParagraph(x.cls[ci].s) || x.heirOfOther(kn, sen, anchor)):
 				// 明年，太祖遂为魏公矣。\n子恽，嗣侯: a paragraph that opens

@@ -40,7 +40,7 @@ func (*Extractor) Name() string { return "pattern" }
 
 // Version implements extract.Extractor; it changes with the output.
 func (e *Extractor) Version() string {
-	v := "zh-12"
+	v := "zh-13"
 	if e.rec != nil {
 		v += "+" + e.rec.Version()
 	}
@@ -121,7 +121,7 @@ func (x *run) result(in extract.Input, ss []sentence) extract.Result {
 			continue
 		}
 		h, t := x.ents[r.h], x.ents[r.t]
-		if h.s < 0 || t.s < 0 {
+		if h.s < 0 || t.s < 0 || h.typ == tPer && x.diedBefore(r.h, r.t, r.r) {
 			continue
 		}
 		if in.Schema != nil && !in.Schema.Allows(h.typ, r.r, t.typ) {
