@@ -54,8 +54,16 @@ func (w *Writer) Close() error {
 	return w.zw.Close()
 }
 
-// Reader reads a model's body after its header.
-type Reader struct{ *bufio.Reader }
+// Reader reads a model's body after its header. A model is millions of
+// numbers, so the body is decompressed whole (gzip checks its checksum at
+// the end) and read from memory.
+type Reader struct {
+	body []byte
+	at   int
+}
+
+// errShort reports a body that ends inside a number.
+var errShort = io.ErrUnexpectedEOF
 
 // Open reads the header of a model file from r into info: what names the
 // kind of model in errors (a name model).
@@ -64,7 +72,7 @@ func Open(r io.Reader, magic, what string, info any) (*Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not an annals %s: %w", what, err)
 	}
-	br := bufio.NewReader(zr)
+	br := bufio.NewReaderSize(zr, 64<<10)
 	got := make([]byte, len(magic))
 	if _, err := io.ReadFull(br, got); err != nil || string(got) != magic {
 		return nil, fmt.Errorf("not an annals %s (no %q header)", what, magic[:len(magic)-1])
@@ -76,30 +84,53 @@ func Open(r io.Reader, magic, what string, info any) (*Reader, error) {
 	if err := json.Unmarshal(line, info); err != nil {
 		return nil, fmt.Errorf("model header: %w", err)
 	}
-	return &Reader{br}, nil
+	body, err := io.ReadAll(br)
+	if err != nil {
+		return nil, fmt.Errorf("model body: %w", err)
+	}
+	return &Reader{body: body}, nil
 }
 
-// Uvarint, Uint64 and Float32 read one number.
-func (r *Reader) Uvarint() (uint64, error) { return binary.ReadUvarint(r) }
+// Uvarint, Uint64, Float32 and ReadByte read one number.
+func (r *Reader) Uvarint() (uint64, error) {
+	v, n := binary.Uvarint(r.body[r.at:])
+	if n <= 0 {
+		if n == 0 {
+			return 0, errShort
+		}
+		return 0, errors.New("varint overflows 64 bits")
+	}
+	r.at += n
+	return v, nil
+}
 func (r *Reader) Uint64() (uint64, error) {
-	var b [8]byte
-	_, err := io.ReadFull(r, b[:])
-	return binary.LittleEndian.Uint64(b[:]), err
+	if len(r.body)-r.at < 8 {
+		return 0, errShort
+	}
+	v := binary.LittleEndian.Uint64(r.body[r.at:])
+	r.at += 8
+	return v, nil
 }
 func (r *Reader) Float32() (float32, error) {
-	var b [4]byte
-	_, err := io.ReadFull(r, b[:])
-	return math.Float32frombits(binary.LittleEndian.Uint32(b[:])), err
+	if len(r.body)-r.at < 4 {
+		return 0, errShort
+	}
+	v := math.Float32frombits(binary.LittleEndian.Uint32(r.body[r.at:]))
+	r.at += 4
+	return v, nil
+}
+func (r *Reader) ReadByte() (byte, error) {
+	if r.at >= len(r.body) {
+		return 0, io.EOF
+	}
+	r.at++
+	return r.body[r.at-1], nil
 }
 
-// End checks that the body is over; reading to the end is where gzip
-// checks its checksum.
+// End checks that the body is over.
 func (r *Reader) End() error {
-	if _, err := r.ReadByte(); err != io.EOF {
-		if err == nil {
-			err = errors.New("data after the model")
-		}
-		return fmt.Errorf("model end: %w", err)
+	if r.at < len(r.body) {
+		return fmt.Errorf("model end: %w", errors.New("data after the model"))
 	}
 	return nil
 }
