@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/annals-project/annals/internal/kg"
 )
 
 // A description is the one or two sentences an entity's page opens with,
@@ -62,7 +64,7 @@ func tailsOf(v *EntityView, rel string) []string {
 	}
 	var out []dated
 	for _, r := range v.Relations {
-		if r.Type != rel || r.HeadID != v.ID || (rel == "任官" || rel == "封爵") && v.hearsay(r) {
+		if r.Type != rel || r.HeadID != v.ID || (rel == "任官" || rel == "封爵") && kg.Hearsay(v.own, r.Evidence) {
 			continue
 		}
 		if rel == "任官" && thrones[r.Tail] {
@@ -96,19 +98,6 @@ func tailsOf(v *EntityView, rel string) []string {
 // thrones are the offices of a sovereign, which the texts state as 任官
 // (称帝, 立为帝) and a description does not list as posts.
 var thrones = map[string]bool{"帝": true, "皇帝": true, "天子": true}
-
-// hearsay reports whether a post of a person whose own chapters are
-// known rests on one sentence of another chapter that does not name him
-// at the post: more often the next man's, in a life his name was carried
-// into (亮辟维为仓曹掾，加奉义将军 in 姜维's), than his. The profile
-// (internal/bio) reads his career the same way.
-func (v *EntityView) hearsay(r Relation) bool {
-	if len(v.own) == 0 || len(r.Evidence) != 1 {
-		return false
-	}
-	ev := r.Evidence[0]
-	return !v.own[ev.DocID] && !ev.Close(2)
-}
 
 // zi is the person's 字: the one his own chapter states, else the one
 // most sentences state, else the first of his names of that kind (瑜字仲异

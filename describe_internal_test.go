@@ -57,7 +57,9 @@ func TestDescribe(t *testing.T) {
 // chapter states, and no post another chapter gives him once without
 // naming him at it (亮卒，…封阳武亭侯 in 邓芝's life). A throne is no post.
 func TestDescribeTrustsTheOwnChapter(t *testing.T) {
-	ev := func(doc int64, head, tail kg.Span) kg.Evidence { return kg.Evidence{DocID: doc, Head: head, Tail: tail} }
+	ev := func(doc int64, head, tail kg.Span) kg.Evidence {
+		return kg.Evidence{DocID: doc, Head: head, Tail: tail}
+	}
 	post := func(tail int64, name string, evs ...kg.Evidence) Relation {
 		return Relation{HeadID: 1, Head: "诸葛亮", Type: "任官", TailID: tail, Tail: name, Evidence: evs}
 	}

@@ -632,22 +632,12 @@ func (r reader) career(rels []kg.Relation) []Item {
 	return out
 }
 
-// hearsay reports whether a post of a man whose own chapters are known
-// rests on one sentence of another chapter that does not name him at the
-// post: such a post is more often the next man's, in a life his name was
-// carried into (亮辟维为仓曹掾，加奉义将军 in 姜维's), than his. The
-// entity page's description reads his career the same way.
+// hearsay reports whether a post rests on a passing mention in another
+// chapter (kg.Hearsay); the entity page's description reads the career
+// the same way. Written without the own chapter, a profile keeps them all.
 func (r reader) hearsay(rel kg.Relation) bool {
-	if len(r.own) == 0 || len(r.exclude) > 0 || len(rel.Evidence) != 1 {
-		return false
-	}
-	ev := rel.Evidence[0]
-	return !r.own[ev.DocID] && !ev.Close(maxPostGap)
+	return len(r.exclude) == 0 && kg.Hearsay(r.own, rel.Evidence)
 }
-
-// maxPostGap is how far apart a sentence of another chapter may name a
-// man and his post and still state it of him (以亮为, 亮领, 丞相亮).
-const maxPostGap = 2
 
 // reignYear names a career fact's year as its sentences count it: by the
 // era of the sentence dated to year (建兴十二年), or, undated, by the year

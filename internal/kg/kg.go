@@ -123,6 +123,18 @@ func (e Evidence) Close(gap int) bool {
 	return d <= gap
 }
 
+// Hearsay reports whether a post of a person whose own chapters are known
+// (own) rests on one sentence of another chapter that does not name him
+// at the post (more than two characters from it): such a post is more
+// often the next man's, in a life his name was carried into (亮辟维为仓曹掾，
+// 加奉义将军 in 姜维's), than his; 以丞相亮领益州牧 is his.
+func Hearsay(own map[int64]bool, evs []Evidence) bool {
+	if len(own) == 0 || len(evs) != 1 {
+		return false
+	}
+	return !own[evs[0].DocID] && !evs[0].Close(2)
+}
+
 // Words is the normalised text of a span of the document inside the
 // sentence (a head or a tail as written there), or "" when the span is
 // not inside it.

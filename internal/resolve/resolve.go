@@ -97,7 +97,7 @@ func Resolve(names []store.NameRef, aliases []store.AliasFact, merges ...store.M
 			ak := key{al, t}
 			refs, exists := byKey[ak]
 			if exists && len(claims[al]) == 1 && !chapterScoped[a.Kind] && (!shortForm(a, main, al) || unmentioned(refs)) &&
-				!(a.Kind == "字" && ownsCourtesy[al]) {
+				!(a.Kind == "字" && (ownsCourtesy[al] || mentioned(refs) > mentioned(byKey[mk]))) {
 				uf.union(mk, ak)
 			}
 		}
@@ -222,6 +222,18 @@ func unmentioned(refs []store.NameRef) bool {
 		}
 	}
 	return true
+}
+
+// mentioned counts the mentions of a name's spellings. A 字 the corpus
+// names more often than the man whose 字 it is (子平, a prince of 晋 as
+// well as 向长's 字) is more often someone else's name than his; one he
+// outnumbers (孔明 beside 诸葛亮) is his.
+func mentioned(refs []store.NameRef) int {
+	n := 0
+	for _, r := range refs {
+		n += r.Mentions
+	}
+	return n
 }
 
 // mainTypes picks the entity types an alias fact applies to: the types the

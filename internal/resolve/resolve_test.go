@@ -224,3 +224,26 @@ func TestCourtesyFullNameThatIsAnotherMansNameMergesNothing(t *testing.T) {
 		}
 	}
 }
+
+// A 字 the corpus names more often than its bearer is more often another
+// man's name: 向长字子平 does not make 向长 the 子平 of 晋世家 and the rest,
+// while 诸葛亮, named far more than 孔明, takes his 字 everywhere.
+func TestCourtesyMoreNamedThanItsBearerMergesNothing(t *testing.T) {
+	ns := names(store.NameRef{Name: "向长", Mentions: 4}, store.NameRef{Name: "子平", Mentions: 15},
+		store.NameRef{Name: "诸葛亮", Mentions: 400}, store.NameRef{Name: "孔明", Mentions: 30})
+	facts := []store.AliasFact{
+		{Main: "向长", Alias: "子平", Kind: "字", Source: "text:a@0", DocID: 1},
+		{Main: "诸葛亮", Alias: "孔明", Kind: "字", Source: "text:b@0", DocID: 2},
+	}
+	r := Resolve(ns, facts)
+	xiang, ziping := find(r, "向长"), find(r, "子平")
+	if xiang == nil || ziping == nil || len(xiang.NameIDs) != 1 {
+		t.Fatalf("向长 and 子平 merged: %+v", r.Entities)
+	}
+	if len(xiang.Aliases) != 1 || xiang.Aliases[0].Name != "子平" || xiang.Aliases[0].Kind != "字" {
+		t.Errorf("向长 should still list 子平 as his 字: %+v", xiang)
+	}
+	if zg := find(r, "诸葛亮"); zg == nil || len(zg.NameIDs) != 2 {
+		t.Errorf("孔明 not joined to 诸葛亮: %+v", r.Entities)
+	}
+}

@@ -342,6 +342,7 @@ func (r *Retriever) Global(ctx context.Context, a *Analysis, limit int) (*Global
 	if members, err = r.rulersApart(ctx, g, members); err != nil {
 		return nil, err
 	}
+	members = distinctNames(members)
 	if len(members) > limit {
 		members = members[:limit]
 	}
@@ -852,6 +853,20 @@ func rankMembers(g *GlobalAsk, anchors []kg.Entity, cands map[int64]*candidate, 
 		out = append(out, Member{Entity: c.e, Score: math.Round(score*1000) / 1000, Routes: routes, Citation: c.cite})
 	}
 	sortMembers(out)
+	return out
+}
+
+// distinctNames keeps the best-ranked member of each name: a list that
+// names 秦 twice (the state as a place and as a power) says one thing twice.
+func distinctNames(ms []Member) []Member {
+	seen := map[string]bool{}
+	out := ms[:0]
+	for _, m := range ms {
+		if !seen[m.Entity.Name] {
+			seen[m.Entity.Name] = true
+			out = append(out, m)
+		}
+	}
 	return out
 }
 

@@ -125,3 +125,17 @@ func TestRulersApart(t *testing.T) {
 		t.Errorf("a group of rulers keeps its emperors: %+v", ms[0])
 	}
 }
+
+// A list names each name once, at its best rank: 秦 the place and 秦 the
+// power are one answer.
+func TestDistinctNames(t *testing.T) {
+	ms := []Member{
+		{Entity: kg.Entity{ID: 1, Name: "秦", Type: "社会集团"}, Score: 3},
+		{Entity: kg.Entity{ID: 2, Name: "楚", Type: "社会集团"}, Score: 2},
+		{Entity: kg.Entity{ID: 3, Name: "秦", Type: "地点"}, Score: 1},
+	}
+	got := distinctNames(ms)
+	if len(got) != 2 || got[0].Entity.ID != 1 || got[1].Entity.ID != 2 {
+		t.Errorf("got %+v", got)
+	}
+}

@@ -320,3 +320,26 @@ func TestTheDeadTakeNoOffice(t *testing.T) {
 		t.Errorf("a posthumous title is the dead man's: %v", res)
 	}
 }
+
+// An adverb after a kin word is no kinsman, whatever read it as a name:
+// 与父俱 is "with his father".
+func TestTogetherWithAKinsmanIsNoName(t *testing.T) {
+	res := extractIn(t, "汉书/传/窦田灌韩传", "灌夫字仲孺，颍阴人也。父张孟，尝为颍阴侯婴舍人。吴楚反时，颍阴侯灌何为将军，属太尉，请孟为校尉。夫以千人与父俱。")
+	for _, e := range res.Entities {
+		if e.Text == "俱" && e.Type == "人物" {
+			t.Errorf("与父俱 names no one: %+v", e)
+		}
+	}
+	fathers := 0
+	for _, tr := range res.Triples {
+		if tr.Relation == "子女" && tr.Tail.Canonical() == "灌夫" {
+			fathers++
+			if tr.Head.Text == "俱" {
+				t.Errorf("与父俱 names no father: %v", tr)
+			}
+		}
+	}
+	if fathers == 0 {
+		t.Errorf("张孟 is 灌夫's father: %v", res.Triples)
+	}
+}

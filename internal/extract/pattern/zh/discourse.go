@@ -126,8 +126,12 @@ var ancestryWords = []string{"之苗裔也", "之后裔也", "之曾孙也", "�
 
 // ancestryClause says whether the clause ending at e is the mention k and
 // an ancestry word alone.
-func (x *run) ancestryClause(k, e int) bool {
-	for _, w := range ancestryWords {
+func (x *run) ancestryClause(k, e int) bool { return x.nameAndWord(k, e, ancestryWords) }
+
+// nameAndWord says whether the clause ending at e is mention k and one of
+// words alone.
+func (x *run) nameAndWord(k, e int, words []string) bool {
+	for _, w := range words {
 		if x.ents[k].e+len([]rune(w)) == e && hasAt(x.rs, x.ents[k].e, w) {
 			return true
 		}
@@ -140,14 +144,7 @@ var deathWords = []string{"卒后", "薨后", "死后", "殁后", "没后", "亡
 
 // deathClause says whether the clause ending at e is mention k and a
 // death word alone.
-func (x *run) deathClause(k, e int) bool {
-	for _, w := range deathWords {
-		if x.ents[k].e+len([]rune(w)) == e && hasAt(x.rs, x.ents[k].e, w) {
-			return true
-		}
-	}
-	return false
-}
+func (x *run) deathClause(k, e int) bool { return x.nameAndWord(k, e, deathWords) }
 
 // outlivedBy is the mention of the man whose life the text tells at
 // clause c, when that is someone other than k, who dies there; -1
@@ -196,14 +193,7 @@ var posthumousWords = []string{"追封", "追谥", "追赠", "追尊", "追号",
 
 // accessionClause says whether the clause ending at e is its subject k
 // and an accession word alone (文帝践阼, 世祖即位).
-func (x *run) accessionClause(k, e int) bool {
-	for _, w := range accessionWords {
-		if x.ents[k].e+len([]rune(w)) == e && hasAt(x.rs, x.ents[k].e, w) {
-			return true
-		}
-	}
-	return false
-}
+func (x *run) accessionClause(k, e int) bool { return x.nameAndWord(k, e, accessionWords) }
 
 // leadSubject returns the mention a clause opens with as its subject (a
 // person, possibly after his place and office, or a group), or -1 and

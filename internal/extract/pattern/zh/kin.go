@@ -172,7 +172,7 @@ func (x *run) kinNames() {
 			if !x.free(e0, e) || !x.nameChars(e0, e) {
 				break
 			}
-			if g == 1 && (noSingle.has(rs[e0]) || kinVerbs.has(rs[e0]) && (x.boundary(e) || !x.plain && x.at(e) == '守')) {
+			if g == 1 && (noSingle.has(rs[e0]) || kinVerbs.has(rs[e0]) && (x.boundary(e) || !x.plain && x.at(e) == '守') || x.togetherAfterKin(e0, e)) {
 				continue
 			}
 			if g == 1 && !x.plain && rs[e0] == '任' && x.at(e) == '为' {
@@ -391,6 +391,16 @@ func (x *run) heirOfOther(kn kin, sen sentence, ruler int) bool {
 // sharesSurname are the kin words whose kin bear the person's surname.
 var sharesSurname = map[string]bool{"父": true, "子": true, "长子": true, "次子": true, "少子": true, "中子": true, "幼子": true, "嫡子": true, "庶子": true,
 	"弟": true, "兄": true, "母弟": true, "同母弟": true, "少弟": true, "季弟": true, "长兄": true, "孙": true}
+
+// togetherAfterKin says whether [s, e), right after a kin word, is one of
+// togetherWords ending its clause or before a verb of going or dying
+// (与父俱。, 与父俱亡命): an adverb, whatever read it as a name.
+func (x *run) togetherAfterKin(s, e int) bool {
+	if x.plain || e-s != 1 || !strings.ContainsRune(togetherWords, x.rs[s]) || !kinBlock.has(x.at(s-1)) {
+		return false
+	}
+	return x.boundary(e) || strings.ContainsRune("亡死没往来行出入归还在至", x.at(e))
+}
 
 // togetherWords are adverbs that follow a kin word (与父俱亡) where a name
 // may: a one-character "name" among them is not given a surname.

@@ -232,6 +232,9 @@ func (x *run) learned(r Recogniser, ss []sentence) {
 			if kept[[2]int{s, e}] || s < sn.s || e > sn.e || s >= e {
 				continue
 			}
+			if m.Type == tPer && x.togetherAfterKin(s, e) {
+				continue // 夫以千人与父俱: with his father, not a father 俱
+			}
 			name := ""
 			if m.Type == tPer {
 				if full, ok := x.doc.Names[string(x.rs[s:e])]; ok && full != string(x.rs[s:e]) {
