@@ -205,7 +205,7 @@ func TestNamesFoundBeforeAreKnown(t *testing.T) {
 	}
 	for _, c := range []struct{ sentence, name string }{
 		{"盛建计从建业筑围。", "盛"},
-		{"授对曰：冀州失策。", "授"},
+		{"授以为不可。", "授"},
 	} {
 		rs := []rune(c.sentence)
 		isPerson := func(ctx ner.Context) bool {
