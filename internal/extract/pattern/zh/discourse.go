@@ -81,6 +81,10 @@ func (x *run) clauses() {
 			owner = -1
 		}
 		c.prev, c.owner = carry, owner
+		heir := -1 // the man whose life goes on past k's death in this clause
+		if k >= 0 && x.deathClause(k, c.e) {
+			heir = x.outlivedBy(k, c)
+		}
 		switch {
 		case x.imperial(c.s):
 			// 诏以X为Y: the throne acts, the subject waits.
@@ -93,13 +97,13 @@ func (x *run) clauses() {
 			// clauses after it, whose subject goes on.
 			c.subj, c.named = k, true
 			c.prev = carry
-		case k >= 0 && x.deathClause(k, c.e) && x.outlivedBy(k, c) >= 0:
+		case heir >= 0:
 			// 亮卒，迁前军师 in 邓芝's life: another man's death dates the
 			// clauses after it, which go on with the man whose life is
 			// told, for the dead take no office; kin named next are still
 			// the dead man's (亮卒，子瞻嗣).
 			c.subj, c.named = k, true
-			carry, owner = x.outlivedBy(k, c), k
+			carry, owner = heir, k
 		case k >= 0:
 			c.subj, c.named = k, true
 			carry = k

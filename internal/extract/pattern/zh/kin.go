@@ -296,7 +296,7 @@ func (x *run) kinship(ss []sentence) {
 			switch {
 			case anchor < 0:
 				anchor = x.chapterSubject(sen)
-			case counted && anchor != x.chapterSubject(sen) && x.chapterSubject(sen) >= 0:
+			case counted && x.chapterSubject(sen) >= 0:
 				// 权统事，就迁昭义中郎将，终於家。有五子: children counted
 				// after a life's end are the family of the life told
 				// (孙静's), not of the man a time clause named.
