@@ -82,7 +82,7 @@ var chisiecMapping = Mapping{
 		{Label: "出生于某地", Alts: alts("籍贯"), Note: "person → place (orig_id 218)"},
 		{Label: "到达", Alts: alts("访", "逃奔"), Note: "person → place reached (orig_id 1907); fleeing to a place is arriving there (orig_id 1912)"},
 		{Label: "管理", Alts: alts("辖"), Note: "person → place governed (orig_id 504)"},
-		{Label: "驻守", Alts: alts("辖", "居"), Note: "person → place garrisoned (orig_id 28, 1907): commanded at (辖) or stationed at (居)"},
+		{Label: "驻守", Alts: alts("辖", "占", "居"), Note: "person → place garrisoned (orig_id 28, 1907): commanded at (辖), held with troops (占: 屯, 驻, 保) or stationed at (居)"},
 		{Label: "敌对攻伐", Alts: alts("攻", "消极态度倾向"), Note: "attacker → place or person attacked (orig_id 94, 1400)"},
 		{Label: "政治奥援", Alts: alts("积极态度倾向"), Note: "head supports or promotes tail (orig_id 1133, 1567)"},
 		{Label: "同僚", Note: "colleagues: no counterpart"},

@@ -145,9 +145,11 @@ func TestHierarchy(t *testing.T) {
 	wantTriple(t, res, "曹操", "下级", "夏侯渊")
 	wantTriple(t, res, "夏侯渊", "消极态度倾向", "马超")
 
+	// 屯X holds the place with troops (占), as the annotations read it.
 	res = run1(t, "曹操部将张辽屯合肥。", nil)
 	wantTriple(t, res, "曹操", "下级", "张辽")
-	wantTriple(t, res, "张辽", "辖", "合肥")
+	wantTriple(t, res, "张辽", "占", "合肥")
+	noTriple(t, res, "张辽", "辖", "合肥")
 
 	res = run1(t, "关羽事刘备，甚见亲待。", nil)
 	wantTriple(t, res, "刘备", "下级", "关羽")
@@ -173,11 +175,13 @@ func TestMovementAndPlaces(t *testing.T) {
 	wantTriple(t, res, "诸葛亮", "访", "成都")
 	wantTriple(t, res, "诸葛亮", "访", "汉中")
 
-	// 于 and a place after a verb phrase: both sides were there.
+	// 于 and a place after a verb phrase says where it happened, not
+	// that anyone went there; the battle event keeps the place.
 	res = run1(t, "曹操败袁绍于官渡。", nil)
 	wantTriple(t, res, "曹操", "消极态度倾向", "袁绍")
-	wantTriple(t, res, "曹操", "访", "官渡")
-	wantTriple(t, res, "袁绍", "访", "官渡")
+	wantTriple(t, res, "官渡之战", "发生地点", "官渡")
+	noTriple(t, res, "曹操", "访", "官渡")
+	noTriple(t, res, "袁绍", "访", "官渡")
 
 	// Death and burial places are not visits.
 	res = run1(t, "诸葛亮卒于五丈原。", nil)

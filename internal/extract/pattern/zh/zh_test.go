@@ -132,7 +132,7 @@ func TestAppointment(t *testing.T) {
 
 	res = run1(t, "时丞相诸葛亮出屯汉中。", nil)
 	wantTriple(t, res, "诸葛亮", "任官", "丞相")
-	wantTriple(t, res, "诸葛亮", "辖", "汉中")
+	wantTriple(t, res, "诸葛亮", "占", "汉中")
 }
 
 func TestEnfeoffment(t *testing.T) {
@@ -209,6 +209,8 @@ func TestMovementAndWar(t *testing.T) {
 	wantTriple(t, res, "马超", "逃奔", "汉中")
 
 	res = run1(t, "刘表屯襄阳。", nil)
+	wantTriple(t, res, "刘表", "占", "襄阳")
+	res = run1(t, "刘表守襄阳。", nil)
 	wantTriple(t, res, "刘表", "辖", "襄阳")
 
 	res = run1(t, "曹操伐匈奴。", nil)
