@@ -1,6 +1,7 @@
 package histories
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -62,6 +63,10 @@ var placesWithParticles = strings.NewReplacer("犍为", "", "不其", "")
 // compoundSurnames are the two-character family names of the histories.
 var compoundSurnames = []string{"诸葛", "司马", "欧阳", "淳于", "夏侯", "皇甫", "公孙", "上官", "东方", "长孙", "令狐",
 	"钟离", "太史", "第五", "申屠", "司徒", "公羊", "尉迟", "宇文", "慕容", "濮阳"}
+
+// IsCompoundSurname says whether name is a two-character family name and
+// nothing more (公孙): no person's name on its own.
+func IsCompoundSurname(name string) bool { return slices.Contains(compoundSurnames, name) }
 
 // Surname is the family name a personal name begins with: a compound one
 // (诸葛 of 诸葛亮) where the name is longer than it, else the first

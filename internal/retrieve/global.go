@@ -3,6 +3,7 @@ package retrieve
 import (
 	"context"
 	"fmt"
+	"github.com/annals-project/annals/internal/histories"
 	"math"
 	"regexp"
 	"slices"
@@ -358,8 +359,9 @@ func (r *Retriever) Global(ctx context.Context, a *Analysis, limit int) (*Global
 }
 
 // wants reports whether an entity is of the kind a question wants, and
-// has a name worth listing: a person named by one character is a
-// surname or a given name cut from its context.
+// has a name worth listing: a person named by one character (a surname
+// or a given name cut from its context) or by a family name alone (公孙)
+// is not.
 func wants(want string, e kg.Entity) bool {
 	switch want {
 	case WantPlace:
@@ -367,7 +369,7 @@ func wants(want string, e kg.Entity) bool {
 	case WantGroup:
 		return e.Type == "社会集团" || e.Type == "organisation" || e.Type == "organization" || e.Type == "地点"
 	}
-	return (e.Type == "人物" || e.Type == "person") && utf8.RuneCountInString(e.Name) >= 2
+	return (e.Type == "人物" || e.Type == "person") && utf8.RuneCountInString(e.Name) >= 2 && !histories.IsCompoundSurname(e.Name)
 }
 
 // linkTypes are the relation types that tie the named entities to the
@@ -703,6 +705,11 @@ func (r *Retriever) globalChapters(ctx context.Context, a *Analysis, get func(kg
 		return fmt.Errorf("global search: %w", err)
 	}
 	for i := range counts {
+		if counts[i].Count < 2 {
+			// Named once in a table of a hundred names is no evidence
+			// (孝景始, 弓高 in a table of lords).
+			continue
+		}
 		if c := get(counts[i].Entity); c != nil {
 			// A member is named there often, and mostly there: an
 			// emperor named in every chapter is no 酷吏.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/annals-project/annals/internal/kg"
+	"github.com/annals-project/annals/internal/store"
 )
 
 // A list template makes a whole-corpus question, and its phrase says what
@@ -137,5 +138,50 @@ func TestDistinctNames(t *testing.T) {
 	got := distinctNames(ms)
 	if len(got) != 2 || got[0].Entity.ID != 1 || got[1].Entity.ID != 2 {
 		t.Errorf("got %+v", got)
+	}
+}
+
+// chapterSource has one chapter, a table of lords, and its names counted.
+type chapterSource struct {
+	noNames
+	counts []store.EntityCount
+}
+
+func (chapterSource) DocumentsTitled(_ context.Context, terms []string) ([]int64, error) {
+	if slices.Contains(terms, "功臣") {
+		return []int64{7}, nil
+	}
+	return nil, nil
+}
+
+func (s chapterSource) EntitiesIn(context.Context, []int64, int) ([]store.EntityCount, error) {
+	return s.counts, nil
+}
+
+// A chapter whose title holds the group's word speaks for the people it
+// names more than once; a name it holds once (a table of a hundred
+// lords) and a family name alone are not members.
+func TestChapterMembersAreNamedTwice(t *testing.T) {
+	src := chapterSource{counts: []store.EntityCount{
+		{Entity: kg.Entity{ID: 1, Name: "韩信", Type: "人物", Mentions: 900}, Count: 6},
+		{Entity: kg.Entity{ID: 2, Name: "孝景始", Type: "人物", Mentions: 1}, Count: 1},
+		{Entity: kg.Entity{ID: 3, Name: "公孙", Type: "人物", Mentions: 21}, Count: 3},
+	}}
+	r := &Retriever{Src: src}
+	a := &Analysis{Norm: "汉初的功臣有哪些？", Global: &GlobalAsk{Phrase: "汉初的功臣", Categories: []string{"功臣"}, Want: WantPerson}}
+	cands := map[int64]*candidate{}
+	get := func(e kg.Entity) *candidate {
+		if !wants(a.Global.Want, e) {
+			return nil
+		}
+		c := &candidate{e: e, raw: map[string]float64{}}
+		cands[e.ID] = c
+		return c
+	}
+	if err := r.globalChapters(t.Context(), a, get); err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) != 1 || cands[1] == nil || cands[1].raw["chapter"] <= 0 {
+		t.Errorf("want only 韩信 from the chapter, got %v", cands)
 	}
 }
