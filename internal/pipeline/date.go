@@ -19,7 +19,7 @@ import (
 // StepChrono dates facts; chronoVersion changes when dating would change.
 const (
 	StepChrono    = "chrono"
-	chronoVersion = "9"
+	chronoVersion = "10"
 )
 
 // Precisions of times not named in a fact's own sentence or not placed in
@@ -153,6 +153,7 @@ func Date(ctx context.Context, db DateStore) (*DateReport, error) {
 type sentenceTime struct {
 	kg.Span
 	explicit    bool // the sentence names its time
+	relative    bool // … only counting from the year in force (是岁, 明年)
 	known       bool // a year is known, named or in force
 	year, end   int
 	precision   string
@@ -194,8 +195,10 @@ func dateDocument(d *store.DatedDoc, homes map[int64]string) {
 			if t.Resolved {
 				found = append(found, t)
 			}
-			if t.Resolved && !st.explicit {
-				st.explicit, st.known = true, true
+			// A year the sentence names outranks one it counts from the
+			// year in force: 是岁建安元年也 is 196, whatever came before.
+			if t.Resolved && (!st.explicit || st.relative && t.Calendar != chrono.CalRelative) {
+				st.explicit, st.known, st.relative = true, true, t.Calendar == chrono.CalRelative
 				st.year, st.end, st.precision, st.expr = t.Year, t.EndYear, t.Precision, t.Expr
 			}
 			if !t.Resolved && t.Ruler != "" && t.Ordinal > 0 && !st.explicit && st.reign == "" {

@@ -169,3 +169,18 @@ func TestUnnamedStretchesEndTheYearInForce(t *testing.T) {
 		}
 	}
 }
+
+// A sentence that counts from the year in force and names its year (是岁
+// 建安元年也) is of the year it names, not of an old one in force: 先主传
+// names 元狩六年 (117 BCE) five paragraphs before.
+func TestANamedYearOutranksTheYearInForce(t *testing.T) {
+	body := "胜子贞，元狩六年封涿县陆城亭侯。曹公表先主为镇东将军，封宜城亭侯，是岁建安元年也。明年，先主与术相持。"
+	d := doc("三国志/蜀书/先主传/text.txt", body)
+	dateDocument(d, nil)
+	if e := d.Evidence[1]; !e.Dated || e.Year != 196 || e.Precision == PrecisionContext {
+		t.Errorf("是岁建安元年也 is 196: %+v", e)
+	}
+	if e := d.Evidence[2]; !e.Dated || e.Year != 197 {
+		t.Errorf("明年 counts from 196: %+v", e)
+	}
+}

@@ -81,9 +81,10 @@ func (x *run) subject(t int, sen sentence, groups bool) int {
 		if objVerbs.has(prev) && !x.isKinName(k) {
 			continue
 		}
-		if x.isKinName(k) && !(x.at(en.e) == '嗣' || x.at(en.e) == '立') {
+		if x.isKinName(k) && en.e < t && !(x.at(en.e) == '嗣' || x.at(en.e) == '立') {
 			// 父祐 … is the father, rarely the doer of what follows in
-			// the same sentence unless it starts it.
+			// the same sentence unless it starts it, or stands right
+			// before the verb (刘表子琮降曹公: 琮 surrendered).
 			if kw := x.kinOf(k); kw != nil && kw.s > sen.s && !x.boundary(kw.s-1) {
 				continue
 			}

@@ -151,6 +151,11 @@ func TestHierarchy(t *testing.T) {
 	wantTriple(t, res, "张辽", "占", "合肥")
 	noTriple(t, res, "张辽", "辖", "合肥")
 
+	// The son named right before the verb is the one who surrendered.
+	res = run1(t, "刘表子琮降曹公。", nil)
+	wantTriple(t, res, "曹公", "下级", "琮")
+	noTriple(t, res, "曹公", "下级", "刘表")
+
 	res = run1(t, "关羽事刘备，甚见亲待。", nil)
 	wantTriple(t, res, "刘备", "下级", "关羽")
 
