@@ -343,3 +343,40 @@ func TestTogetherWithAKinsmanIsNoName(t *testing.T) {
 		t.Errorf("张孟 is 灌夫's father: %v", res.Triples)
 	}
 }
+
+// A ruler's sons listed by their mothers, each with his title before his
+// name, are the ruler's (武皇帝 is 曹操 in 魏书) and their mother's; a title ending in 王 gives no
+// one the surname 王 (相殇王铄 is no 王铄).
+func TestSonsListedByMother(t *testing.T) {
+	text := "武皇帝二十五男：卞皇后生文皇帝、任城威王彰、陈思王植、萧怀王熊，刘夫人生丰愍王昂、相殇王铄，环夫人生邓哀王冲、彭城王据、燕王宇。"
+	res := extractIn(t, "三国志/魏书/武文世王公传", text)
+	has := func(h, r, tl string) bool {
+		for _, tr := range res.Triples {
+			if tr.Head.Canonical() == h && tr.Relation == r && tr.Tail.Canonical() == tl {
+				return true
+			}
+		}
+		return false
+	}
+	for _, son := range []string{"彰", "植", "熊", "昂", "铄", "冲", "据", "宇"} {
+		if !has("曹操", "子女", son) {
+			t.Errorf("%s is 武皇帝's (曹操's) son", son)
+		}
+	}
+	for _, c := range [][2]string{{"卞皇后", "彰"}, {"刘夫人", "铄"}, {"环夫人", "宇"}} {
+		if !has(c[0], "子女", c[1]) {
+			t.Errorf("%s is %s's son", c[1], c[0])
+		}
+	}
+	if !has("曹操", "婚恋", "刘夫人") {
+		t.Errorf("刘夫人 is 武皇帝's consort")
+	}
+	if has("刘夫人", "子女", "冲") || has("卞皇后", "子女", "昂") {
+		t.Errorf("each mother has her own sons only")
+	}
+	for _, e := range res.Entities {
+		if e.Canonical() == "王铄" {
+			t.Errorf("铄 read as 王铄: %+v", e)
+		}
+	}
+}

@@ -226,8 +226,8 @@ func (x *run) childLists() {
 					}
 				}
 			}
-			if k < 0 || x.ents[k].typ != tPer {
-				break
+			if k < 0 || x.ents[k].typ != tPer || x.at(x.ents[k].e) == '生' {
+				break // 二十五男：卞皇后生…: the sons are listed by mother (births)
 			}
 			x.kins = append(x.kins, kin{word: "子", s: i, e: i + 1, name: k})
 			j = x.ents[k].e
@@ -483,21 +483,77 @@ func (x *run) births(ss []sentence, children map[int][]int) {
 		if strings.ContainsRune("子男女", x.at(j)) {
 			j++
 		}
-		objs := x.objects(j, sen, tPer)
+		objs := x.titledObjects(j, sen)
 		if len(objs) == 0 {
 			continue
 		}
-		if x.at(x.ents[objs[len(objs)-1]].e) == '及' {
-			objs = append(objs, x.objects(x.ents[objs[len(objs)-1]].e+1, sen, tPer)...)
-		}
 		parent = x.aliasHead(parent)
+		father := x.fatherOfList(sen, p)
+		if father >= 0 {
+			father = x.aliasHead(father)
+			if father != parent {
+				x.rels = append(x.rels, rel{h: father, t: parent, r: "婚恋"})
+			}
+		}
 		for _, o := range objs {
-			if o != parent {
-				x.rels = append(x.rels, rel{h: parent, t: o, r: "子女"})
-				children[parent] = append(children[parent], o)
+			for _, par := range []int{parent, father} {
+				if par >= 0 && o != par {
+					x.rels = append(x.rels, rel{h: par, t: o, r: "子女"})
+					children[par] = append(children[par], o)
+				}
 			}
 		}
 	}
+}
+
+// titledObjects reads the persons of a list from rune i, each of whom may
+// bear a title or an office before the name (文皇帝、任城威王彰、陈思王植),
+// joined by 、 or 及.
+func (x *run) titledObjects(i int, sen sentence) []int {
+	var out []int
+	for i < sen.e {
+		if k := x.startsAt(i); k >= 0 && (x.ents[k].typ == tTitle || x.ents[k].typ == tOff) {
+			i = x.ents[k].e
+		}
+		k := x.startsAt(i)
+		if k < 0 || x.ents[k].typ != tPer {
+			break
+		}
+		out = append(out, k)
+		i = x.ents[k].e
+		if c := x.at(i); c != '、' && c != '及' {
+			break
+		}
+		i++
+	}
+	return out
+}
+
+// fatherOfList returns the father of a list of sons by their mothers
+// (武皇帝二十五男：卞皇后生文皇帝、任城威王彰……，刘夫人生丰愍王昂……): the
+// person before N男： or N子： earlier in the sentence than rune i, or -1.
+func (x *run) fatherOfList(sen sentence, i int) int {
+	for j := i - 1; j > sen.s; j-- {
+		if x.rs[j] != '：' && x.rs[j] != ':' {
+			continue
+		}
+		m := j - 1
+		if x.at(m) == '人' {
+			m--
+		}
+		if x.at(m) != '男' && x.at(m) != '子' {
+			return -1
+		}
+		q := m
+		for q > sen.s && numeral.has(x.at(q-1)) {
+			q--
+		}
+		if k := x.endsAt(q); q < m && k >= 0 && x.ents[k].typ == tPer {
+			return k
+		}
+		return -1
+	}
+	return -1
 }
 
 // genealogyWords follow X之 or X in 某，X之子也 and say what the subject

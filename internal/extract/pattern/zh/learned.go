@@ -301,6 +301,9 @@ func (x *run) unlearn(confirmed map[string]bool) {
 			}
 			wrong[full] = true
 			delete(x.doc.Names, given)
+			// Nor is it a person the given name may stand for later
+			// (相殇王铄: no 王铄).
+			delete(x.doc.Types, full)
 		}
 	}
 	for k := range x.ents {

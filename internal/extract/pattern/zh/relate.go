@@ -161,7 +161,7 @@ func (x *run) objects(i int, sen sentence, types string) []int {
 		}
 		out = append(out, k)
 		i = x.ents[k].e
-		if c := x.at(i); c == '、' || c == '及' || c == '与' && len(out) > 0 && false {
+		if c := x.at(i); c == '、' || c == '及' {
 			i++
 			continue
 		}
