@@ -358,6 +358,29 @@ func (f *factual) value(name, surface, subj string, ev kg.Evidence) (string, boo
 	return name, false
 }
 
+// countsSons says the sentence counts the parent's sons and then lists
+// them, the child among them at byte at: 武皇帝二十五男：卞皇后生文皇帝、
+// 任城威王彰……
+func countsSons(s, parent string, at int) bool {
+	i := strings.Index(s, parent)
+	if i < 0 || at < 0 {
+		return false
+	}
+	rest := []rune(s[i+len(parent):])
+	n := 0
+	for n < len(rest) && strings.ContainsRune("一二三四五六七八九十百", rest[n]) {
+		n++
+	}
+	if n == 0 || n+1 >= len(rest) || !strings.ContainsRune("男子", rest[n]) {
+		return false
+	}
+	if rest[n+1] == '人' && n+2 < len(rest) {
+		n++
+	}
+	list := i + len(parent) + len(string(rest[:n+2]))
+	return (rest[n+1] == '：' || rest[n+1] == ':') && at >= list
+}
+
 // childWords join a parent to his child: 操子丕, 权少子也, 亮之子.
 var childWords = []string{"子", "之子", "长子", "次子", "中子", "少子", "庶子", "第", "女", "长女", "少女"}
 
@@ -370,6 +393,9 @@ func statesChild(s, parent, child string) bool {
 		return false
 	}
 	at := strings.Index(s, child)
+	if countsSons(s, parent, at) {
+		return true
+	}
 	for _, w := range childWords {
 		if strings.Contains(s, parent+w+child) {
 			return true

@@ -116,6 +116,9 @@ func TestStatesChild(t *testing.T) {
 		{"权遣将逆击羽，斩羽及子平于临沮。", "权", "平", false},
 		{"孙策破勋，术女入孙权宫，子曜仕吴为郎中。", "孙权", "曜", false},
 		{"随亮至汉中。年二十五卒。子攀，官至行护军。", "亮", "攀", false},
+		{"武皇帝二十五男：卞皇后生文皇帝、任城威王彰、陈思王植。", "武皇帝", "彰", true},
+		{"文帝九男：甄氏皇后生明帝。", "文帝", "明帝", true},
+		{"武皇帝崩，卞皇后生二男：彰、植。", "武皇帝", "彰", false},
 	} {
 		if got := statesChild(c.s, c.parent, c.child); got != c.want {
 			t.Errorf("statesChild(%q, %q, %q) = %v", c.s, c.parent, c.child, got)

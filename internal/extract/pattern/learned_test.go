@@ -345,7 +345,8 @@ func TestTogetherWithAKinsmanIsNoName(t *testing.T) {
 }
 
 // A ruler's sons listed by their mothers, each with his title before his
-// name, are the ruler's (武皇帝 is 曹操 in 魏书) and their mother's; a title ending in 王 gives no
+// name, are the ruler's (武皇帝 is 曹操 in 魏书) and their mother's, and bear
+// his surname (任城威王彰 is 曹彰); a title ending in 王 gives no
 // one the surname 王 (相殇王铄 is no 王铄).
 func TestSonsListedByMother(t *testing.T) {
 	text := "武皇帝二十五男：卞皇后生文皇帝、任城威王彰、陈思王植、萧怀王熊，刘夫人生丰愍王昂、相殇王铄，环夫人生邓哀王冲、彭城王据、燕王宇。"
@@ -358,12 +359,12 @@ func TestSonsListedByMother(t *testing.T) {
 		}
 		return false
 	}
-	for _, son := range []string{"彰", "植", "熊", "昂", "铄", "冲", "据", "宇"} {
+	for _, son := range []string{"曹彰", "曹植", "曹熊", "曹昂", "曹铄", "曹冲", "曹据", "曹宇"} {
 		if !has("曹操", "子女", son) {
 			t.Errorf("%s is 武皇帝's (曹操's) son", son)
 		}
 	}
-	for _, c := range [][2]string{{"卞皇后", "彰"}, {"刘夫人", "铄"}, {"环夫人", "宇"}} {
+	for _, c := range [][2]string{{"卞皇后", "曹彰"}, {"刘夫人", "曹铄"}, {"环夫人", "曹宇"}} {
 		if !has(c[0], "子女", c[1]) {
 			t.Errorf("%s is %s's son", c[1], c[0])
 		}
@@ -371,7 +372,7 @@ func TestSonsListedByMother(t *testing.T) {
 	if !has("曹操", "婚恋", "刘夫人") {
 		t.Errorf("刘夫人 is 武皇帝's consort")
 	}
-	if has("刘夫人", "子女", "冲") || has("卞皇后", "子女", "昂") {
+	if has("刘夫人", "子女", "曹冲") || has("卞皇后", "子女", "曹昂") {
 		t.Errorf("each mother has her own sons only")
 	}
 	for _, e := range res.Entities {

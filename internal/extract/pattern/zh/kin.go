@@ -496,6 +496,9 @@ func (x *run) births(ss []sentence, children map[int][]int) {
 			}
 		}
 		for _, o := range objs {
+			if father >= 0 {
+				x.listedSonName(father, o)
+			}
 			for _, par := range []int{parent, father} {
 				if par >= 0 && o != par {
 					x.rels = append(x.rels, rel{h: par, t: o, r: "子女"})
@@ -503,6 +506,23 @@ func (x *run) births(ss []sentence, children map[int][]int) {
 				}
 			}
 		}
+	}
+}
+
+// listedSonName names a son listed by his title and given name alone
+// (任城威王彰 among 武皇帝's sons) with his father's surname: 曹彰. The
+// given name is not taught to the rest of the chapter: 据, 林 and 上 are
+// words as often as names.
+func (x *run) listedSonName(father, k int) {
+	en := &x.ents[k]
+	g := x.rs[en.s:en.e]
+	if x.plain || en.name != "" || len(g) > 2 || len(g) == 2 && x.surnameLen(g) > 0 || x.isRuler(father) {
+		return // a ruler's title the chapter has not resolved has no surname
+	}
+	full := []rune(x.ents[father].canonical(x.rs))
+	if n := x.surnameLen(full); n > 0 && n < len(full) {
+		en.name = string(full[:n]) + string(g)
+		x.doc.Types[en.name] = tPer
 	}
 }
 
