@@ -175,6 +175,13 @@ var prefixes = map[rune][]string{
 	'楚': {"楚"},
 }
 
+// IsDynastyPrefix says whether r names a dynasty when it stands before a
+// ruler's title (汉 in 汉宣帝, 晋 in 晋宣帝).
+func IsDynastyPrefix(r rune) bool {
+	_, ok := prefixes[r]
+	return ok
+}
+
 // lookup finds a title among a dynasty's sovereigns, also in the forms the
 // texts vary it by: 光武皇帝 is 光武帝, and in the two 汉, whose emperors'
 // posthumous names all begin with 孝, 孝武皇帝, 孝武帝 and 孝武 are 武帝

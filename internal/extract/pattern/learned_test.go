@@ -381,3 +381,21 @@ func TestSonsListedByMother(t *testing.T) {
 		}
 	}
 }
+
+// A dynasty named right before a ruler's title decides who he is: in a
+// chapter of 魏书, 宣帝 alone may be 晋's (司马懿), 汉宣帝 is 刘询.
+func TestDynastyBeforeATitleDecides(t *testing.T) {
+	res := extractIn(t, "三国志/魏书/二公孙陶四张传", "或谓度曰：此汉宣帝冠石之祥，而里名与先君同。")
+	found := false
+	for _, e := range res.Entities {
+		if e.Text == "宣帝" {
+			found = true
+			if e.Canonical() != "刘询" {
+				t.Errorf("汉宣帝 read as %s", e.Canonical())
+			}
+		}
+	}
+	if !found {
+		t.Errorf("宣帝 not read: %+v", res.Entities)
+	}
+}

@@ -41,6 +41,14 @@ func (x *run) designate() {
 			continue
 		}
 		surf := string(x.rs[en.s:en.e])
+		if p := x.at(en.s - 1); histories.IsDynastyPrefix(p) {
+			// A dynasty named right before the title decides: 汉宣帝 in a
+			// chapter on 魏 is 刘询, not the 宣帝 of 晋 (司马懿).
+			if c, found := histories.Resolve(string(p)+surf, path); found && c.Person != surf {
+				en.name = c.Person
+				continue
+			}
+		}
 		if en.name != "" && en.name != surf {
 			// The rules or the model resolved it; the chapter may still
 			// say who that name is here (韩信 in 韩王信's chapter).
