@@ -399,3 +399,31 @@ func TestDynastyBeforeATitleDecides(t *testing.T) {
 		t.Errorf("宣帝 not read: %+v", res.Entities)
 	}
 }
+
+// Who gives an office does not hold it: 汉王 appoints in 汉王以为治粟都尉
+// and 汉王以苍为代相, while each man of a list (东郭咸阳、孔仅为大农丞)
+// holds the office after it.
+func TestTheAppointerHoldsNoOffice(t *testing.T) {
+	for _, c := range []struct {
+		text, holder, office, not string
+	}{
+		{"汉王以为治粟都尉，上未奇之也。", "", "治粟都尉", "汉王"},
+		{"赵地已平，汉王以苍为代相，备边寇。", "苍", "代相", "汉王"},
+		{"於是高祖召其姊为美人，以奋为中涓。", "", "美人", "高祖"},
+		{"于是以东郭咸阳、孔仅为大农丞，领盐铁事。", "东郭咸阳", "大农丞", ""},
+	} {
+		res := extractIn(t, "汉书/传/韩彭英卢吴传", c.text)
+		holds := map[string]bool{}
+		for _, tr := range res.Triples {
+			if tr.Relation == "任官" && tr.Tail.Text == c.office {
+				holds[tr.Head.Text] = true
+			}
+		}
+		if c.holder != "" && !holds[c.holder] {
+			t.Errorf("%s: %s holds %s: %v", c.text, c.holder, c.office, holds)
+		}
+		if c.not != "" && holds[c.not] {
+			t.Errorf("%s: %s gave %s, not held it", c.text, c.not, c.office)
+		}
+	}
+}

@@ -110,6 +110,9 @@ func (x *run) classify(rl Relater, ss []sentence) {
 			if x.ents[k.t].typ == tTime && x.datesByReign(k.h) {
 				continue // 孝文元年薨: the ruler dates it
 			}
+			if (k.r == "任官" || k.r == "封爵") && x.appointsAnother(k.h, k.t) {
+				continue // 汉王以苍为代相: 汉王 gave the office
+			}
 			if !have[k] && !have[key{k.h, k.t, ""}] {
 				have[k] = true
 				x.rels = append(x.rels, rel{h: k.h, t: k.t, r: k.r})

@@ -85,7 +85,7 @@ func (x *run) appointment(o int, sen sentence) {
 		return
 	}
 	head := x.holder(first, sen)
-	if head < 0 || x.ents[head].typ != tPer || x.isRuler(head) {
+	if head < 0 || x.ents[head].typ != tPer || x.isRuler(head) || x.appointsAnother(head, first) {
 		return
 	}
 	give(head)
@@ -95,6 +95,45 @@ func (x *run) appointment(o int, sen sentence) {
 			x.rels = append(x.rels, rel{h: x.aliasHead(a), t: x.aliasHead(head), r: "下级"})
 		}
 	}
+}
+
+// appointsAnother says whether the words from person h to office or title
+// t say that h gave it to someone else: another person named between
+// them after an appointing verb (汉王以苍为代相, 汉王赐哙爵为列侯; not a
+// list, 何武、师丹为三公), or an appointing verb with its object left out
+// or written before 为 (汉王以为治粟都尉, 高祖召其姊为美人). A verb joined
+// to 为 (拜为, 征为) or followed by the office (拜丞相) appoints h himself.
+func (x *run) appointsAnother(h, t int) bool {
+	s, e := x.ents[h].e, x.ents[t].s
+	if s >= e {
+		return false
+	}
+	gives := func(r rune) bool { return appointers.has(r) || r == '赐' }
+	for _, k := range x.order {
+		if en := x.ents[k]; en.s >= s && en.e <= e && en.typ == tPer && gives(x.at(en.s-1)) {
+			return true
+		}
+	}
+	for s < e && strings.ContainsRune("乃遂复又因即亦寻则", x.rs[s]) {
+		s++
+	}
+	if s >= e || !gives(x.rs[s]) {
+		return false
+	}
+	if hasAt(x.rs, s, "以为") {
+		return true
+	}
+	// 召其姊为: a short object, in the same clause; 以X为 with no person
+	// is often "by X became" (茂以选为长史).
+	if x.rs[s] == '以' || e-s < 3 || e-s > 5 || x.rs[e-1] != '为' {
+		return false
+	}
+	for i := s; i < e; i++ {
+		if x.boundary(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // placeGap returns where the place that governs an office would end: the
