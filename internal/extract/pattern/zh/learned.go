@@ -110,8 +110,8 @@ func (x *run) classify(rl Relater, ss []sentence) {
 			if x.ents[k.t].typ == tTime && x.datesByReign(k.h) {
 				continue // 孝文元年薨: the ruler dates it
 			}
-			if (k.r == "任官" || k.r == "封爵") && x.appointsAnother(k.h, k.t) {
-				continue // 汉王以苍为代相: 汉王 gave the office
+			if (k.r == "任官" || k.r == "封爵") && (x.appointsAnother(k.h, k.t) || x.notHeld(k.t)) {
+				continue // 汉王以苍为代相: 汉王 gave the office; 为义帝发丧: for him
 			}
 			if !have[k] && !have[key{k.h, k.t, ""}] {
 				have[k] = true

@@ -85,7 +85,7 @@ func (x *run) appointment(o int, sen sentence) {
 		return
 	}
 	head := x.holder(first, sen)
-	if head < 0 || x.ents[head].typ != tPer || x.isRuler(head) || x.appointsAnother(head, first) {
+	if head < 0 || x.ents[head].typ != tPer || x.isRuler(head) || x.appointsAnother(head, first) || x.notHeld(last) {
 		return
 	}
 	give(head)
@@ -134,6 +134,17 @@ func (x *run) appointsAnother(h, t int) bool {
 		}
 	}
 	return true
+}
+
+// notHeld says whether the words right after office or title t make the
+// 为 before it "by" or "for" rather than "became": 为太守所杀 (killed by
+// the governor), 为义帝发丧 (mourned for him), 为太上皇寿 (toasted him).
+func (x *run) notHeld(t int) bool {
+	e := x.ents[t].e
+	if x.at(x.ents[t].s-1) != '为' {
+		return false
+	}
+	return x.at(e) == '所' || firstAt(x.rs, e, []string{"发丧", "寿", "报仇", "讨贼"}) != ""
 }
 
 // placeGap returns where the place that governs an office would end: the

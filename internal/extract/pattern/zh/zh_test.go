@@ -564,3 +564,12 @@ func TestNowAfterAKinWordIsNoName(t *testing.T) {
 		}
 	}
 }
+
+// 为 before an office is "became" unless the words after it make it "by"
+// or "for": 为太守所杀, 为义帝发丧.
+func TestForOrByAnOfficeIsNoOffice(t *testing.T) {
+	res := run1(t, "周瑜为太守所杀。", nil)
+	noTriple(t, res, "周瑜", "任官", "太守")
+	res = run1(t, "周瑜为太守，封侯。", nil)
+	wantTriple(t, res, "周瑜", "任官", "太守")
+}
