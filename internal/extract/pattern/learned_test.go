@@ -411,11 +411,16 @@ func TestTheAppointerHoldsNoOffice(t *testing.T) {
 		{"赵地已平，汉王以苍为代相，备边寇。", "苍", "代相", "汉王"},
 		{"於是高祖召其姊为美人，以奋为中涓。", "", "美人", "高祖"},
 		{"于是以东郭咸阳、孔仅为大农丞，领盐铁事。", "东郭咸阳", "大农丞", ""},
+		{"高帝悉以为郎。", "", "郎", "高帝"},
+		{"汉王赐婴爵列侯，号昭平侯。", "婴", "列侯", "汉王"},
+		{"以高祖六年赐爵列侯，与诸侯剖符。", "", "列侯", "高祖"},
+		{"孝惠皇帝，高祖太子也，母曰吕皇后。", "", "太子", "高祖"},
+		{"权立登为太子。", "登", "太子", "权"},
 	} {
 		res := extractIn(t, "汉书/传/韩彭英卢吴传", c.text)
 		holds := map[string]bool{}
 		for _, tr := range res.Triples {
-			if tr.Relation == "任官" && tr.Tail.Text == c.office {
+			if (tr.Relation == "任官" || tr.Relation == "封爵") && tr.Tail.Text == c.office {
 				holds[tr.Head.Text] = true
 			}
 		}

@@ -107,8 +107,8 @@ func (x *run) classify(rl Relater, ss []sentence) {
 			if k.r == "婚恋" && givesKinswoman(x.rs, x.ents[k.h], x.ents[k.t]) {
 				continue // 太祖以女妻彧长子恽: 太祖's daughter married, not he
 			}
-			if x.ents[k.t].typ == tTime && x.datesByReign(k.h) {
-				continue // 孝文元年薨: the ruler dates it
+			if (x.ents[k.t].typ == tTime || k.r == "任官" || k.r == "封爵") && x.datesByReign(k.h) {
+				continue // 孝文元年薨, 以高祖六年赐爵: the ruler dates it
 			}
 			if (k.r == "任官" || k.r == "封爵") && (x.appointsAnother(k.h, k.t) || x.notHeld(k.t)) {
 				continue // 汉王以苍为代相: 汉王 gave the office; 为义帝发丧: for him

@@ -11,6 +11,9 @@ import "strings"
 // appointVerbs end right before an office a person was given.
 var appointVerbs = []string{"累官至", "累迁至", "累迁", "累官", "累转", "官至", "位至", "仕至", "卒于", "终于", "进位", "进阶", "进拜", "追赠", "复为", "还为", "出为", "入为", "召为", "征为", "拜为", "迁为", "转为", "徙为", "除为", "以为", "擢为", "起为", "袭为", "改授", "拜", "迁", "为", "领", "守", "行", "除", "转", "徙", "补", "授", "加", "假", "署", "兼", "历", "赠", "试", "录", "知", "判", "摄", "充", "任", "征", "召", "进", "陞", "升", "擢", "改", "调", "终", "袭", "位", "官"}
 
+// heirOffices are held as someone's heir: X太子 is X's heir.
+var heirOffices = map[string]bool{"太子": true, "皇太子": true, "世子": true, "太孙": true, "皇太孙": true}
+
 // appointers put the person right after them into the office that follows
 // (拜友宁建武军节度使, 以X为Y, 表X为Y).
 var appointers = set("以表荐举拜命用署请奏召征迁擢辟补除授加赠封进起引")
@@ -114,7 +117,7 @@ func (x *run) appointsAnother(h, t int) bool {
 			return true
 		}
 	}
-	for s < e && strings.ContainsRune("乃遂复又因即亦寻则", x.rs[s]) {
+	for s < e && strings.ContainsRune("乃遂复又因即亦寻则悉皆尽并咸", x.rs[s]) {
 		s++
 	}
 	if s >= e || !gives(x.rs[s]) {
@@ -144,7 +147,7 @@ func (x *run) notHeld(t int) bool {
 	if x.at(x.ents[t].s-1) != '为' {
 		return false
 	}
-	return x.at(e) == '所' || firstAt(x.rs, e, []string{"发丧", "寿", "报仇", "讨贼"}) != ""
+	return x.at(e) == '所' || firstAt(x.rs, e, []string{"发丧", "寿", "报仇", "讨贼", "送"}) != ""
 }
 
 // placeGap returns where the place that governs an office would end: the
@@ -191,6 +194,11 @@ func (x *run) holder(first int, sen sentence) int {
 			break
 		}
 		p = x.ents[k].s
+	}
+	// 高祖太子, 孙权世子: the person right before an heir's office is
+	// the father, not the heir.
+	if heirOffices[string(x.rs[x.ents[first].s:x.ents[first].e])] && x.endsAt(p) >= 0 {
+		return -1
 	}
 	// 拜友宁建武军节度使, 加武皇守太师: the person named between the
 	// verb and the office.
