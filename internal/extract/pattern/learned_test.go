@@ -402,7 +402,8 @@ func TestDynastyBeforeATitleDecides(t *testing.T) {
 
 // Who gives an office does not hold it: 汉王 appoints in 汉王以为治粟都尉
 // and 汉王以苍为代相, while each man of a list (东郭咸阳、孔仅为大农丞)
-// holds the office after it.
+// holds the office after it; nor does the enemy fought get the reward of
+// the one who fought him (从击项籍，待怀，赐爵通德侯).
 func TestTheAppointerHoldsNoOffice(t *testing.T) {
 	for _, c := range []struct {
 		text, holder, office, not string
@@ -416,6 +417,9 @@ func TestTheAppointerHoldsNoOffice(t *testing.T) {
 		{"以高祖六年赐爵列侯，与诸侯剖符。", "", "列侯", "高祖"},
 		{"孝惠皇帝，高祖太子也，母曰吕皇后。", "", "太子", "高祖"},
 		{"权立登为太子。", "登", "太子", "权"},
+		{"从击项籍，待怀，赐爵通德侯。", "", "通德侯", "项籍"},
+		{"从高帝击项籍，迁为队率。", "", "队率", "项籍"},
+		{"汤前亲诛郅支单于，威行外国。", "郅支", "单于", ""},
 	} {
 		res := extractIn(t, "汉书/传/韩彭英卢吴传", c.text)
 		holds := map[string]bool{}

@@ -88,7 +88,7 @@ func (x *run) appointment(o int, sen sentence) {
 		return
 	}
 	head := x.holder(first, sen)
-	if head < 0 || x.ents[head].typ != tPer || x.isRuler(head) || x.appointsAnother(head, first) || x.notHeld(last) {
+	if head < 0 || x.ents[head].typ != tPer || x.isRuler(head) || x.appointsAnother(head, first) || x.notHeld(last) || x.fought(head, first) {
 		return
 	}
 	give(head)
@@ -137,6 +137,17 @@ func (x *run) appointsAnother(h, t int) bool {
 		}
 	}
 	return true
+}
+
+// foughtVerbs take the one fought, taken or killed.
+var foughtVerbs = set("杀诛斩害弑执擒获攻击讨破伐围袭虏")
+
+// fought says whether person k is named as the one a verb fought, took or
+// killed (从击项籍，待怀，赐爵通德侯): the clauses after, whose subject the
+// text leaves out, reward the one who fought him, not him. An office right
+// after his name is still his (诛郅支单于).
+func (x *run) fought(k, office int) bool {
+	return foughtVerbs.has(x.at(x.ents[k].s-1)) && x.ents[office].s != x.ents[k].e
 }
 
 // notHeld says whether the words right after office or title t make the
