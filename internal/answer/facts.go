@@ -567,6 +567,17 @@ func (f *factual) identity(ctx context.Context) (string, []kg.Evidence, float64,
 	if e.Name != subject && len(evs) > 0 {
 		conf = 0.7
 	}
+	if len(evs) == 0 && e.Type == "人物" {
+		// No other name to give (司马迁): say who he was by the office
+		// the texts give him most often.
+		office, ev, err := f.bestOffice(ctx, e)
+		if err != nil || office == "" {
+			return "", nil, 0, err
+		}
+		b.Reset()
+		b.WriteString(e.Name + "，曾任" + office + "。")
+		evs, conf = append(evs, ev), 0.4
+	}
 	if len(f.a.Others) > 0 {
 		b.WriteString("（亦可指" + f.a.Others[0].Name + "）")
 		conf -= 0.2
@@ -575,6 +586,25 @@ func (f *factual) identity(ctx context.Context) (string, []kg.Evidence, float64,
 		return "", nil, 0, nil
 	}
 	return b.String(), evs, conf, nil
+}
+
+// bestOffice is the office the most statements give person e, with the
+// first of them; "" when none does.
+func (f *factual) bestOffice(ctx context.Context, e kg.Entity) (string, kg.Evidence, error) {
+	rels, err := f.src.Statements(ctx, e.ID, []string{"任官"}, 8)
+	if err != nil {
+		return "", kg.Evidence{}, err
+	}
+	best, n := -1, 0
+	for i, r := range rels {
+		if r.HeadID == e.ID && len(r.Evidence) > n {
+			best, n = i, len(r.Evidence)
+		}
+	}
+	if best < 0 {
+		return "", kg.Evidence{}, nil
+	}
+	return rels[best].Tail, rels[best].Evidence[0], nil
 }
 
 // soleHolder is the one person the texts say holds the title or office e,

@@ -196,3 +196,29 @@ func TestIdentityOfATitleOneManHolds(t *testing.T) {
 		t.Errorf("丞相: %q, want no answer", got)
 	}
 }
+
+// A person with no other name to give is said to be who he was by the
+// office the texts give him most often.
+func TestIdentityByTheOfficeMostGiven(t *testing.T) {
+	ev := func(s string) kg.Evidence { return kg.Evidence{Sentence: s} }
+	qian := kg.Entity{ID: 5, Name: "司马迁", Type: "人物"}
+	src := holdingSource{rels: []kg.Relation{
+		{HeadID: 5, Head: "司马迁", HeadType: "人物", Type: "任官", TailID: 6, Tail: "中书令", Evidence: []kg.Evidence{ev("迁既被刑之后，为中书令。")}},
+		{HeadID: 5, Head: "司马迁", HeadType: "人物", Type: "任官", TailID: 7, Tail: "太史令", Evidence: []kg.Evidence{ev("太史令司马迁采《左氏》。"), ev("诏太史令司马迁。")}},
+	}}
+	a := &retrieve.Analysis{Norm: "司马迁是谁？", Type: retrieve.QIdentity, Asks: &retrieve.Ask{Label: "身份", Subject: "司马迁"},
+		Entities: []retrieve.Mention{{Text: "司马迁", Entity: qian}}}
+	f := &factual{src: src, a: a, subject: qian}
+	got, evs, _, err := f.identity(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "司马迁，曾任太史令。" || len(evs) != 1 {
+		t.Errorf("got %q with %d citations", got, len(evs))
+	}
+	f.subject = kg.Entity{ID: 8, Name: "无名", Type: "人物"}
+	f.a.Asks.Subject = "无名"
+	if got, _, _, _ := f.identity(context.Background()); got != "" {
+		t.Errorf("a person with nothing said of him: %q, want no answer", got)
+	}
+}

@@ -66,7 +66,7 @@ const maxReadings = 8
 // expressions stand for and the kind of answer it wants.
 func Analyze(ctx context.Context, src Source, question string, t2s bool) (*Analysis, error) {
 	a := &Analysis{Question: question, Norm: question, names: map[int64]bool{}}
-	a.Lang = text.DetectLanguage(question)
+	a.Lang = text.QuestionLanguage(question)
 	if t2s && (text.IsChinese(a.Lang) || a.Lang == text.Unknown) {
 		a.Norm, _ = text.ToSimplified(question)
 	}

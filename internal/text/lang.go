@@ -180,6 +180,30 @@ func DetectLanguage(s string) string {
 	return Unknown
 }
 
+// QuestionLanguage is DetectLanguage for a question: a short question in
+// Chinese characters alone with no marker of either register (司马迁是谁？)
+// is still Chinese, asked in the modern language; a text would say
+// nothing so short.
+func QuestionLanguage(q string) string {
+	lang := DetectLanguage(q)
+	if lang != Unknown {
+		return lang
+	}
+	han := 0
+	for _, r := range q {
+		switch {
+		case isHan(r):
+			han++
+		case r >= 0x3040 && r <= 0x30FF, r >= 0xAC00 && r <= 0xD7A3, unicode.IsLetter(r):
+			return Unknown // kana, hangul or a Latin word: not Chinese alone
+		}
+	}
+	if han >= 2 {
+		return Modern
+	}
+	return Unknown
+}
+
 // chineseRegister tells classical from modern Chinese from weighted marker
 // counts: modern text is full of 的 了 们 这 个, which classical text almost
 // never uses, while classical particles (之 也 曰 矣) also turn up in modern

@@ -50,3 +50,24 @@ func TestDetectLanguageWindow(t *testing.T) {
 		t.Errorf("got %q, want %q from the first characters", got, Classical)
 	}
 }
+
+// A question in Chinese characters alone is Chinese however short; a bare
+// name as a text says nothing, and a question with kana or Latin words is
+// not Chinese alone.
+func TestQuestionLanguage(t *testing.T) {
+	for q, want := range map[string]string{
+		"司马迁是谁？":           Modern,
+		"诸葛亮字什么？":          Modern,
+		"孔明者，何人也？":         Classical,
+		"Who was Cao Cao?": English,
+		"曹操とは誰か":           Unknown,
+		"曹":                Unknown,
+	} {
+		if got := QuestionLanguage(q); got != want {
+			t.Errorf("QuestionLanguage(%q) = %q, want %q", q, got, want)
+		}
+	}
+	if got := DetectLanguage("司马迁是谁？"); got != Unknown {
+		t.Errorf("as a text, a bare short line says nothing: %q", got)
+	}
+}
