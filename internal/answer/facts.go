@@ -346,6 +346,8 @@ func (f *factual) value(name, surface, subj string, ev kg.Evidence) (string, boo
 			"儿子": {"子" + surface, "生" + surface, "长子" + surface},
 			"女儿": {"女" + surface},
 			"兄弟": {"兄" + surface, "弟" + surface},
+			"姐姐": {"姊" + surface, "姐" + surface},
+			"妹妹": {"妹" + surface},
 		}[f.a.Asks.Label]
 		formula := false
 		for _, w := range word {

@@ -62,13 +62,93 @@ func offline(ctx context.Context, src retrieve.Source, reader extract.Extractor,
 		}
 	}
 	if it := bestSentence(a, ans.Items); it != nil && (a.Asks == nil || !chineseQuestion(a)) {
-		ans.Answer, ans.Answered, ans.Method, ans.Confidence = it.Citation.Sentence, true, "sentence", sentenceConfidence
-		ans.Citations = cite(it.Citation)
-		return nil
+		if want := spanWanted[a.Type]; want != "" && chineseQuestion(a) {
+			// 谁, 哪里, 何时 in Chinese are answered with a name, not
+			// a passage: the one name of the asked kind the best
+			// sentence adds to the question, or none.
+			name, err := spanIn(ctx, src, a, ans.Items, it.Citation, want)
+			if err != nil {
+				return err
+			}
+			if name != "" {
+				ans.Answer, ans.Answered, ans.Method, ans.Confidence = name, true, "sentence", sentenceConfidence
+				ans.Citations = cite(it.Citation)
+				return nil
+			}
+		} else {
+			ans.Answer, ans.Answered, ans.Method, ans.Confidence = it.Citation.Sentence, true, "sentence", sentenceConfidence
+			ans.Citations = cite(it.Citation)
+			return nil
+		}
 	}
 	ans.Answer, ans.Method = unable(a.Lang), "none"
 	ans.Citations = cite()
 	return nil
+}
+
+// spanWanted is the entity type an untyped question of each kind asks for.
+var spanWanted = map[string]string{retrieve.QWho: "人物", retrieve.QWhere: "地点", retrieve.QWhen: "时间"}
+
+// spanIn is the one name of type want in the sentence ev that the question
+// does not already hold, or "" when there is none or more than one. Of
+// several, the one a fact read in that sentence ties to an entity of the
+// question (张郃 of 郃 and 亮 in 拒亮将马谡於街亭, asked who beat 马谡) is
+// the one.
+func spanIn(ctx context.Context, src retrieve.Source, a *retrieve.Analysis, items []retrieve.Item, ev *kg.Evidence, want string) (string, error) {
+	ms, err := src.MentionsIn(ctx, ev.DocID, ev.Start, ev.End)
+	if err != nil {
+		return "", err
+	}
+	named := map[int64]bool{}
+	for _, m := range a.Entities {
+		named[m.Entity.ID] = true
+	}
+	var names []string
+	ids := map[string]int64{}
+	for _, m := range ms {
+		name := m.Name
+		if name == "" {
+			name = m.Surface
+		}
+		if m.Type != want || named[m.EntityID] && m.EntityID != 0 || strings.Contains(a.Norm, m.Surface) || strings.Contains(a.Norm, name) {
+			continue
+		}
+		if _, ok := ids[name]; !ok {
+			names = append(names, name)
+		}
+		ids[name] = m.EntityID
+	}
+	if len(names) <= 1 {
+		return strings.Join(names, ""), nil
+	}
+	linked := map[int64]bool{}
+	for _, it := range items {
+		r := it.Relation
+		if r == nil {
+			continue
+		}
+		for _, e := range r.Evidence {
+			if e.DocID != ev.DocID || e.Start < ev.Start || e.End > ev.End {
+				continue
+			}
+			switch {
+			case named[r.HeadID]:
+				linked[r.TailID] = true
+			case named[r.TailID]:
+				linked[r.HeadID] = true
+			}
+		}
+	}
+	found := ""
+	for _, n := range names {
+		if ids[n] != 0 && linked[ids[n]] {
+			if found != "" {
+				return "", nil // two could be meant
+			}
+			found = n
+		}
+	}
+	return found, nil
 }
 
 // citeAll cites each of the evidence sentences.

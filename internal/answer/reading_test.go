@@ -167,3 +167,26 @@ func TestReadAgainWithTheSubjectsName(t *testing.T) {
 		t.Errorf("with 马哥 in the index: answer %q, reader called %v; want 都统 from the stored mentions alone", got, reader.names)
 	}
 }
+
+// An untyped who-question in Chinese is answered with the one person the
+// best sentence adds to the question, and with none when it adds two.
+func TestSpanIn(t *testing.T) {
+	person := func(s, e int, surface, name string, id int64) store.TypedMention {
+		return store.TypedMention{Span: kg.Span{Start: s, End: e}, Type: "人物", Surface: surface, Name: name, EntityID: id}
+	}
+	ev := &kg.Evidence{DocID: 1, Span: kg.Span{Start: 0, End: 30}, Sentence: "由是先主遂诣亮，凡三往，乃见。"}
+	a := &retrieve.Analysis{Norm: "刘备三顾茅庐是去见谁？", Entities: []retrieve.Mention{{Text: "刘备", Entity: kg.Entity{ID: 7, Name: "刘备"}}}}
+	src := fakeSource{ms: []store.TypedMention{person(2, 4, "先主", "刘备", 7), person(6, 7, "亮", "诸葛亮", 9)}}
+	if got, err := spanIn(context.Background(), src, a, nil, ev, "人物"); err != nil || got != "诸葛亮" {
+		t.Errorf("got %q, %v; want 诸葛亮", got, err)
+	}
+	src.ms = append(src.ms, person(10, 12, "徐庶", "徐庶", 11))
+	if got, _ := spanIn(context.Background(), src, a, nil, ev, "人物"); got != "" {
+		t.Errorf("two people the question does not name: %q, want none", got)
+	}
+	// Of the two, the one a fact of the sentence ties to 刘备.
+	items := []retrieve.Item{{Relation: &kg.Relation{HeadID: 7, TailID: 9, Type: "访", Evidence: []kg.Evidence{{DocID: 1, Span: kg.Span{Start: 0, End: 15}}}}}}
+	if got, _ := spanIn(context.Background(), src, a, items, ev, "人物"); got != "诸葛亮" {
+		t.Errorf("got %q, want 诸葛亮, whom a fact of the sentence ties to 刘备", got)
+	}
+}

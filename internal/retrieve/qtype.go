@@ -131,6 +131,8 @@ var askers = func() []asker {
 		with(a(`(孙子|之孙|的孙|grandson|granddaughter)`, QKin, "孙", false, "孙"), list),
 		with(a(`(哥哥|兄长|的兄|之兄|elder brother)`, QKin, "兄", false, "同胞", "sibling_of"), male),
 		with(a(`(弟弟|之弟|的弟[^子]|的弟$|younger brother)`, QKin, "弟", false, "同胞", "sibling_of"), male),
+		with(a(`(姐姐|姊姊|之姊|的姊|elder sister)`, QKin, "姐姐", false, "同胞", "sibling_of"), func(k *Ask) { female(k); list(k) }),
+		with(a(`(妹妹|之妹|的妹|younger sister)`, QKin, "妹妹", false, "同胞", "sibling_of"), func(k *Ask) { female(k); list(k) }),
 		with(a(`(兄弟|姐妹|brothers?|sisters?|siblings?|anh em)`, QKin, "兄弟", false, "同胞", "sibling_of"), list),
 		with(a(`(妻子|夫人|之妻|的妻|皇后|wife|vợ)`, QKin, "妻子", false, "婚恋", "spouse_of"), female),
 		with(a(`(丈夫|之夫|husband|chồng)`, QKin, "丈夫", false, "婚恋", "spouse_of"), male),
@@ -147,7 +149,9 @@ var askers = func() []asker {
 		with(a(`(居住|住在|居于|居何|住过|lived)`, QResided, "居", false, "居"), list),
 		with(a(`(攻打|讨伐|进攻|攻击|攻伐|征讨|打过|attacked)`, QAttacked, "攻", false, "攻", "消极态度倾向"), list),
 		with(a(`(效力|属于哪|哪国|哪个国家|哪一方|阵营|麾下|追随|serve[ds]?|allegiance|which (state|kingdom)|phục vụ)`, QAllegiance, "所属", false, "所属团体", "逃奔", "member_of"), list),
-		a(`^[^谁]{1,10}?(是谁|是何人|是哪位|何许人)[？?。！!]*$`, QIdentity, "身份", false),
+		// X是谁, not X的Y是谁: a kinsman or an office the table does
+		// not know (卫青的舅舅) is no question of who X is.
+		a(`^[^谁的]{1,10}?(是谁|是何人|是哪位|何许人)[？?。！!]*$`, QIdentity, "身份", false),
 	}
 }()
 
