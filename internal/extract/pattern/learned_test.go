@@ -436,3 +436,18 @@ func TestTheAppointerHoldsNoOffice(t *testing.T) {
 		}
 	}
 }
+
+// 聘 marries a woman the name model reads after it (曹操聘卞氏), and no man
+// an envoy is sent to (郑泉聘刘备于白帝).
+func TestBetrothalWithTheModel(t *testing.T) {
+	res := extractIn(t, "三国志/吴书/吴主传", "曹操聘卞氏。十二月，权使太中大夫郑泉聘刘备于白帝，始复通也。")
+	wed := map[string]bool{}
+	for _, tr := range res.Triples {
+		if tr.Relation == "婚恋" {
+			wed[tr.Head.Text+"-"+tr.Tail.Text] = true
+		}
+	}
+	if !wed["曹操-卞氏"] || wed["郑泉-刘备"] {
+		t.Errorf("marriages %v: want 曹操-卞氏 and no 郑泉-刘备", wed)
+	}
+}

@@ -1157,8 +1157,10 @@ func (x *run) marriages(ss []sentence) {
 			continue
 		}
 		prev := x.at(en.s - 1)
-		ok := prev == '娶' || prev == '聘'
-		if !ok && (prev == '纳' || prev == '立') && x.at(en.e) == '为' {
+		// 聘 also sends an envoy to a man (聘刘备于白帝) or hires him: only a
+		// woman so named, or one made a wife, is married by it.
+		ok := prev == '娶' || prev == '聘' && strings.ContainsRune("氏女姬", x.rs[en.e-1])
+		if !ok && (prev == '纳' || prev == '立' || prev == '聘') && x.at(en.e) == '为' {
 			for _, w := range spouseWords {
 				if hasAt(x.rs, en.e+1, w) {
 					ok = true

@@ -573,3 +573,13 @@ func TestForOrByAnOfficeIsNoOffice(t *testing.T) {
 	res = run1(t, "周瑜为太守，封侯。", nil)
 	wantTriple(t, res, "周瑜", "任官", "太守")
 }
+
+// 聘 marries only a woman or one made a wife; sending an envoy to a man
+// is no marriage.
+func TestBetrothalIsNotAnEmbassy(t *testing.T) {
+	res := run1(t, "十二月，孙权使太中大夫郑泉聘刘备于白帝，始复通也。", nil)
+	noTriple(t, res, "郑泉", "婚恋", "刘备")
+	noTriple(t, res, "孙权", "婚恋", "刘备")
+	res = run1(t, "孙坚娶吴氏。", nil)
+	wantTriple(t, res, "孙坚", "婚恋", "吴氏")
+}
