@@ -665,7 +665,9 @@ type killing struct {
 // killings reads the subject's statements of the given types whose head
 // is another and whose sentences tell that the head killed him.
 func (f *factual) killings(ctx context.Context, types []string) ([]killing, error) {
-	rels, err := f.src.Statements(ctx, f.subject.ID, types, 8)
+	// Every sentence of a feud, not the first few: 曹操 fought 吕布 in
+	// thirty-two, and killed him in one (击吕布于徐州，斩之).
+	rels, err := f.src.Statements(ctx, f.subject.ID, types, killingsRead)
 	if err != nil {
 		return nil, err
 	}
@@ -796,6 +798,11 @@ func tellsKilling(s, head, tail string, far bool) bool {
 		return false
 	}
 	if t := strings.Index(s[h+len(head):], tail); t >= 0 {
+		// 击吕布于徐州，斩之: the one fought is killed by a pronoun in the
+		// clause after.
+		if rest := s[h+len(head)+t+len(tail):]; killsHim(rest) && !failed(rest) {
+			return true
+		}
 		// Each time the one killed is named after the doer, within reach:
 		// 大破渊军，斩渊 names 渊 twice, and the second is the killing.
 		from := h + len(head)
@@ -817,6 +824,9 @@ func tellsKilling(s, head, tail string, far bool) bool {
 				rest := between[i+len(w):]
 				if strings.ContainsAny(rest, otherDeeds) || failed(s[from+t+len(tail):]) {
 					continue
+				}
+				if strings.HasSuffix(rest, "为") || strings.HasSuffix(rest, "与") {
+					continue // 杀卓为术报雠: 术 is whom it was done for
 				}
 				if n <= 8 || far && utf8.RuneCountInString(rest) <= 1 {
 					return true
@@ -872,6 +882,26 @@ func (f *factual) tellsKilling(ctx context.Context, r kg.Relation, ev kg.Evidenc
 	}
 	return true, nil
 }
+
+// killsHim says whether the words after the one fought kill him in the
+// next clause, by a pronoun (于徐州，斩之; ，遂杀之), before the sentence ends.
+func killsHim(after string) bool {
+	c := strings.Index(after, "，")
+	if c < 0 || strings.ContainsAny(after[:c], "。；") || utf8.RuneCountInString(after[:c]) > 8 {
+		return false
+	}
+	next := strings.TrimLeft(after[c+len("，"):], "遂乃因即")
+	for _, w := range killWords {
+		if strings.HasPrefix(next, w+"之") {
+			return true
+		}
+	}
+	return false
+}
+
+// killingsRead is how many sentences of each hostile fact a killer is
+// looked for in.
+const killingsRead = 64
 
 // killReach is how far apart, in characters, a killer and the one killed
 // may stand in the sentence that tells it.

@@ -32,6 +32,11 @@ func TestTellsKilling(t *testing.T) {
 		{"卓将李傕、郭汜等杀允攻布，布败，东出武关。", "李傕", "布", false},
 		{"权遣将逆击羽，斩羽及子平于临沮。", "权", "羽", true},
 		{"绍恐还为己害，遣壮士夜掩杀布，不获。", "绍", "布", false}, // an attempt that failed
+		// Killed by a pronoun in the clause after the fight.
+		{"十二月癸酉，曹操击吕布于徐州，斩之。", "曹操", "吕布", true},
+		{"曹操击吕布于徐州，欲斩之。", "曹操", "吕布", false},
+		// Killed another for him.
+		{"布自以杀卓为术报雠，欲以德之。", "布", "术", false},
 	} {
 		if got := tellsKilling(tt.s, tt.head, tt.tail, true); got != tt.want {
 			t.Errorf("%s (%s → %s): %v, want %v", tt.s, tt.head, tt.tail, got, tt.want)
