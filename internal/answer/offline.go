@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/annals-project/annals/internal/chrono"
 	"github.com/annals-project/annals/internal/extract"
@@ -65,10 +66,16 @@ func offline(ctx context.Context, src retrieve.Source, reader extract.Extractor,
 		if want := spanWanted[a.Type]; want != "" && chineseQuestion(a) {
 			// 谁, 哪里, 何时 in Chinese are answered with a name, not
 			// a passage: the one name of the asked kind the best
-			// sentence adds to the question, or none.
-			name, err := spanIn(ctx, src, a, ans.Items, it.Citation, want)
-			if err != nil {
-				return err
+			// sentence adds to the question, when that sentence holds
+			// most of what the question says besides its names; else
+			// none (诸葛亮的岳父是谁 is not answered from a sentence
+			// that names 诸葛亮 and someone, but not 岳父).
+			name := ""
+			if restHeld(a, it.Citation.Norm) >= spanOverlap {
+				var err error
+				if name, err = spanIn(ctx, src, a, ans.Items, it.Citation, want); err != nil {
+					return err
+				}
 			}
 			if name != "" {
 				ans.Answer, ans.Answered, ans.Method, ans.Confidence = name, true, "sentence", sentenceConfidence
@@ -84,6 +91,38 @@ func offline(ctx context.Context, src retrieve.Source, reader extract.Extractor,
 	ans.Answer, ans.Method = unable(a.Lang), "none"
 	ans.Citations = cite()
 	return nil
+}
+
+// spanOverlap is how much of the question's content besides its names the
+// sentence a name is read from must hold.
+const spanOverlap = 0.75
+
+// questionChars are the characters of a question that ask rather than say
+// (谁, 哪里, 是, 的).
+const questionChars = "谁何哪里处时候年什么是的了吗呢之所被为也者人"
+
+// restHeld is the share of the question's characters, besides its names and
+// the words that ask, that the sentence holds: 岳 and 父 of
+// 诸葛亮的岳父是谁 in a sentence that names 诸葛亮.
+func restHeld(a *retrieve.Analysis, sentence string) float64 {
+	q := a.Norm
+	for _, m := range a.Entities {
+		q = strings.ReplaceAll(q, m.Text, "")
+	}
+	n, held := 0, 0
+	for _, r := range q {
+		if !unicode.Is(unicode.Han, r) || strings.ContainsRune(questionChars, r) {
+			continue
+		}
+		n++
+		if strings.ContainsRune(sentence, r) {
+			held++
+		}
+	}
+	if n == 0 {
+		return 1
+	}
+	return float64(held) / float64(n)
 }
 
 // spanWanted is the entity type an untyped question of each kind asks for.

@@ -190,3 +190,15 @@ func TestSpanIn(t *testing.T) {
 		t.Errorf("got %q, want 诸葛亮, whom a fact of the sentence ties to 刘备", got)
 	}
 }
+
+// A name is read from a sentence only when the sentence holds what the
+// question says besides its names.
+func TestRestHeld(t *testing.T) {
+	a := &retrieve.Analysis{Norm: "诸葛亮的岳父是谁？", Entities: []retrieve.Mention{{Text: "诸葛亮"}}}
+	if got := restHeld(a, "诸葛亮虽外接待羕，而内不能善。"); got != 0 {
+		t.Errorf("岳父 is not in the sentence: %.2f", got)
+	}
+	if got := restHeld(a, "黄承彦者，诸葛亮之岳父也。"); got != 1 {
+		t.Errorf("岳父 is: %.2f", got)
+	}
+}

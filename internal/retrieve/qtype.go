@@ -123,6 +123,9 @@ var askers = func() []asker {
 		with(a(`(的号|号什么|号是|号为|别号|art name)`, QCourtesy, "号", false, "别称", "alias_of"), kinds("号")),
 		with(a(`(又称|又叫|别名|别称|还叫|称号|又名|也叫|other names?)`, QCourtesy, "别称", false, "别称", "alias_of"), list),
 		with(a(`是(谁|何人|哪位)的(儿子|之子|子|女儿|孩子)`, QKin, "父亲", true, "子女", "parent_of"), male),
+		// Kin the schema does not hold (岳父, 祖父, 叔父 …): asked, and
+		// answered by no relation, so refused rather than read as 父.
+		a(`(岳父|岳丈|岳母|祖父|祖母|叔父|伯父|舅父|舅舅|叔叔|义父|继父|养父|外祖)`, QKin, "亲属", false),
 		with(a(`(的父亲|父亲|之父|的父|父是|father|cha của|\bbố\b)`, QKin, "父亲", true, "子女", "parent_of"), male),
 		with(a(`(的母亲|母亲|之母|的母|mother|mẹ của)`, QKin, "母亲", true, "子女", "parent_of"), female),
 		with(a(`(的女儿|女儿|之女|daughters?)`, QKin, "女儿", false, "子女", "parent_of"), func(k *Ask) { female(k); list(k) }),

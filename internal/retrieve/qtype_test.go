@@ -14,6 +14,8 @@ func TestClassifySubjects(t *testing.T) {
 		{"孙休是谁的儿子？", QKin, "孙休", "父亲", "男", true},
 		{"曹操的子女有哪些？", QKin, "曹操", "子女", "", false},
 		{"孙权的哥哥是谁？", QKin, "孙权", "兄", "男", false},
+		{"卫青的姐姐是谁？", QKin, "卫青", "姐姐", "女", false},
+		{"诸葛亮的岳父是谁？", QKin, "诸葛亮", "亲属", "", false}, // kin no relation holds: refused, not read as a father
 		{"后主是谁？", QIdentity, "后主", "身份", "", false},
 		{"太祖武皇帝是谁？", QIdentity, "太祖武皇帝", "身份", "", false},
 		{"孟德是谁的字？", QWhoseName, "孟德", "字", "", true},
