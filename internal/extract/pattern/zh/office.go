@@ -11,8 +11,10 @@ import "strings"
 // appointVerbs end right before an office a person was given.
 var appointVerbs = []string{"累官至", "累迁至", "累迁", "累官", "累转", "官至", "位至", "仕至", "卒于", "终于", "进位", "进阶", "进拜", "追赠", "复为", "还为", "出为", "入为", "召为", "征为", "拜为", "迁为", "转为", "徙为", "除为", "以为", "擢为", "起为", "袭为", "改授", "拜", "迁", "为", "领", "守", "行", "除", "转", "徙", "补", "授", "加", "假", "署", "兼", "历", "赠", "试", "录", "知", "判", "摄", "充", "任", "征", "召", "进", "陞", "升", "擢", "改", "调", "终", "袭", "位", "官"}
 
-// heirOffices are held as someone's heir: X太子 is X's heir.
-var heirOffices = map[string]bool{"太子": true, "皇太子": true, "世子": true, "太孙": true, "皇太孙": true}
+// heirOffices are held as someone's heir, and retainers' posts in someone's
+// service: X太子 is X's heir, 项王使者 his envoy, 沛公左司马 his officer.
+var heirOffices = map[string]bool{"太子": true, "皇太子": true, "世子": true, "太孙": true, "皇太孙": true,
+	"使者": true, "舍人": true, "左司马": true, "右司马": true, "中涓": true, "宾客": true}
 
 // appointers put the person right after them into the office that follows
 // (拜友宁建武军节度使, 以X为Y, 表X为Y).
@@ -139,6 +141,18 @@ func (x *run) appointsAnother(h, t int) bool {
 	return true
 }
 
+// servedOffice says whether office t is an heir's or a retainer's post
+// named after the one served (沛公左司马, 高祖太子): whoever holds it there
+// is not named by the pair classifier's reading.
+func (x *run) servedOffice(t int) bool {
+	en := x.ents[t]
+	if !heirOffices[string(x.rs[en.s:en.e])] || x.at(en.e) == '也' {
+		return false // 明皇帝…，文帝太子也: the sentence's subject is the heir
+	}
+	k := x.endsAt(en.s)
+	return k >= 0 && x.ents[k].typ == tPer
+}
+
 // foughtVerbs take the one fought, taken or killed.
 var foughtVerbs = set("杀诛斩害弑执擒获攻击讨破伐围袭虏")
 
@@ -206,8 +220,8 @@ func (x *run) holder(first int, sen sentence) int {
 		}
 		p = x.ents[k].s
 	}
-	// 高祖太子, 孙权世子: the person right before an heir's office is
-	// the father, not the heir.
+	// 高祖太子, 项王使者: the person right before an heir's office or a
+	// retainer's post is the father or the master, not the holder.
 	if heirOffices[string(x.rs[x.ents[first].s:x.ents[first].e])] && x.endsAt(p) >= 0 {
 		return -1
 	}
