@@ -453,3 +453,21 @@ func TestBetrothalWithTheModel(t *testing.T) {
 		t.Errorf("marriages %v: want 曹操-卞氏 and no 郑泉-刘备", wed)
 	}
 }
+
+// In a ruler's chapter, 立子亮为太子 with no one named before it is the
+// ruler raising his own son: 孙亮, 孙权's son and heir, not 诸葛亮.
+func TestHeirRaisedInTheRulersChapter(t *testing.T) {
+	res := extractIn(t, "三国志/吴书/吴主传", "孙权字仲谋。赤乌十三年，废太子和，处故鄣。十一月，立子亮为太子。")
+	var son, heir bool
+	for _, tr := range res.Triples {
+		switch {
+		case tr.Relation == "子女" && tr.Head.Canonical() == "孙权" && tr.Tail.Canonical() == "孙亮":
+			son = true
+		case tr.Relation == "任官" && tr.Tail.Text == "太子" && tr.Head.Text == "亮":
+			heir = tr.Head.Canonical() == "孙亮"
+		}
+	}
+	if !son || !heir {
+		t.Errorf("孙亮 is 孙权's son (%v) and heir (%v): %v", son, heir, res.Triples)
+	}
+}

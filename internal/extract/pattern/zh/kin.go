@@ -287,11 +287,16 @@ func (x *run) kinship(ss []sentence) {
 		if anchor < 0 {
 			anchor = x.subject(q, sen, false)
 		}
-		if ci := x.clauseAt(q); ci >= 0 && (x.cls[ci].s == q || x.cls[ci].s == q-1 && x.at(q-1) == '以') && x.endsAt(q) < 0 {
+		// 立子亮为太子 with no one named before it in the sentence: the
+		// ruler the text is about raised his own son (立其弟 is someone
+		// else's brother).
+		opens := x.at(q-1) == '以' || anchor < 0 && q == kn.s && strings.ContainsRune("立封", x.at(q-1))
+		if ci := x.clauseAt(q); ci >= 0 && (x.cls[ci].s == q || x.cls[ci].s == q-1 && opens) && x.endsAt(q) < 0 {
 			// 父祐, 子禅嗣 (and 以父冏…, "because his father …") open a
 			// clause: the kin of the subject of the text, not of the last
 			// kin named. With no subject in reach, in a person's own
-			// chapter it is his (以父冏昔为郡功曹 … 赐维官中郎).
+			// chapter it is his (以父冏昔为郡功曹 … 赐维官中郎; in 吴主传,
+			// 十一月，立子亮为太子 makes 孙亮 孙权's heir).
 			anchor = x.cls[ci].owner
 			switch {
 			case anchor < 0:
