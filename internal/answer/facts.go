@@ -645,6 +645,19 @@ func (f *factual) killers(ctx context.Context) ([]candidate, error) {
 	if err != nil {
 		return nil, err
 	}
+	// 谁刺杀了吴王僚 asks who stabbed him (专诸), not who had him killed
+	// (公子光): where a sentence kills him that way, those are the answer.
+	way := func(k killing) bool {
+		for _, w := range killingWays {
+			if strings.Contains(f.a.Norm, w) && strings.Contains(k.ev.Norm, w) {
+				return true
+			}
+		}
+		return false
+	}
+	if slices.ContainsFunc(ks, way) {
+		ks = slices.DeleteFunc(slices.Clone(ks), func(k killing) bool { return !way(k) })
+	}
 	by := map[string]*candidate{}
 	var order []string
 	for _, k := range ks {
@@ -654,6 +667,9 @@ func (f *factual) killers(ctx context.Context) ([]candidate, error) {
 	}
 	return collect(by, order), nil
 }
+
+// killingWays are ways of killing a question may ask about.
+var killingWays = []string{"刺", "射", "鸩", "缢", "毒"}
 
 // killing is a statement of another against the subject and a sentence
 // of it that tells that he killed him.

@@ -3,6 +3,7 @@ package answer
 import (
 	"context"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -225,5 +226,32 @@ func TestIdentityByTheOfficeMostGiven(t *testing.T) {
 	f.a.Asks.Subject = "无名"
 	if got, _, _, _ := f.identity(context.Background()); got != "" {
 		t.Errorf("a person with nothing said of him: %q, want no answer", got)
+	}
+}
+
+// 谁刺杀了X asks who stabbed him: the killer whose sentence stabs comes
+// before the one who had him killed.
+func TestKillersByTheWayAsked(t *testing.T) {
+	liao := kg.Entity{ID: 1, Name: "王僚", Type: "人物"}
+	ev := func(s, head, tail string) kg.Evidence {
+		h := strings.Index(s, head)
+		tl := strings.Index(s, tail)
+		return kg.Evidence{Sentence: s, Norm: s, Head: kg.Span{Start: len([]rune(s[:h])), End: len([]rune(s[:h])) + len([]rune(head))}, Tail: kg.Span{Start: len([]rune(s[:tl])), End: len([]rune(s[:tl])) + len([]rune(tail))}}
+	}
+	src := holdingSource{rels: []kg.Relation{
+		{HeadID: 2, Head: "公子光", HeadType: "人物", Type: "消极态度倾向", TailID: 1, Tail: "王僚", Evidence: []kg.Evidence{ev("公子光弑王僚。", "公子光", "王僚"), ev("公子光遂杀王僚。", "公子光", "王僚")}},
+		{HeadID: 3, Head: "专诸", HeadType: "人物", Type: "消极态度倾向", TailID: 1, Tail: "王僚", Evidence: []kg.Evidence{ev("专诸擘鱼，因以匕首刺王僚。", "专诸", "王僚")}},
+	}}
+	for q, want := range map[string]string{"谁刺杀了王僚？": "专诸", "谁杀了王僚？": "公子光"} {
+		a := &retrieve.Analysis{Norm: q, Type: retrieve.QKiller, Asks: &retrieve.Ask{Label: "杀", Subject: "王僚", FromTail: true, Relations: []string{"消极态度倾向"}}}
+		f := &factual{src: src, a: a, subject: liao, own: map[int64]bool{}}
+		cands, err := f.killers(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
+		if len(cands) == 0 || cands[0].value != want {
+			t.Errorf("%s: %+v, want %s first", q, cands, want)
+		}
 	}
 }
