@@ -590,6 +590,10 @@ func (f *factual) identity(ctx context.Context) (string, []kg.Evidence, float64,
 	return b.String(), evs, conf, nil
 }
 
+// plainOffices say too little to tell who a man was: 平原君 was more than
+// an envoy.
+var plainOffices = []string{"使者", "使", "将", "将军", "相", "令", "郎", "吏", "客", "大将", "臣", "官"}
+
 // bestOffice is the office the most statements give person e, with the
 // first of them; "" when none does.
 func (f *factual) bestOffice(ctx context.Context, e kg.Entity) (string, kg.Evidence, error) {
@@ -599,7 +603,7 @@ func (f *factual) bestOffice(ctx context.Context, e kg.Entity) (string, kg.Evide
 	}
 	best, n := -1, 0
 	for i, r := range rels {
-		if r.HeadID == e.ID && len(r.Evidence) > n {
+		if r.HeadID == e.ID && len(r.Evidence) > n && !slices.Contains(plainOffices, r.Tail) {
 			best, n = i, len(r.Evidence)
 		}
 	}

@@ -210,6 +210,7 @@ func TestIdentityByTheOfficeMostGiven(t *testing.T) {
 	qian := kg.Entity{ID: 5, Name: "司马迁", Type: "人物"}
 	src := holdingSource{rels: []kg.Relation{
 		{HeadID: 5, Head: "司马迁", HeadType: "人物", Type: "任官", TailID: 6, Tail: "中书令", Evidence: []kg.Evidence{ev("迁既被刑之后，为中书令。")}},
+		{HeadID: 5, Head: "司马迁", HeadType: "人物", Type: "任官", TailID: 8, Tail: "使者", Evidence: []kg.Evidence{ev("迁为使者。"), ev("使者迁。"), ev("迁以使者。")}},
 		{HeadID: 5, Head: "司马迁", HeadType: "人物", Type: "任官", TailID: 7, Tail: "太史令", Evidence: []kg.Evidence{ev("太史令司马迁采《左氏》。"), ev("诏太史令司马迁。")}},
 	}}
 	a := &retrieve.Analysis{Norm: "司马迁是谁？", Type: retrieve.QIdentity, Asks: &retrieve.Ask{Label: "身份", Subject: "司马迁"},

@@ -12,9 +12,11 @@ import "strings"
 var appointVerbs = []string{"累官至", "累迁至", "累迁", "累官", "累转", "官至", "位至", "仕至", "卒于", "终于", "进位", "进阶", "进拜", "追赠", "复为", "还为", "出为", "入为", "召为", "征为", "拜为", "迁为", "转为", "徙为", "除为", "以为", "擢为", "起为", "袭为", "改授", "拜", "迁", "为", "领", "守", "行", "除", "转", "徙", "补", "授", "加", "假", "署", "兼", "历", "赠", "试", "录", "知", "判", "摄", "充", "任", "征", "召", "进", "陞", "升", "擢", "改", "调", "终", "袭", "位", "官"}
 
 // heirOffices are held as someone's heir, and retainers' posts in someone's
-// service: X太子 is X's heir, 项王使者 his envoy, 沛公左司马 his officer.
+// service or household: X太子 is X's heir, 项王使者 his envoy, 沛公左司马
+// his officer, 平原君美人 his concubine.
 var heirOffices = map[string]bool{"太子": true, "皇太子": true, "世子": true, "太孙": true, "皇太孙": true,
-	"使者": true, "舍人": true, "左司马": true, "右司马": true, "中涓": true, "宾客": true}
+	"使者": true, "舍人": true, "左司马": true, "右司马": true, "中涓": true, "宾客": true,
+	"美人": true, "夫人": true, "宠姬": true}
 
 // appointers put the person right after them into the office that follows
 // (拜友宁建武军节度使, 以X为Y, 表X为Y).
