@@ -26,6 +26,7 @@ import (
 // candidate is one possible answer with what speaks for it.
 type candidate struct {
 	value string // the answer as it is written (琅邪阳都, 诸葛珪)
+	id    int64  // the entity it names, when it names one
 	score float64
 	evs   []kg.Evidence
 	year  int // for dates: the year the statements agree on
@@ -64,6 +65,9 @@ func factAnswer(ctx context.Context, src retrieve.Source, a *retrieve.Analysis) 
 	}
 	kept := cands[:1]
 	if a.Asks.List {
+		if err := f.byProminence(ctx, cands); err != nil {
+			return "", nil, nil, 0, err
+		}
 		// Kin words after a name are everywhere (术女入孙权宫，子曜仕吴):
 		// a kinsman is listed beside the best only where a sentence joins
 		// him to the subject.
@@ -74,6 +78,44 @@ func factAnswer(ctx context.Context, src retrieve.Source, a *retrieve.Analysis) 
 		evs = append(evs, c.evs[0])
 	}
 	return f.phrase(values, cands[0]), values, evs, confidenceOf(cands), nil
+}
+
+// otherID is the entity at the end of r that is not subject.
+func otherID(r kg.Relation, subject int64) int64 {
+	if r.HeadID == subject {
+		return r.TailID
+	}
+	return r.HeadID
+}
+
+// byProminence orders values of equal support by how much the texts name
+// them: of 曹操's twenty-five sons, each stated once, 曹植 and 曹彰 before
+// 曹均 and 曹京.
+func (f *factual) byProminence(ctx context.Context, cands []candidate) error {
+	var ids []int64
+	for _, c := range cands {
+		if c.id != 0 {
+			ids = append(ids, c.id)
+		}
+	}
+	if len(ids) < 2 {
+		return nil
+	}
+	es, err := f.src.EntitiesByID(ctx, ids)
+	if err != nil {
+		return err
+	}
+	mentions := map[int64]int{}
+	for _, e := range es {
+		mentions[e.ID] = e.Mentions
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].score != cands[j].score {
+			return cands[i].score > cands[j].score
+		}
+		return mentions[cands[i].id] > mentions[cands[j].id]
+	})
+	return nil
 }
 
 // maxListed is the most values a list answer gives.
@@ -256,6 +298,9 @@ func (f *factual) related(ctx context.Context) ([]candidate, error) {
 				w = bareNameWeight
 			}
 			add(by, &order, value, w, ev)
+			if value == other {
+				by[value].id = max(by[value].id, otherID(r, f.subject.ID))
+			}
 			if f.a.Type == retrieve.QKin && statesChild(ev.Norm, subj, surface) {
 				by[value].stated = true
 			}
@@ -352,6 +397,10 @@ func (f *factual) value(name, surface, subj string, ev kg.Evidence) (string, boo
 		formula := false
 		for _, w := range word {
 			formula = formula || strings.Contains(s, w)
+		}
+		if l := f.a.Asks.Label; l == "儿子" || l == "子女" {
+			// 武皇帝二十五男：…陈思王植: a count of sons, then their list.
+			formula = formula || countsSons(s, subj, strings.Index(s, surface))
 		}
 		return f.fullName(name, surface), formula
 	case retrieve.QOffice, retrieve.QTitle:

@@ -256,3 +256,33 @@ func TestKillersByTheWayAsked(t *testing.T) {
 		}
 	}
 }
+
+// mentionSource counts entities' mentions.
+type mentionSource struct {
+	retrieve.Source
+	mentions map[int64]int
+}
+
+func (s mentionSource) EntitiesByID(_ context.Context, ids []int64) ([]kg.Entity, error) {
+	var out []kg.Entity
+	for _, id := range ids {
+		out = append(out, kg.Entity{ID: id, Mentions: s.mentions[id]})
+	}
+	return out, nil
+}
+
+// Values equally supported are listed by how much the texts name them.
+func TestByProminence(t *testing.T) {
+	f := &factual{src: mentionSource{mentions: map[int64]int{1: 3, 2: 200, 3: 50}}}
+	cands := []candidate{{value: "曹丕", score: 9}, {value: "曹均", id: 1, score: 1}, {value: "曹植", id: 2, score: 1}, {value: "曹彰", id: 3, score: 1}}
+	if err := f.byProminence(context.Background(), cands); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range cands {
+		got = append(got, c.value)
+	}
+	if strings.Join(got, "、") != "曹丕、曹植、曹彰、曹均" {
+		t.Errorf("%v", got)
+	}
+}
