@@ -472,3 +472,22 @@ func TestHeirRaisedInTheRulersChapter(t *testing.T) {
 		t.Errorf("孙亮 is 孙权's son (%v) and heir (%v): %v", son, heir, res.Triples)
 	}
 }
+
+// A kin character that repeats the given name of a man just named is his
+// name, not a kinship word: in 征黄祖，祖先遣舟兵, 先 is no grandfather.
+func TestAGivenNameRepeatedIsNoKinWord(t *testing.T) {
+	res := extractIn(t, "三国志/吴书/吴主传", "孙权字仲谋。十三年春，权复征黄祖，祖先遣舟兵拒军，都尉吕蒙破其前锋。")
+	for _, tr := range res.Triples {
+		if kinRelation(tr.Relation) && (tr.Head.Text == "先" || tr.Tail.Text == "先") {
+			t.Errorf("先 made kin: %s %s %s", tr.Head.Text, tr.Relation, tr.Tail.Text)
+		}
+	}
+}
+
+func kinRelation(r string) bool {
+	switch r {
+	case "子女", "孙", "同胞", "婚恋", "同族":
+		return true
+	}
+	return false
+}

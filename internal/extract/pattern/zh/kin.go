@@ -260,8 +260,8 @@ func (x *run) kinship(ss []sentence) {
 	lastAnchor := -1
 	for _, kn := range x.kins {
 		sen := sentOf(ss, kn.s)
-		if sen.s < 0 {
-			continue
+		if sen.s < 0 || kn.e-kn.s == 1 && !x.plain && x.givenNameRepeated(kn.s) {
+			continue // 权复征黄祖，祖先遣舟兵: 祖 is 黄祖, not a grandfather 先
 		}
 		q := kn.s
 		if x.at(q-1) == '之' || x.at(q-1) == '其' {
@@ -396,6 +396,21 @@ func (x *run) heirOfOther(kn kin, sen sentence, ruler int) bool {
 // sharesSurname are the kin words whose kin bear the person's surname.
 var sharesSurname = map[string]bool{"父": true, "子": true, "长子": true, "次子": true, "少子": true, "中子": true, "幼子": true, "嫡子": true, "庶子": true,
 	"弟": true, "兄": true, "母弟": true, "同母弟": true, "少弟": true, "季弟": true, "长兄": true, "孙": true}
+
+// givenNameRepeated says whether the kin character at rune i is the given
+// name of a person named just before it (黄祖，祖先遣): the text calls him
+// again by it.
+func (x *run) givenNameRepeated(i int) bool {
+	if full, ok := x.doc.Names[string(x.rs[i])]; ok && full != string(x.rs[i]) {
+		return true
+	}
+	for j := i; j > 0 && j >= i-6; j-- {
+		if k := x.endsAt(j); k >= 0 && x.ents[k].typ == tPer && x.ents[k].e-x.ents[k].s >= 2 && x.rs[x.ents[k].e-1] == x.rs[i] {
+			return true
+		}
+	}
+	return false
+}
 
 // togetherAfterKin says whether [s, e), right after a kin word, is one of
 // togetherWords ending its clause or before a verb of going or dying
