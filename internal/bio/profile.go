@@ -688,8 +688,37 @@ func (r reader) kin(by map[string][]kg.Relation) []Item {
 			out = append(out, it)
 		}
 	}
-	out = r.mergeGivenNames(out)
+	out = r.mergeGivenNames(mergeSameKin(out))
 	sort.SliceStable(out, func(i, j int) bool { return kinRank[out[i].Kind] < kinRank[out[j].Kind] })
+	return out
+}
+
+// mergeSameKin folds the items that name one relative as the same kin
+// (兄弟姊妹 孙策 read both ways, 孙权 同胞 孙策 and 孙策 同胞 孙权) into one,
+// with the citations of both.
+func mergeSameKin(items []Item) []Item {
+	type key struct {
+		id   int64
+		kind string
+	}
+	at := map[key]int{}
+	out := items[:0]
+	for _, it := range items {
+		k := key{it.EntityID, it.Kind}
+		if i, ok := at[k]; ok && it.EntityID != 0 {
+			for _, c := range it.Citations {
+				if !slices.ContainsFunc(out[i].Citations, func(o Citation) bool { return o.Doc == c.Doc && o.Start == c.Start }) {
+					out[i].Citations = append(out[i].Citations, c)
+				}
+			}
+			if it.Year != nil && (out[i].Year == nil || *it.Year < *out[i].Year) {
+				out[i].Year = it.Year
+			}
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, it)
+	}
 	return out
 }
 
