@@ -401,9 +401,6 @@ var sharesSurname = map[string]bool{"父": true, "子": true, "长子": true, "�
 // name of a person named just before it (黄祖，祖先遣): the text calls him
 // again by it.
 func (x *run) givenNameRepeated(i int) bool {
-	if full, ok := x.doc.Names[string(x.rs[i])]; ok && full != string(x.rs[i]) {
-		return true
-	}
 	for j := i; j > 0 && j >= i-6; j-- {
 		if k := x.endsAt(j); k >= 0 && x.ents[k].typ == tPer && x.ents[k].e-x.ents[k].s >= 2 && x.rs[x.ents[k].e-1] == x.rs[i] {
 			return true
