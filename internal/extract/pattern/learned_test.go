@@ -491,3 +491,24 @@ func kinRelation(r string) bool {
 	}
 	return false
 }
+
+// In 后主传, 立子琮为西河王 after 吴王孙权薨 is 后主's son, not 孙权's: the
+// ruler whose chapter it is raises him, whoever the sentence before named;
+// in a minister's life an unnamed 立子X is no one's son there.
+func TestSonRaisedByTheChaptersRuler(t *testing.T) {
+	text := "后主讳禅，字公嗣，先主子也。十五年，吴王孙权薨。立子琮为西河王。"
+	father := func(path string) string {
+		for _, tr := range extractIn(t, path, text).Triples {
+			if tr.Relation == "子女" && tr.Tail.Text == "琮" {
+				return tr.Head.Canonical()
+			}
+		}
+		return ""
+	}
+	if got := father("三国志/蜀书/后主传"); got != "刘禅" {
+		t.Errorf("in 后主传 琮's father is %q, want 刘禅", got)
+	}
+	if got := father("三国志/蜀书/诸葛亮传"); got == "孙权" {
+		t.Errorf("in a minister's life 琮 was made 孙权's son")
+	}
+}

@@ -290,8 +290,14 @@ func (x *run) kinship(ss []sentence) {
 		// 立子亮为太子 with no one named before it in the sentence: the
 		// ruler the text is about raised his own son (立其弟 is someone
 		// else's brother).
-		opens := x.at(q-1) == '以' || anchor < 0 && q == kn.s && strings.ContainsRune("立封", x.at(q-1))
-		if ci := x.clauseAt(q); ci >= 0 && (x.cls[ci].s == q || x.cls[ci].s == q-1 && opens) && x.endsAt(q) < 0 {
+		raised := anchor < 0 && q == kn.s && strings.ContainsRune("立封", x.at(q-1)) && x.rulersChapter()
+		opens := x.at(q-1) == '以' || raised
+		if ci := x.clauseAt(q); raised && ci >= 0 && x.cls[ci].s == q-1 && x.chapterSubject(sen) >= 0 {
+			// 立子琮为西河王 in 后主传, after 吴王孙权薨: the ruler whose
+			// chapter it is raises his son, whoever the sentence before
+			// named.
+			anchor = x.chapterSubject(sen)
+		} else if ci >= 0 && (x.cls[ci].s == q || x.cls[ci].s == q-1 && opens) && x.endsAt(q) < 0 {
 			// 父祐, 子禅嗣 (and 以父冏…, "because his father …") open a
 			// clause: the kin of the subject of the text, not of the last
 			// kin named. With no subject in reach, in a person's own
@@ -396,6 +402,14 @@ func (x *run) heirOfOther(kn kin, sen sentence, ruler int) bool {
 // sharesSurname are the kin words whose kin bear the person's surname.
 var sharesSurname = map[string]bool{"父": true, "子": true, "长子": true, "次子": true, "少子": true, "中子": true, "幼子": true, "嫡子": true, "庶子": true,
 	"弟": true, "兄": true, "母弟": true, "同母弟": true, "少弟": true, "季弟": true, "长兄": true, "孙": true}
+
+// rulersChapter says whether the chapter tells a ruler's reign: annals
+// (武帝纪) or the 三国志's lives of its sovereigns (吴主传, 后主传), where
+// an unnamed 立子X is the ruler's act. In a minister's life it is another's.
+func (x *run) rulersChapter() bool {
+	t := x.doc.Title
+	return strings.HasSuffix(t, "纪") || strings.Contains(t, "主传") || strings.Contains(t, "纪上") || strings.Contains(t, "纪下")
+}
 
 // givenNameRepeated says whether the kin character at rune i is the given
 // name of a person named just before it (黄祖，祖先遣): the text calls him
