@@ -496,7 +496,7 @@ func kinRelation(r string) bool {
 // ruler whose chapter it is raises him, whoever the sentence before named;
 // in a minister's life an unnamed 立子X is no one's son there.
 func TestSonRaisedByTheChaptersRuler(t *testing.T) {
-	text := "后主讳禅，字公嗣，先主子也。十五年，吴王孙权薨。立子琮为西河王。"
+	text := "后主讳禅，字公嗣，先主子也。\n十四年夏，大将军费祎还成都。冬，复北驻汉寿。大赦。\n十五年，吴王孙权薨。立子琮为西河王。"
 	father := func(path string) string {
 		for _, tr := range extractIn(t, path, text).Triples {
 			if tr.Relation == "子女" && tr.Tail.Text == "琮" {
@@ -510,5 +510,10 @@ func TestSonRaisedByTheChaptersRuler(t *testing.T) {
 	}
 	if got := father("三国志/蜀书/诸葛亮传"); got == "孙权" {
 		t.Errorf("in a minister's life 琮 was made 孙权's son")
+	}
+	// A part of the chapter that does not name its ruler names no father.
+	text = "十五年，吴王孙权薨。立子琮为西河王。"
+	if got := father("三国志/蜀书/后主传"); got == "孙权" {
+		t.Errorf("琮 was made 孙权's son")
 	}
 }

@@ -284,18 +284,19 @@ func (x *run) kinship(ss []sentence) {
 		if anchor >= 0 && x.ents[anchor].typ != tPer {
 			anchor = -1
 		}
+		// 立子亮为太子 with no one named before it in the sentence: the
+		// ruler the text is about raised his own son (立其弟 is someone
+		// else's brother), whoever the clauses before were about.
+		raised := anchor < 0 && q == kn.s && strings.ContainsRune("立封", x.at(q-1)) && x.rulersChapter() && !x.personBetween(sen.s, q)
 		if anchor < 0 {
 			anchor = x.subject(q, sen, false)
 		}
-		// 立子亮为太子 with no one named before it in the sentence: the
-		// ruler the text is about raised his own son (立其弟 is someone
-		// else's brother).
-		raised := anchor < 0 && q == kn.s && strings.ContainsRune("立封", x.at(q-1)) && x.rulersChapter()
-		opens := x.at(q-1) == '以' || raised
-		if ci := x.clauseAt(q); raised && ci >= 0 && x.cls[ci].s == q-1 && x.chapterSubject(sen) >= 0 {
+		opens := x.at(q-1) == '以'
+		if ci := x.clauseAt(q); raised && ci >= 0 && x.cls[ci].s == q-1 {
 			// 立子琮为西河王 in 后主传, after 吴王孙权薨: the ruler whose
 			// chapter it is raises his son, whoever the sentence before
-			// named.
+			// named; where this part of the chapter does not name him,
+			// no one is read as the father.
 			anchor = x.chapterSubject(sen)
 		} else if ci >= 0 && (x.cls[ci].s == q || x.cls[ci].s == q-1 && opens) && x.endsAt(q) < 0 {
 			// 父祐, 子禅嗣 (and 以父冏…, "because his father …") open a
@@ -402,6 +403,16 @@ func (x *run) heirOfOther(kn kin, sen sentence, ruler int) bool {
 // sharesSurname are the kin words whose kin bear the person's surname.
 var sharesSurname = map[string]bool{"父": true, "子": true, "长子": true, "次子": true, "少子": true, "中子": true, "幼子": true, "嫡子": true, "庶子": true,
 	"弟": true, "兄": true, "母弟": true, "同母弟": true, "少弟": true, "季弟": true, "长兄": true, "孙": true}
+
+// personBetween says whether a person is named in [s, e).
+func (x *run) personBetween(s, e int) bool {
+	for _, k := range x.order {
+		if en := x.ents[k]; en.typ == tPer && en.s >= s && en.e <= e {
+			return true
+		}
+	}
+	return false
+}
 
 // rulersChapter says whether the chapter tells a ruler's reign: annals
 // (武帝纪) or the 三国志's lives of its sovereigns (吴主传, 后主传), where
