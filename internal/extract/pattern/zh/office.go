@@ -11,10 +11,10 @@ import "strings"
 // appointVerbs end right before an office a person was given.
 var appointVerbs = []string{"累官至", "累迁至", "累迁", "累官", "累转", "官至", "位至", "仕至", "卒于", "终于", "进位", "进阶", "进拜", "追赠", "复为", "还为", "出为", "入为", "召为", "征为", "拜为", "迁为", "转为", "徙为", "除为", "以为", "擢为", "起为", "袭为", "改授", "拜", "迁", "为", "领", "守", "行", "除", "转", "徙", "补", "授", "加", "假", "署", "兼", "历", "赠", "试", "录", "知", "判", "摄", "充", "任", "征", "召", "进", "陞", "升", "擢", "改", "调", "终", "袭", "位", "官"}
 
-// heirOffices are held as someone's heir, and retainers' posts in someone's
+// servedOffices are held as someone's heir, and as posts in someone's
 // service or household: X太子 is X's heir, 项王使者 his envoy, 沛公左司马
 // his officer, 平原君美人 his concubine.
-var heirOffices = map[string]bool{"太子": true, "皇太子": true, "世子": true, "太孙": true, "皇太孙": true,
+var servedOffices = map[string]bool{"太子": true, "皇太子": true, "世子": true, "太孙": true, "皇太孙": true,
 	"使者": true, "舍人": true, "左司马": true, "右司马": true, "中涓": true, "宾客": true,
 	"美人": true, "夫人": true, "宠姬": true}
 
@@ -92,7 +92,7 @@ func (x *run) appointment(o int, sen sentence) {
 		return
 	}
 	head := x.holder(first, sen)
-	if head < 0 || x.ents[head].typ != tPer || x.isRuler(head) || x.appointsAnother(head, first) || x.notHeld(last) || x.fought(head, first) {
+	if head < 0 || x.ents[head].typ != tPer || x.isRuler(head) || x.notGiven(head, first, last) {
 		return
 	}
 	give(head)
@@ -102,6 +102,14 @@ func (x *run) appointment(o int, sen sentence) {
 			x.rels = append(x.rels, rel{h: x.aliasHead(a), t: x.aliasHead(head), r: "下级"})
 		}
 	}
+}
+
+// notGiven says whether the words around the chain of offices from first
+// to last say that person h did not receive it: he gave it, he was the
+// one fought, or 为 before it means "by" or "for". The rules and the pair
+// classifier both ask it.
+func (x *run) notGiven(h, first, last int) bool {
+	return x.appointsAnother(h, first) || x.notHeld(last) || x.fought(h, first)
 }
 
 // appointsAnother says whether the words from person h to office or title
@@ -148,7 +156,7 @@ func (x *run) appointsAnother(h, t int) bool {
 // is not named by the pair classifier's reading.
 func (x *run) servedOffice(t int) bool {
 	en := x.ents[t]
-	if !heirOffices[string(x.rs[en.s:en.e])] || x.at(en.e) == '也' {
+	if !servedOffices[string(x.rs[en.s:en.e])] || x.at(en.e) == '也' {
 		return false // 明皇帝…，文帝太子也: the sentence's subject is the heir
 	}
 	k := x.endsAt(en.s)
@@ -224,7 +232,7 @@ func (x *run) holder(first int, sen sentence) int {
 	}
 	// 高祖太子, 项王使者: the person right before an heir's office or a
 	// retainer's post is the father or the master, not the holder.
-	if heirOffices[string(x.rs[x.ents[first].s:x.ents[first].e])] && x.endsAt(p) >= 0 {
+	if servedOffices[string(x.rs[x.ents[first].s:x.ents[first].e])] && x.endsAt(p) >= 0 {
 		return -1
 	}
 	// 拜友宁建武军节度使, 加武皇守太师: the person named between the

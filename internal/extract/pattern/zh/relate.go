@@ -437,7 +437,7 @@ func (x *run) enfeoff(o int, sen sentence) {
 	} else {
 		head = x.subject(q, sen, false)
 	}
-	if head < 0 || x.appointsAnother(head, o) || x.datesByReign(head) || x.fought(head, o) {
+	if head < 0 || x.notGiven(head, o, o) || x.datesByReign(head) {
 		return // 汉王赐婴爵列侯: 婴's; 以高祖六年赐爵列侯: 高祖 dates it
 	}
 	x.rels = append(x.rels, rel{h: x.aliasHead(head), t: o, r: "封爵"})
