@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"slices"
-	"sort"
 	"unicode"
 
 	"github.com/annals-project/annals/internal/featurehash"
@@ -40,43 +39,11 @@ type ModelInfo struct {
 
 // Save writes the tagger; trained says what it was trained on.
 func (t *Tagger) Save(w io.Writer, trained string) error {
-	n := t.tags()
-	type row struct {
-		h uint64
-		r int32
-	}
-	var rows []row
-	t.feats.Each(func(h uint64, r int32) {
-		for _, x := range t.weights[int(r)*n : int(r)*n+n] {
-			if x != 0 {
-				rows = append(rows, row{h, r})
-				break
-			}
-		}
-	})
-	// Sorted, so that the same weights always give the same bytes.
-	sort.Slice(rows, func(i, j int) bool { return rows[i].h < rows[j].h })
-	mw, err := modelfile.Create(w, modelMagic, ModelInfo{Types: t.Types, Rules: t.Rules, Features: len(rows), Clusters: len(t.Clusters), Known: len(t.Known), DocUse: t.DocUse, Found: t.Found, Trained: trained})
+	mw, err := modelfile.Create(w, modelMagic, ModelInfo{Types: t.Types, Rules: t.Rules, Features: t.weights.Len(), Clusters: len(t.Clusters), Known: len(t.Known), DocUse: t.DocUse, Found: t.Found, Trained: trained})
 	if err != nil {
 		return err
 	}
-	for _, r := range rows {
-		mw.Uint64(r.h)
-		w := t.weights[int(r.r)*n : int(r.r)*n+n]
-		nz := 0
-		for _, x := range w {
-			if x != 0 {
-				nz++
-			}
-		}
-		mw.Uvarint(uint64(nz))
-		for k, x := range w {
-			if x != 0 {
-				mw.Uvarint(uint64(k))
-				mw.Float32(x)
-			}
-		}
-	}
+	t.weights.Write(mw)
 	for _, x := range t.trans {
 		mw.Float32(x)
 	}
@@ -109,32 +76,12 @@ func Load(r io.Reader) (*Tagger, ModelInfo, error) {
 	if len(info.Types) == 0 || len(info.Types) > 64 || info.Features < 0 || info.Features > 1<<26 || info.Clusters < 0 || info.Clusters > unicode.MaxRune || info.Known < 0 || info.Known > 1<<24 {
 		return nil, info, errors.New("model header: implausible types, feature or class count")
 	}
-	t := &Tagger{Types: info.Types, feats: featurehash.NewTable(info.Features)}
+	t := &Tagger{Types: info.Types}
 	n := t.tags()
 	t.lat = newLattice(n)
-	t.weights = make([]float32, info.Features*n)
 	t.trans = make([]float32, (n+1)*n)
-	for i := 0; i < info.Features; i++ {
-		h, err := br.Uint64()
-		if err != nil {
-			return nil, info, fmt.Errorf("model feature %d: %w", i, err)
-		}
-		nz, err := br.Uvarint()
-		if err != nil || nz > uint64(n) {
-			return nil, info, fmt.Errorf("model feature %d: bad weight count", i)
-		}
-		t.feats.Put(h, int32(i))
-		for range nz {
-			k, err := br.Uvarint()
-			if err != nil || k >= uint64(n) {
-				return nil, info, fmt.Errorf("model feature %d: bad tag", i)
-			}
-			x, err := br.Float32()
-			if err != nil {
-				return nil, info, fmt.Errorf("model feature %d: %w", i, err)
-			}
-			t.weights[i*n+int(k)] = x
-		}
+	if t.weights, err = featurehash.ReadSparse(br, info.Features, n); err != nil {
+		return nil, info, err
 	}
 	for k := range t.trans {
 		x, err := br.Float32()

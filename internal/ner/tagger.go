@@ -20,9 +20,8 @@ const (
 // whole names.
 type Tagger struct {
 	Types []string // entity types; tag 0 is O, then B, I, E, S of each type
-	// feats maps a feature's hash to its row in weights.
-	feats   *featurehash.Table
-	weights []float32 // rows of len(tags) weights
+	// weights are each feature's non-zero weights, by tag.
+	weights *featurehash.Sparse
 	trans   []float32 // (previous tag + 1) × tags; previous −1 is the start
 	// Rules says the offline rules' names are features: a sentence's
 	// Hints, or the rules read over the sentence alone when it has none.
@@ -76,14 +75,32 @@ func canEnd(a int) bool {
 func (t *Tagger) scores(fs [][]uint64) [][]float32 {
 	n := t.tags()
 	out := make([][]float32, len(fs))
+	all := make([]float32, len(fs)*n)
 	for i, hs := range fs {
-		row := make([]float32, n)
+		out[i] = all[i*n : (i+1)*n : (i+1)*n]
+		t.weights.AddTo(hs, out[i])
+	}
+	return out
+}
+
+// training are a tagger's weights while it learns: a dense row of
+// weights for every feature seen, which the updates write in place.
+type training struct {
+	feats   *featurehash.Table
+	weights []float32
+}
+
+// scores are each position's tag scores from its features, as
+// Tagger.scores reads them once frozen.
+func (tr *training) scores(fs [][]uint64, n int) [][]float32 {
+	out := make([][]float32, len(fs))
+	all := make([]float32, len(fs)*n)
+	for i, hs := range fs {
+		row := all[i*n : (i+1)*n : (i+1)*n]
 		for _, h := range hs {
-			if r, ok := t.feats.Get(h); ok {
-				w := t.weights[int(r)*n : int(r)*n+n]
-				for k := range row {
-					row[k] += w[k]
-				}
+			r, _ := tr.feats.Get(h)
+			for k, x := range tr.weights[int(r)*n : int(r)*n+n] {
+				row[k] += x
 			}
 		}
 		out[i] = row
@@ -272,7 +289,7 @@ func Train(sentences []Sentence, types []string, opts TrainOptions) *Tagger {
 		// after 20.
 		opts.Epochs = 20
 	}
-	t := &Tagger{Types: append([]string(nil), types...), feats: featurehash.NewTable(0), Rules: opts.Rules, Clusters: opts.Clusters, DocUse: opts.DocUse, Found: opts.Found}
+	t := &Tagger{Types: append([]string(nil), types...), Rules: opts.Rules, Clusters: opts.Clusters, DocUse: opts.DocUse, Found: opts.Found}
 	var folds []Known
 	if opts.Known {
 		folds = knownFolds(sentences, knownFoldCount)
@@ -280,6 +297,7 @@ func Train(sentences []Sentence, types []string, opts TrainOptions) *Tagger {
 	n := t.tags()
 	t.lat = newLattice(n)
 	t.trans = make([]float32, (n+1)*n)
+	tr := training{feats: featurehash.NewTable(0)}
 	// Every feature seen gets a row, so that training never grows them
 	// mid-pass.
 	type item struct {
@@ -295,23 +313,23 @@ func Train(sentences []Sentence, types []string, opts TrainOptions) *Tagger {
 		fs := t.features([]rune(s.Text), s.Context(), known)
 		for _, hs := range fs {
 			for _, h := range hs {
-				if _, ok := t.feats.Get(h); !ok {
-					t.feats.Put(h, int32(t.feats.Len()))
+				if _, ok := tr.feats.Get(h); !ok {
+					tr.feats.Put(h, int32(tr.feats.Len()))
 				}
 			}
 		}
 		items = append(items, item{fs, t.gold(s)})
 	}
-	t.weights = make([]float32, t.feats.Len()*n)
+	tr.weights = make([]float32, tr.feats.Len()*n)
 	// Averaging: acc holds Σ step × update; the average is w − acc/steps.
-	accW := make([]float32, len(t.weights))
+	accW := make([]float32, len(tr.weights))
 	accT := make([]float32, len(t.trans))
 	step := float32(1)
 	update := func(fs []uint64, tag int, by float32) {
 		for _, h := range fs {
-			r, _ := t.feats.Get(h)
+			r, _ := tr.feats.Get(h)
 			k := int(r)*n + tag
-			t.weights[k] += by
+			tr.weights[k] += by
 			accW[k] += step * by
 		}
 	}
@@ -329,7 +347,7 @@ func Train(sentences []Sentence, types []string, opts TrainOptions) *Tagger {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		for _, idx := range order {
 			it := items[idx]
-			pred := t.viterbi(t.scores(it.fs))
+			pred := t.viterbi(tr.scores(it.fs, n))
 			for i := range pred {
 				g, p := it.gold[i], pred[i]
 				if g != p {
@@ -348,9 +366,10 @@ func Train(sentences []Sentence, types []string, opts TrainOptions) *Tagger {
 			step++
 		}
 	}
-	for k := range t.weights {
-		t.weights[k] -= accW[k] / step
+	for k := range tr.weights {
+		tr.weights[k] -= accW[k] / step
 	}
+	t.weights = featurehash.Freeze(tr.feats, tr.weights, n)
 	for k := range t.trans {
 		t.trans[k] -= accT[k] / step
 	}
@@ -361,4 +380,4 @@ func Train(sentences []Sentence, types []string, opts TrainOptions) *Tagger {
 }
 
 // Features is how many features the tagger has weights for.
-func (t *Tagger) Features() int { return t.feats.Len() }
+func (t *Tagger) Features() int { return t.weights.Len() }

@@ -30,17 +30,9 @@ type Link struct {
 type Classifier struct {
 	Types     []string // entity types; code i+1 is Types[i], 0 any other
 	Relations []string // label 1+2i: Relations[i] from the first name to the second; 2+2i the other way
-	// feats maps a feature's hash to its row of (label, weight) pairs,
-	// entries[off[r]:off[r+1]].
-	feats   *featurehash.Table
-	off     []int32
-	entries []entry
+	// weights are each feature's non-zero weights, by label.
+	weights *featurehash.Sparse
 	allow   map[[2]int][]int // labels the schema allows between two type codes, in order
-}
-
-type entry struct {
-	label  uint16
-	weight float32
 }
 
 // labels is how many labels there are, none included.
@@ -122,15 +114,7 @@ func (c *Classifier) pairs(rs []rune, ns []Name) []pair {
 // score is the weight of label l for features fs.
 func (c *Classifier) scores(fs []uint64, sc []float32) {
 	clear(sc)
-	for _, h := range fs {
-		r, ok := c.feats.Get(h)
-		if !ok {
-			continue
-		}
-		for _, e := range c.entries[c.off[r]:c.off[r+1]] {
-			sc[e.label] += e.weight
-		}
-	}
+	c.weights.AddTo(fs, sc)
 }
 
 // best is the allowed label with the highest score, 0 (none) unless one
@@ -185,7 +169,8 @@ func Train(examples []Example, types []string, sch *schema.Schema, opts TrainOpt
 	if opts.Epochs <= 0 {
 		opts.Epochs = 10
 	}
-	c := &Classifier{Types: slices.Clone(types), feats: featurehash.NewTable(0)}
+	c := &Classifier{Types: slices.Clone(types)}
+	feats := featurehash.NewTable(0)
 	seen := map[string]bool{}
 	for _, ex := range examples {
 		for _, l := range ex.Links {
@@ -221,19 +206,19 @@ func Train(examples []Example, types []string, sch *schema.Schema, opts TrainOpt
 				continue // the annotation's types do not allow it: left out
 			}
 			for _, h := range p.feats {
-				if _, ok := c.feats.Get(h); !ok {
-					c.feats.Put(h, int32(c.feats.Len()))
+				if _, ok := feats.Get(h); !ok {
+					feats.Put(h, int32(feats.Len()))
 				}
 			}
 			items = append(items, item{p, g})
 		}
 	}
-	w := make([]float32, c.feats.Len()*n)
+	w := make([]float32, feats.Len()*n)
 	acc := make([]float32, len(w))
 	step := float32(1)
 	update := func(fs []uint64, l int, by float32) {
 		for _, h := range fs {
-			r, _ := c.feats.Get(h)
+			r, _ := feats.Get(h)
 			k := int(r)*n + l
 			w[k] += by
 			acc[k] += step * by
@@ -246,7 +231,7 @@ func Train(examples []Example, types []string, sch *schema.Schema, opts TrainOpt
 		for _, it := range items {
 			clear(sc)
 			for _, h := range it.p.feats {
-				r, _ := c.feats.Get(h)
+				r, _ := feats.Get(h)
 				row := w[int(r)*n : int(r)*n+n]
 				for k := range sc {
 					sc[k] += row[k]
@@ -262,36 +247,9 @@ func Train(examples []Example, types []string, sch *schema.Schema, opts TrainOpt
 	for k := range w {
 		w[k] -= acc[k] / step
 	}
-	c.freeze(w)
+	c.weights = featurehash.Freeze(feats, w, n)
 	return c
 }
 
-// freeze keeps the non-zero weights of the dense rows w as sparse rows,
-// and only the features that have one.
-func (c *Classifier) freeze(w []float32) {
-	n := c.labels()
-	hashes := make([]uint64, 0, c.feats.Len())
-	c.feats.Each(func(h uint64, _ int32) { hashes = append(hashes, h) })
-	slices.Sort(hashes)
-	feats := featurehash.NewTable(0)
-	c.off = []int32{0}
-	c.entries = nil
-	for _, h := range hashes {
-		r, _ := c.feats.Get(h)
-		row := w[int(r)*n : int(r)*n+n]
-		start := len(c.entries)
-		for l, x := range row {
-			if x != 0 {
-				c.entries = append(c.entries, entry{uint16(l), x})
-			}
-		}
-		if len(c.entries) > start {
-			feats.Put(h, int32(len(c.off)-1))
-			c.off = append(c.off, int32(len(c.entries)))
-		}
-	}
-	c.feats = feats
-}
-
 // Features is how many features the classifier has weights for.
-func (c *Classifier) Features() int { return c.feats.Len() }
+func (c *Classifier) Features() int { return c.weights.Len() }

@@ -27,22 +27,11 @@ type ModelInfo struct {
 
 // Save writes the classifier; trained says what it was trained on.
 func (c *Classifier) Save(w io.Writer, trained string) error {
-	mw, err := modelfile.Create(w, modelMagic, ModelInfo{Types: c.Types, Relations: c.Relations, Features: c.feats.Len(), Trained: trained})
+	mw, err := modelfile.Create(w, modelMagic, ModelInfo{Types: c.Types, Relations: c.Relations, Features: c.weights.Len(), Trained: trained})
 	if err != nil {
 		return err
 	}
-	// Rows were frozen in the order of their hashes.
-	hashes := make([]uint64, c.feats.Len())
-	c.feats.Each(func(h uint64, r int32) { hashes[r] = h })
-	for r, h := range hashes {
-		mw.Uint64(h)
-		es := c.entries[c.off[r]:c.off[r+1]]
-		mw.Uvarint(uint64(len(es)))
-		for _, e := range es {
-			mw.Uvarint(uint64(e.label))
-			mw.Float32(e.weight)
-		}
-	}
+	c.weights.Write(mw)
 	return mw.Close()
 }
 
@@ -66,30 +55,9 @@ func Load(r io.Reader, sch *schema.Schema) (*Classifier, ModelInfo, error) {
 			return nil, info, fmt.Errorf("model relation %q is not in schema %s", rel, sch.Name)
 		}
 	}
-	c := &Classifier{Types: info.Types, Relations: info.Relations, feats: featurehash.NewTable(info.Features), off: make([]int32, 1, info.Features+1)}
-	n := c.labels()
-	for r := range info.Features {
-		h, err := br.Uint64()
-		if err != nil {
-			return nil, info, fmt.Errorf("feature %d: %w", r, err)
-		}
-		k, err := br.Uvarint()
-		if err != nil || k > uint64(n) {
-			return nil, info, fmt.Errorf("feature %d: bad weight count", r)
-		}
-		for range k {
-			l, err := br.Uvarint()
-			if err != nil || l >= uint64(n) {
-				return nil, info, fmt.Errorf("feature %d: bad label", r)
-			}
-			x, err := br.Float32()
-			if err != nil {
-				return nil, info, fmt.Errorf("feature %d: %w", r, err)
-			}
-			c.entries = append(c.entries, entry{uint16(l), x})
-		}
-		c.feats.Put(h, int32(r))
-		c.off = append(c.off, int32(len(c.entries)))
+	c := &Classifier{Types: info.Types, Relations: info.Relations}
+	if c.weights, err = featurehash.ReadSparse(br, info.Features, c.labels()); err != nil {
+		return nil, info, err
 	}
 	if err := br.End(); err != nil {
 		return nil, info, err
