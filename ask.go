@@ -84,7 +84,7 @@ func (w *Workspace) Ask(ctx context.Context, question string, opts AskOptions) (
 
 // Retrieve runs the retrieval routes for a question without answering it.
 func (w *Workspace) Retrieve(ctx context.Context, question string, limit, delta int) (*RetrieveResult, error) {
-	return w.retriever(nil).Retrieve(ctx, question, retrieve.Options{Limit: limit, Delta: delta, T2S: w.Config.Normalize.T2S})
+	return w.retriever(ctx, nil).Retrieve(ctx, question, retrieve.Options{Limit: limit, Delta: delta, T2S: w.Config.Normalize.T2S})
 }
 
 // optionalLLM opens the configured endpoint for a command that works
@@ -114,7 +114,7 @@ func (w *Workspace) answerer(ctx context.Context, opts AskOptions) (*answer.Answ
 	if err != nil {
 		return nil, nil, fmt.Errorf("ask with an LLM: %w", err)
 	}
-	a := &answer.Answerer{R: w.retriever(run), T2S: w.Config.Normalize.T2S, PromptDir: filepath.Join(w.Dir, "prompts"), Reader: &w.reader}
+	a := &answer.Answerer{R: w.retriever(ctx, run), T2S: w.Config.Normalize.T2S, PromptDir: filepath.Join(w.Dir, "prompts"), Reader: &w.reader}
 	if run != nil {
 		a.LLM = run.client
 	}
@@ -123,8 +123,12 @@ func (w *Workspace) answerer(ctx context.Context, opts AskOptions) (*answer.Answ
 
 // retriever wires the routes to the workspace: BM25 over chunks, and the
 // nearest chunks by the vectors the index step stored.
-func (w *Workspace) retriever(run *llmRun) *retrieve.Retriever {
-	r := &retrieve.Retriever{Src: askSource{w.db, w}}
+func (w *Workspace) retriever(ctx context.Context, run *llmRun) *retrieve.Retriever {
+	src := askSource{DB: w.db, w: w}
+	if gen, err := w.ekgGeneration(ctx); err == nil {
+		src.graph, _ = w.relateGraph.held(gen) // never loaded for one question: a fresh process would pay for all
+	}
+	r := &retrieve.Retriever{Src: src}
 	r.Lexical = func(ctx context.Context, text string, limit int) ([]retrieve.Scored, error) {
 		hits, err := w.rankChunks(ctx, text, limit)
 		if err != nil {

@@ -118,7 +118,7 @@ func (w *Workspace) Bio(ctx context.Context, name string, opts BioOptions) (*Bio
 	// about retrieves passages for a query that name every one of must,
 	// outside the documents excluded.
 	about := func(ctx context.Context, query string, limit int, must ...string) ([]bio.Citation, error) {
-		res, err := w.retriever(run).Retrieve(ctx, query, retrieve.Options{Limit: limit, Delta: -1, T2S: w.Config.Normalize.T2S})
+		res, err := w.retriever(ctx, run).Retrieve(ctx, query, retrieve.Options{Limit: limit, Delta: -1, T2S: w.Config.Normalize.T2S})
 		if err != nil {
 			return nil, err
 		}

@@ -41,3 +41,14 @@ func (c *cached[G, T]) update(f func(gen *G, val T)) {
 		f(&c.gen, c.val)
 	}
 }
+
+// held returns the value held for generation gen, without loading one.
+func (c *cached[G, T]) held(gen G) (T, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ok && c.gen == gen {
+		return c.val, true
+	}
+	var zero T
+	return zero, false
+}

@@ -5,15 +5,28 @@ import (
 
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/pipeline"
+	"github.com/annals-project/annals/internal/relate"
+	"github.com/annals-project/annals/internal/store"
 	"github.com/annals-project/annals/internal/store/sqlstore"
 )
 
 // askSource is the store as retrieval reads it, with the community
 // reports held in memory between questions: the community route ranks
-// them all for every question.
+// them all for every question. Where the graph's structure is in memory
+// already (a server, warmed), an entity's relations are read from it:
+// the walk from a question's entity reads those of up to sixty entities.
 type askSource struct {
 	*sqlstore.DB
-	w *Workspace
+	w     *Workspace
+	graph *relate.EKG // nil: read from the store
+}
+
+// Edges are an entity's best supported relations.
+func (s askSource) Edges(ctx context.Context, entityID int64, limit int) ([]store.Edge, error) {
+	if s.graph != nil {
+		return s.graph.Edges(entityID, limit), nil
+	}
+	return s.DB.Edges(ctx, entityID, limit)
 }
 
 // Communities reads the reports again only when the communities step has

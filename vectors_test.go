@@ -131,7 +131,7 @@ func TestEntityAndFactVectorsFollowTheGraph(t *testing.T) {
 	if again, _ := ws.factVectors(ctx); again == facts {
 		t.Fatal("the fact vectors were not built again after new facts")
 	}
-	res, err := ws.retriever(nil).Retrieve(ctx, "张飞字什么", retrieve.Options{EntitySim: SuggestedEntitySim})
+	res, err := ws.retriever(ctx, nil).Retrieve(ctx, "张飞字什么", retrieve.Options{EntitySim: SuggestedEntitySim})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@
 package relate
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -36,6 +37,7 @@ type edge struct {
 	typ     string
 	forward bool // the entity it is seen from is the head
 	status  string
+	support int
 }
 
 // EKG holds the graph's structure in memory: which chunks mention each
@@ -46,9 +48,13 @@ type EKG struct {
 	mu       sync.RWMutex
 	chunks   map[int64][]int64 // entity → chunks, ascending
 	entities map[int64][]int64 // chunk → entities, ascending
-	edges    map[int64][]edge
-	types    map[int64]string
-	nChunks  int
+	edges    map[int64][]edge  // in the order the relations were read
+	// ranked are, for each entity, the indexes of its edges best
+	// supported first, ties by relation id: the order retrieval walks
+	// them in (Edges).
+	ranked  map[int64][]int32
+	types   map[int64]string
+	nChunks int
 }
 
 // LoadEKG reads the graph's structure from src.
@@ -65,7 +71,7 @@ func LoadEKG(ctx context.Context, src Source) (*EKG, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &EKG{chunks: map[int64][]int64{}, entities: map[int64][]int64{}, edges: map[int64][]edge{}, types: types}
+	g := &EKG{chunks: map[int64][]int64{}, entities: map[int64][]int64{}, edges: map[int64][]edge{}, ranked: map[int64][]int32{}, types: types}
 	for _, l := range links {
 		g.chunks[l.Entity] = append(g.chunks[l.Entity], l.Chunk)
 		g.entities[l.Chunk] = append(g.entities[l.Chunk], l.Entity)
@@ -84,7 +90,37 @@ func LoadEKG(ctx context.Context, src Source) (*EKG, error) {
 	for _, r := range rels {
 		g.addEdge(r)
 	}
+	for id := range g.edges {
+		g.rankEdges(id)
+	}
 	return g, nil
+}
+
+// rankEdges orders an entity's edges for Edges.
+func (g *EKG) rankEdges(id int64) {
+	es := g.edges[id]
+	order := g.ranked[id][:0]
+	for i := range es {
+		order = append(order, int32(i))
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(es[b].support, es[a].support), cmp.Compare(es[a].rel, es[b].rel))
+	})
+	g.ranked[id] = order
+}
+
+// Edges are an entity's first limit relations, best supported first,
+// as the store lists them (store.Edge) but read from memory.
+func (g *EKG) Edges(id int64, limit int) []store.Edge {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	es, order := g.edges[id], g.ranked[id]
+	out := make([]store.Edge, 0, min(limit, len(order)))
+	for _, i := range order[:min(limit, len(order))] {
+		e := es[i]
+		out = append(out, store.Edge{RelationID: e.rel, Type: e.typ, Other: e.other, Forward: e.forward, Support: e.support, Status: e.status})
+	}
+	return out
 }
 
 func (g *EKG) addEdge(r store.RelationEdge) {
@@ -96,8 +132,8 @@ func (g *EKG) addEdge(r store.RelationEdge) {
 			return
 		}
 	}
-	g.edges[r.Head] = append(g.edges[r.Head], edge{rel: r.ID, other: r.Tail, typ: r.Type, forward: true, status: r.Status})
-	g.edges[r.Tail] = append(g.edges[r.Tail], edge{rel: r.ID, other: r.Head, typ: r.Type, forward: false, status: r.Status})
+	g.edges[r.Head] = append(g.edges[r.Head], edge{rel: r.ID, other: r.Tail, typ: r.Type, forward: true, status: r.Status, support: r.Support})
+	g.edges[r.Tail] = append(g.edges[r.Tail], edge{rel: r.ID, other: r.Head, typ: r.Type, forward: false, status: r.Status, support: r.Support})
 }
 
 // Add puts relations fed back into the graph into its structure.
@@ -106,6 +142,8 @@ func (g *EKG) Add(rels ...store.RelationEdge) {
 	defer g.mu.Unlock()
 	for _, r := range rels {
 		g.addEdge(r)
+		g.rankEdges(r.Head)
+		g.rankEdges(r.Tail)
 	}
 }
 
@@ -114,7 +152,10 @@ func (g *EKG) Remove(relID int64) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for id, es := range g.edges {
-		g.edges[id] = slices.DeleteFunc(es, func(e edge) bool { return e.rel == relID })
+		if kept := slices.DeleteFunc(es, func(e edge) bool { return e.rel == relID }); len(kept) < len(es) {
+			g.edges[id] = kept
+			g.rankEdges(id)
+		}
 	}
 }
 

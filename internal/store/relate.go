@@ -12,6 +12,7 @@ type EKGLink struct {
 type RelationEdge struct {
 	ID, Head, Tail int64
 	Type, Status   string
+	Support        int // evidence sentences
 }
 
 // Feedback is a fact that no extractor stands behind, kept with the

@@ -62,7 +62,7 @@ func (s *DB) EKGLinks(ctx context.Context) ([]store.EKGLink, error) {
 
 // RelationEdges lists every relation by ids.
 func (s *DB) RelationEdges(ctx context.Context) ([]store.RelationEdge, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT id, head_id, type, tail_id, status FROM relations ORDER BY id")
+	rows, err := s.db.QueryContext(ctx, "SELECT id, head_id, type, tail_id, status, support FROM relations ORDER BY id")
 	if err != nil {
 		return nil, fmt.Errorf("read relations: %w", err)
 	}
@@ -70,7 +70,7 @@ func (s *DB) RelationEdges(ctx context.Context) ([]store.RelationEdge, error) {
 	var out []store.RelationEdge
 	for rows.Next() {
 		var e store.RelationEdge
-		if err := rows.Scan(&e.ID, &e.Head, &e.Type, &e.Tail, &e.Status); err != nil {
+		if err := rows.Scan(&e.ID, &e.Head, &e.Type, &e.Tail, &e.Status, &e.Support); err != nil {
 			return nil, err
 		}
 		out = append(out, e)
