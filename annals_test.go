@@ -3,6 +3,7 @@ package annals_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -536,5 +537,71 @@ func TestIndexReportsItsSteps(t *testing.T) {
 	}
 	if got, want := strings.Join(names, " | "), "documents | ingest | chunk | extract | lexical | write | align | embed | date | communities"; got != want {
 		t.Errorf("steps %q, want %q", got, want)
+	}
+}
+
+// Dating again writes only what changed, and what changed is all put
+// right: wrong years, years lost, a year on an undated mention, a chunk's
+// stray or missing years.
+func TestDatingAgainPutsEveryDateRight(t *testing.T) {
+	ctx := context.Background()
+	ws, _ := indexDemo(t)
+	db := ws.Store().SQL()
+	snapshot := func() string {
+		t.Helper()
+		var b strings.Builder
+		for _, q := range []string{
+			"SELECT id, year, end_year, precision, time_expr, reign, reign_name, reign_year FROM evidence ORDER BY id",
+			"SELECT id, year FROM mentions ORDER BY id",
+			"SELECT chunk_id, year FROM chunk_years ORDER BY chunk_id, year",
+		} {
+			rows, err := db.Query(q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cols, _ := rows.Columns()
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			for rows.Next() {
+				if err := rows.Scan(ptrs...); err != nil {
+					t.Fatal(err)
+				}
+				fmt.Fprintln(&b, vals...)
+			}
+			rows.Close()
+		}
+		return b.String()
+	}
+	want := snapshot()
+	if !strings.Contains(want, "234") {
+		t.Fatal("the demo has no year 234 to date")
+	}
+	if _, err := db.Exec(`UPDATE evidence SET year = 1, end_year = 1, time_expr = 'x', precision = 'year' WHERE id % 3 = 0;
+		UPDATE evidence SET year = NULL, end_year = NULL, precision = NULL, time_expr = NULL, reign = NULL WHERE id % 3 = 1;
+		UPDATE evidence SET time_expr = 'y', precision = 'day' WHERE id % 3 = 2 AND year IS NOT NULL;
+		UPDATE evidence SET reign = 'z', reign_year = 3 WHERE id % 5 = 2;
+		UPDATE mentions SET year = 5 WHERE id % 4 = 0 AND name_id IN (SELECT id FROM names WHERE type = '时间');
+		DELETE FROM chunk_years WHERE year % 2 = 0;
+		INSERT INTO chunk_years(chunk_id, year) SELECT id, 9 FROM chunks;
+		DELETE FROM steps WHERE step = 'chrono'`); err != nil {
+		t.Fatal(err)
+	}
+	if snapshot() == want {
+		t.Fatal("the dates were not disturbed")
+	}
+	if _, err := ws.Index(ctx, []string{filepath.Join(filepath.Dir(ws.Dir), "corpus")}, annals.IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := snapshot(); got != want {
+		g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+		for i := range min(len(g), len(w)) {
+			if g[i] != w[i] {
+				t.Fatalf("dating again left the dates wrong: %q, want %q", g[i], w[i])
+			}
+		}
+		t.Fatalf("dating again left the dates wrong: %d rows, want %d", len(g), len(w))
 	}
 }

@@ -115,14 +115,58 @@ func (s *DB) DocumentByID(ctx context.Context, id int64) (*store.DatedDoc, error
 	return d, crows.Err()
 }
 
+// evidenceDate is how an evidence row is dated, as stored.
+type evidenceDate struct {
+	year, end, reignName, reignYear sql.NullInt64
+	prec, expr, reign               sql.NullString
+}
+
+// dateOf is how e is to be stored.
+func dateOf(e store.Dated) evidenceDate {
+	var d evidenceDate
+	if e.Dated {
+		d.year = sql.NullInt64{Int64: int64(e.Year), Valid: true}
+		d.end = sql.NullInt64{Int64: int64(e.EndYear), Valid: true}
+		d.prec = sql.NullString{String: e.Precision, Valid: true}
+		d.expr = sql.NullString{String: e.Expr, Valid: true}
+	}
+	if e.Reign != "" {
+		d.prec = sql.NullString{String: e.Precision, Valid: true}
+		d.expr = sql.NullString{String: e.Expr, Valid: true}
+		d.reign = sql.NullString{String: e.Reign, Valid: true}
+		d.reignYear = sql.NullInt64{Int64: int64(e.ReignYear), Valid: true}
+		if e.ReignName > 0 {
+			d.reignName = sql.NullInt64{Int64: e.ReignName, Valid: true}
+		}
+	}
+	return d
+}
+
 // SetDates writes the years of a document's evidence and chunks and records
-// the step as done, in one transaction.
+// the step as done, in one transaction. Only what changed is written: on a
+// first indexing half the evidence has no time, which it had already, and
+// dating again after a change of rules moves few.
 func (s *DB) SetDates(ctx context.Context, d *store.DatedDoc, step, version string) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
+	stored := map[int64]evidenceDate{}
+	err = scanRows(ctx, tx, `SELECT id, year, end_year, precision, time_expr, reign, reign_name, reign_year FROM evidence
+		WHERE doc_id = ? AND (time_expr IS NOT NULL OR year IS NOT NULL OR reign IS NOT NULL)`,
+		[]any{d.ID}, func(rows *sql.Rows) error {
+			var id int64
+			var x evidenceDate
+			if err := rows.Scan(&id, &x.year, &x.end, &x.prec, &x.expr, &x.reign, &x.reignName, &x.reignYear); err != nil {
+				return err
+			}
+			stored[id] = x
+			return nil
+		})
+	if err != nil {
+		return fmt.Errorf("read evidence dates: %w", err)
+	}
 	// Rows of VALUES are typed by their casts (PostgreSQL reads a bare
 	// parameter there as text) and joined to the table by id.
 	up := newBatch(tx, `UPDATE evidence SET year = v.column2, end_year = v.column3, precision = v.column4, time_expr = v.column5,
@@ -131,29 +175,39 @@ func (s *DB) SetDates(ctx context.Context, d *store.DatedDoc, step, version stri
 		`) AS v WHERE evidence.id = v.column1`)
 	defer up.close()
 	for _, e := range d.Evidence {
-		var year, end, prec, expr, reign, reignName, reignYear any
-		if e.Dated {
-			year, end, prec, expr = e.Year, e.EndYear, e.Precision, e.Expr
+		x := dateOf(e)
+		if stored[e.ID] == x { // an undated row is stored as all NULL, evidenceDate{}
+			continue
 		}
-		if e.Reign != "" {
-			prec, expr, reign, reignYear = e.Precision, e.Expr, e.Reign, e.ReignYear
-			if e.ReignName > 0 {
-				reignName = e.ReignName
-			}
-		}
-		if err := up.add(ctx, e.ID, year, end, prec, expr, reign, reignName, reignYear); err != nil {
+		if err := up.add(ctx, e.ID, x.year, x.end, x.prec, x.expr, x.reign, x.reignName, x.reignYear); err != nil {
 			return fmt.Errorf("date evidence: %w", err)
 		}
 	}
 	if err := up.flush(ctx); err != nil {
 		return fmt.Errorf("date evidence: %w", err)
 	}
+	years := map[int64]sql.NullInt64{}
+	err = scanRows(ctx, tx, `SELECT id, year FROM mentions WHERE doc_id = ? AND year IS NOT NULL`, []any{d.ID}, func(rows *sql.Rows) error {
+		var id int64
+		var y sql.NullInt64
+		if err := rows.Scan(&id, &y); err != nil {
+			return err
+		}
+		years[id] = y
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read mention years: %w", err)
+	}
 	mt := newBatch(tx, "UPDATE mentions SET year = v.column2 FROM (VALUES ", "(CAST(? AS BIGINT), CAST(? AS INTEGER))", ") AS v WHERE mentions.id = v.column1")
 	defer mt.close()
 	for _, t := range d.Times {
-		var year any
+		var year sql.NullInt64
 		if t.Dated {
-			year = t.Year
+			year = sql.NullInt64{Int64: int64(t.Year), Valid: true}
+		}
+		if years[t.ID] == year {
+			continue
 		}
 		if err := mt.add(ctx, t.ID, year); err != nil {
 			return fmt.Errorf("date time mention: %w", err)
@@ -162,8 +216,24 @@ func (s *DB) SetDates(ctx context.Context, d *store.DatedDoc, step, version stri
 	if err := mt.flush(ctx); err != nil {
 		return fmt.Errorf("date time mention: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, "DELETE FROM chunk_years WHERE chunk_id IN (SELECT id FROM chunks WHERE doc_id = ?)", d.ID); err != nil {
-		return err
+	// A chunk's years: those it has and no longer speaks of go, new ones
+	// come.
+	type chunkYear struct {
+		chunk int64
+		year  int
+	}
+	had := map[chunkYear]bool{}
+	err = scanRows(ctx, tx, `SELECT chunk_id, year FROM chunk_years WHERE chunk_id IN (SELECT id FROM chunks WHERE doc_id = ?)`,
+		[]any{d.ID}, func(rows *sql.Rows) error {
+			var cy chunkYear
+			if err := rows.Scan(&cy.chunk, &cy.year); err != nil {
+				return err
+			}
+			had[cy] = true
+			return nil
+		})
+	if err != nil {
+		return fmt.Errorf("read chunk years: %w", err)
 	}
 	cy, err := tx.PrepareContext(ctx, "INSERT INTO chunk_years(chunk_id, year) VALUES(?, ?) ON CONFLICT DO NOTHING")
 	if err != nil {
@@ -172,15 +242,40 @@ func (s *DB) SetDates(ctx context.Context, d *store.DatedDoc, step, version stri
 	defer cy.Close()
 	for _, c := range d.Chunks {
 		for _, y := range c.Years {
+			k := chunkYear{c.ID, y}
+			if had[k] {
+				delete(had, k)
+				continue
+			}
 			if _, err := cy.ExecContext(ctx, c.ID, y); err != nil {
 				return fmt.Errorf("index chunk years: %w", err)
 			}
+		}
+	}
+	for k := range had {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM chunk_years WHERE chunk_id = ? AND year = ?", k.chunk, k.year); err != nil {
+			return fmt.Errorf("index chunk years: %w", err)
 		}
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO steps(doc_id, step, version) VALUES(?, ?, ?) ON CONFLICT(doc_id, step) DO UPDATE SET version = excluded.version", d.ID, step, version); err != nil {
 		return err
 	}
 	return tx.Commit()
+}
+
+// scanRows runs a query in tx and calls each with every row.
+func scanRows(ctx context.Context, tx *txn, q string, args []any, each func(*sql.Rows) error) error {
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := each(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 // Timeline lists dated facts in year order, then the facts dated only
