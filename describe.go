@@ -54,6 +54,13 @@ func earliestYear(r Relation) (year int, has bool) {
 	return year, has
 }
 
+// datedTails are the relations tailsOf lists: of these alone the
+// description reads the sentences, for their years and, for posts and
+// titles, whether they are hearsay, and an entity page reads them only
+// for these (relationsToDescribe); a relation tailsOf is asked for must be
+// here.
+var datedTails = map[string]bool{"籍贯": true, "任官": true, "封爵": true, "发生时间": true, "发生地点": true}
+
 // tailsOf lists the other ends of v's facts of one relation where v is
 // the head, in the order first dated (undated last), each name once.
 func tailsOf(v *EntityView, rel string) []string {

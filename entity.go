@@ -90,7 +90,7 @@ func (w *Workspace) Entity(ctx context.Context, name string, opts EntityOptions)
 	// The description reads more facts than a short view lists, so that
 	// it says the same however many are asked for.
 	shown := orDefault(opts.Relations, 50)
-	if v.Relations, err = w.db.Relations(ctx, v.ID, max(shown, describeFacts)); err != nil {
+	if v.Relations, err = w.relationsToDescribe(ctx, v.ID, shown); err != nil {
 		return nil, err
 	}
 	if v.Stated, err = w.db.Attributes(ctx, v.ID, 0); err != nil {
@@ -118,6 +118,32 @@ func (w *Workspace) Entity(ctx context.Context, name string, opts EntityOptions)
 	}
 	v.Relations = v.Relations[:min(shown, len(v.Relations))]
 	return v, nil
+}
+
+// relationsToDescribe reads an entity's best supported relations, as many
+// as the description reads, with the sentences of the first shown and of
+// those whose sentences the description weighs (datedTails): the rest are
+// counted by type and other end only, and reading all their sentences
+// took most of a page's time.
+func (w *Workspace) relationsToDescribe(ctx context.Context, id int64, shown int) ([]Relation, error) {
+	rels, err := w.db.RelationList(ctx, id, max(shown, describeFacts))
+	if err != nil {
+		return nil, err
+	}
+	var need []Relation
+	var at []int
+	for i, r := range rels {
+		if i < shown || r.HeadID == id && datedTails[r.Type] {
+			need, at = append(need, r), append(at, i)
+		}
+	}
+	if err := w.db.AttachEvidence(ctx, need, 3); err != nil {
+		return nil, err
+	}
+	for k, i := range at {
+		rels[i] = need[k]
+	}
+	return rels, nil
 }
 
 // dropStatedElsewhere keeps a name out of 名 when the texts state it as

@@ -105,6 +105,18 @@ func (s *DB) Relations(ctx context.Context, entityID int64, limit int) ([]kg.Rel
 	return s.relations(ctx, entityID, nil, limit, 3, false)
 }
 
+// RelationList lists the relations an entity takes part in, best
+// supported first, as Relations does but without their sentences:
+// AttachEvidence reads those of the ones that need them.
+func (s *DB) RelationList(ctx context.Context, entityID int64, limit int) ([]kg.Relation, error) {
+	return s.relations(ctx, entityID, nil, limit, 0, false)
+}
+
+// AttachEvidence reads up to per evidence sentences for each of rels.
+func (s *DB) AttachEvidence(ctx context.Context, rels []kg.Relation, per int) error {
+	return attachEvidence(ctx, s.query, s.db.d, rels, per)
+}
+
 // Facts lists the relations an entity takes part in, those of the given
 // types first, then best supported first, each with the first sentence
 // found for it: what ranking them for a question needs, read quicker
@@ -162,8 +174,10 @@ func (s *DB) relations(ctx context.Context, entityID int64, types []string, limi
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if err := attachEvidence(ctx, s.query, s.db.d, out, per); err != nil {
-		return nil, err
+	if per > 0 {
+		if err := attachEvidence(ctx, s.query, s.db.d, out, per); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
