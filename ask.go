@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/annals-project/annals/internal/answer"
 	"github.com/annals-project/annals/internal/embed"
 	"github.com/annals-project/annals/internal/llm"
 	"github.com/annals-project/annals/internal/retrieve"
+	"github.com/annals-project/annals/internal/workspace"
 )
 
 // Answer is a question's answer with its citations, the items retrieval
@@ -206,25 +208,35 @@ func (w *Workspace) loadChunkVectors(ctx context.Context, gen string) (*vectorSe
 	return cv, nil
 }
 
-// packedVectors reads the vectors of generation gen from their packed
-// copy, the state row named state, while it is current; else it reads
-// them with read and writes the copy again for the next process (best
+// packedVectors reads the vectors of generation gen from a packed copy
+// while it is current: first the workspace's cache file (state.vec), read
+// in one call and searched where it lies; then the state row named state,
+// which every machine sharing a PostgreSQL store can read; else it reads
+// them with read and writes both copies again for the next process (best
 // effort: a reader that cannot write still answers).
 func (w *Workspace) packedVectors(ctx context.Context, state, gen string, read func(context.Context, string) (embed.Snapshot, error)) (embed.Snapshot, error) {
-	var snap embed.Snapshot
+	path := workspace.CachePath(w.Dir, state+".vec")
+	if data, err := os.ReadFile(path); err == nil {
+		if snap, err := embed.ViewSnapshot(data); err == nil && snap.Generation == gen {
+			return snap, nil
+		}
+	}
 	blob, err := w.db.State(ctx, state)
 	if err != nil {
-		return snap, err
+		return embed.Snapshot{}, err
 	}
-	if blob != nil && snap.UnmarshalBinary(blob) == nil && snap.Generation == gen {
+	if snap, err := embed.ViewSnapshot(blob); err == nil && snap.Generation == gen {
+		_ = workspace.WriteCache(path, blob)
 		return snap, nil
 	}
-	if snap, err = read(ctx, gen); err != nil {
+	snap, err := read(ctx, gen)
+	if err != nil {
 		return snap, err
 	}
 	if snap.Vectors != nil {
 		if blob, err := snap.MarshalBinary(); err == nil {
 			_ = w.db.SetState(ctx, state, blob)
+			_ = workspace.WriteCache(path, blob)
 		}
 	}
 	return snap, nil

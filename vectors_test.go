@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/annals-project/annals/internal/embed"
+	"github.com/annals-project/annals/internal/workspace"
 )
 
 // The chunk vectors are packed when indexing ends, read from the pack,
@@ -64,6 +65,53 @@ func TestChunkVectorsArePackedAndFollowTheChunks(t *testing.T) {
 	if err != nil || len(ps) != 1 || ps[0].DocKey != "c.txt" {
 		t.Fatalf("the new passage is not the nearest to its own words: %+v, %v", ps, err)
 	}
+
+	// Another process reads the workspace's cache file, current after the
+	// question above; a damaged or stale one is made again from the store,
+	// and the answer does not change.
+	cache := workspace.CachePath(ws.Dir, stateChunkVectors+".vec")
+	data, err := os.ReadFile(cache)
+	if err != nil {
+		t.Fatalf("no cache file of the chunk vectors: %v", err)
+	}
+	if snap, err := embed.ViewSnapshot(data); err != nil || snap.Generation != second.gen {
+		t.Fatalf("the cache file is not of the current vectors: %q, %v", snap.Generation, err)
+	}
+	nearestIn := func() int64 {
+		t.Helper()
+		other, err := Open(ctx, ws.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		hits, err := other.nearestChunks(ctx, nil, "张飞字益德", 1)
+		if err != nil || len(hits) != 1 {
+			t.Fatalf("nearest %v, %v", hits, err)
+		}
+		return hits[0].ID
+	}
+	for name, bad := range map[string][]byte{"damaged": data[:len(data)/2], "stale": first.snapshot(t)} {
+		if err := os.WriteFile(cache, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := nearestIn(); got != hits[0].ID {
+			t.Errorf("with a %s cache file the nearest chunk is %d, want %d", name, got, hits[0].ID)
+		}
+		again, _ := os.ReadFile(cache)
+		if snap, err := embed.ViewSnapshot(again); err != nil || snap.Generation != second.gen {
+			t.Errorf("a %s cache file was not made again: %q, %v", name, snap.Generation, err)
+		}
+	}
+}
+
+// snapshot packs a vector set as its cache file holds it.
+func (v *vectorSet) snapshot(t *testing.T) []byte {
+	t.Helper()
+	b, err := (&embed.Snapshot{Generation: v.gen, Model: v.model, IDs: v.ids, Vectors: v.vecs}).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // The entity vectors are packed when indexing ends too, and read again

@@ -3,6 +3,7 @@ package embed
 import (
 	"bytes"
 	"testing"
+	"unsafe"
 )
 
 func testSnapshot(t testing.TB) *Snapshot {
@@ -74,5 +75,39 @@ func FuzzSnapshot(f *testing.F) {
 		if err := s2.UnmarshalBinary(again); err != nil {
 			t.Fatal(err)
 		}
+		if _, err := ViewSnapshot(data); err != nil {
+			t.Fatalf("a snapshot that unmarshals does not view: %v", err)
+		}
 	})
+}
+
+// A view reads the vectors where they lie when it can, and copies them
+// when they are not at a multiple of four bytes; both search alike.
+func TestViewSnapshotReadsInPlace(t *testing.T) {
+	s := testSnapshot(t)
+	b, _ := s.MarshalBinary()
+	if (len(b)-4*len(s.Vectors.cols))%4 != 0 {
+		t.Fatalf("the vectors start at byte %d, not a multiple of four", len(b)-4*len(s.Vectors.cols))
+	}
+	shifted := make([]byte, len(b)+1)[1:] // the same bytes, one off alignment
+	copy(shifted, b)
+	q := []float32{0.5, 1, 0}
+	want := s.Vectors.TopK(q, 3)
+	for name, buf := range map[string][]byte{"aligned": b, "shifted": shifted} {
+		v, err := ViewSnapshot(buf)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got := v.Vectors.TopK(q, 3)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%s: search %v, want %v", name, got, want)
+			}
+		}
+		first := &v.Vectors.cols[0]
+		inPlace := uintptr(unsafe.Pointer(first)) == uintptr(unsafe.Pointer(&buf[len(buf)-4*len(v.Vectors.cols)]))
+		if want := name == "aligned" && littleEndian; inPlace != want {
+			t.Errorf("%s: read in place %v, want %v", name, inPlace, want)
+		}
+	}
 }
