@@ -60,8 +60,7 @@ func (d *dialect) sql(q string) string {
 }
 
 // SQLite's functions that PostgreSQL spells otherwise: group_concat of
-// one column, and max of an expression and 0 (scalar, not the aggregate);
-// instr becomes strpos in toPostgres.
+// one column, and max of an expression and 0 (scalar, not the aggregate).
 var (
 	groupConcat = regexp.MustCompile(`\bgroup_concat\((DISTINCT )?([\w.]+)\)`)
 	maxZero     = regexp.MustCompile(`\bmax\(([^(),]+), 0\)`)
@@ -118,9 +117,6 @@ func toPostgres(q string) string {
 			word := q[i:j]
 			if word == "end" && !afterDot(q, i) {
 				word = `"end"` // the column; the keyword is written END
-			}
-			if word == "instr" {
-				word = "strpos" // where a string is found in another, the same arguments
 			}
 			b.WriteString(word)
 			i = j - 1

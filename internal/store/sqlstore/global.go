@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/annals-project/annals/internal/store"
 )
@@ -13,14 +14,26 @@ func (s *DB) DocumentsTitled(ctx context.Context, terms []string) ([]int64, erro
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	// Matched in the engine: an entity page asks this twice, and the
-	// titles need not cross into Go to be looked at.
-	ids, err := s.ids(ctx, `SELECT d.id FROM documents d WHERE EXISTS (
-		SELECT 1 FROM json_each(?) t WHERE t.value != '' AND instr(d.title, t.value) > 0) ORDER BY d.id`, termList(terms))
+	rows, err := s.query(ctx, `SELECT id, title FROM documents ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("read document titles: %w", err)
 	}
-	return ids, nil
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		var title string
+		if err := rows.Scan(&id, &title); err != nil {
+			return nil, err
+		}
+		for _, t := range terms {
+			if t != "" && strings.Contains(title, t) {
+				out = append(out, id)
+				break
+			}
+		}
+	}
+	return out, rows.Err()
 }
 
 // EntitiesIn counts the mentions of each entity in the given documents,
