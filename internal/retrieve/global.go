@@ -110,9 +110,24 @@ var roleOffices = map[string][]string{
 // categorySeparators split 部将和谋士 into its two groups.
 var categorySeparators = regexp.MustCompile(`[和与及、,，或]`)
 
+// listBefore is a list template before its group noun (东汉有哪些隐士),
+// which parseGlobal reads as the noun's own (东汉的隐士有哪些).
+var listBefore = regexp.MustCompile(`^(\p{Han}.*?)(都有|有)(哪些|哪几位|哪几个)(\p{Han}{1,5}?)(呢)?[？?。！!\s]*$`)
+
+// nounFirst puts a group noun after a list template before it (东汉有哪些
+// 隐士 → 东汉的隐士有哪些), the form the list templates read; a template's
+// own noun (有哪些人, 有哪些国家) stays.
+func nounFirst(low string) string {
+	m := listBefore.FindStringSubmatch(low)
+	if m == nil || slices.ContainsFunc(templateWants, func(tw struct{ word, want string }) bool { return strings.HasPrefix(m[4], tw.word) }) {
+		return low // 有哪些人, 有哪些人参加: the template's own noun
+	}
+	return strings.TrimSuffix(m[1], "的") + "的" + m[4] + "有哪些"
+}
+
 // parseGlobal reads what a global question asks for.
 func parseGlobal(norm string) *GlobalAsk {
-	low := strings.ToLower(bookQualifier.ReplaceAllString(norm, ""))
+	low := nounFirst(strings.ToLower(bookQualifier.ReplaceAllString(norm, "")))
 	loc := listTemplate(low)
 	if loc == nil {
 		return nil
@@ -266,6 +281,12 @@ const (
 // [0, 1].
 var globalWeights = map[string]float64{"relation": 1, "passage": 1, "chapter": 0.8, "community": 0.5}
 
+// kindChapterWeights rank a group whose word names chapters of its kind
+// (宦官 → 宦者列传): who the chapter is about comes first, and the other
+// kinds of evidence order those only; 窦武, named in 宦者列传 as the
+// eunuchs' enemy and in many other chapters, is no 宦官.
+var kindChapterWeights = map[string]float64{"relation": 0.1, "passage": 0.1, "chapter": 1, "community": 0.05}
+
 // candidate gathers one entity's evidence during a global search.
 type candidate struct {
 	e         kg.Entity
@@ -313,7 +334,8 @@ func (r *Retriever) Global(ctx context.Context, a *Analysis, limit int) (*Global
 	if err := r.globalPassages(ctx, a, anchors, get); err != nil {
 		return nil, err
 	}
-	if err := r.globalChapters(ctx, a, get); err != nil {
+	kindChapter, err := r.globalChapters(ctx, a, get)
+	if err != nil {
 		return nil, err
 	}
 	ranked, err := r.rankCommunities(ctx, anchors, phraseTerms(a), g)
@@ -336,7 +358,7 @@ func (r *Retriever) Global(ctx context.Context, a *Analysis, limit int) (*Global
 	if err != nil {
 		return nil, err
 	}
-	members := rankMembers(g, anchors, cands, years)
+	members := rankMembers(g, anchors, cands, years, kindChapter)
 	if members, err = r.byRole(ctx, g.Role, members); err != nil {
 		return nil, err
 	}
@@ -686,24 +708,32 @@ func sentenceAround(ss []sentenceSpan, off int) (at, prev sentenceSpan) {
 
 // globalChapters scores the entities of the chapters whose titles hold the
 // group's words.
-func (r *Retriever) globalChapters(ctx context.Context, a *Analysis, get func(kg.Entity) *candidate) error {
+// globalChapters scores the entities of the chapters whose titles hold
+// the group's words. It reports whether the group's own word names
+// chapters of their kind (宦官 → 宦者列传, 酷吏 → 酷吏列传): the
+// historians' own list of the group, which then outweighs the rest.
+func (r *Retriever) globalChapters(ctx context.Context, a *Analysis, get func(kg.Entity) *candidate) (bool, error) {
 	var docs []int64
+	kind := false
+	kinds := kindTitles(a.Global.Categories)
 	for _, t := range titleTerms(a) {
 		ds, err := r.Src.DocumentsTitled(ctx, []string{t})
 		if err != nil {
-			return fmt.Errorf("global search: %w", err)
+			return false, fmt.Errorf("global search: %w", err)
 		}
 		if len(ds) > 0 && len(ds) <= globalChapterCap {
 			docs = append(docs, ds...)
+			kind = kind || slices.Contains(kinds, t)
 		}
 	}
 	if len(docs) == 0 {
-		return nil
+		return false, nil
 	}
 	counts, err := r.Src.EntitiesIn(ctx, docs, 200)
 	if err != nil {
-		return fmt.Errorf("global search: %w", err)
+		return false, fmt.Errorf("global search: %w", err)
 	}
+	found := 0
 	for i := range counts {
 		if counts[i].Count < 2 {
 			// Named once in a table of a hundred names is no evidence
@@ -712,20 +742,89 @@ func (r *Retriever) globalChapters(ctx context.Context, a *Analysis, get func(kg
 		}
 		if c := get(counts[i].Entity); c != nil {
 			// A member is named there often, and mostly there: an
-			// emperor named in every chapter is no 酷吏.
+			// emperor named in every chapter is no 酷吏. In a chapter of
+			// the group's kind, how much it tells of him counts most:
+			// the eunuchs whose deeds fill other chapters too (曹节,
+			// 张让) are its chief subjects, not the least of them.
 			n := float64(counts[i].Count)
-			c.raw["chapter"] = math.Log1p(n) * math.Sqrt(n/math.Max(n, float64(counts[i].Entity.Mentions)))
+			there := n / math.Max(n, float64(counts[i].Entity.Mentions))
+			c.raw["chapter"] = math.Log1p(n) * math.Sqrt(there)
+			if kind {
+				c.raw["chapter"] = n * math.Sqrt(there)
+			}
 			c.chapter = &counts[i]
+			found++
 		}
 	}
-	return nil
+	return kind && found >= kindChapterMembers, nil
+}
+
+// kindChapterMembers is how many members the chapters of a group's kind
+// must name before only their members are listed first.
+const kindChapterMembers = 3
+
+// kindTitles are the title words of the chapters of the kinds of people a
+// question's group words name: the group word itself (酷吏) and the words
+// the histories use for it (宦官 → 宦者).
+func kindTitles(categories []string) []string {
+	var out []string
+	for _, c := range categories {
+		for word, titles := range groupChapters {
+			if strings.HasSuffix(c, word) {
+				out = append(out, titles...)
+			}
+		}
+		for _, w := range kindChapterWords {
+			if strings.HasSuffix(c, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// kindChapterWords title the chapters of kinds of people (类传) in the
+// First Four Histories; a group word that ends with one names them.
+var kindChapterWords = []string{"酷吏", "循吏", "儒林", "游侠", "刺客", "佞幸", "货殖", "外戚", "宦者", "逸民",
+	"方术", "方技", "独行", "列女", "文苑", "党锢", "滑稽", "日者", "龟策"}
+
+// groupChapters are the words the histories title their chapters of
+// kinds of people with (类传: 宦者列传, 逸民列传, 货殖列传), by the words a
+// reader calls those people: 宦官 are the 宦者, 隐士 the 逸民, 商人 the
+// 货殖. A group word that is a title word already (酷吏, 刺客, 外戚) needs
+// no entry.
+var groupChapters = map[string][]string{
+	"宦官": {"宦者"}, "太监": {"宦者"}, "中官": {"宦者"}, "阉人": {"宦者"}, "阉宦": {"宦者"},
+	"隐士": {"逸民"}, "隐者": {"逸民"}, "处士": {"逸民"}, "高士": {"逸民"},
+	"侠客": {"游侠"}, "任侠": {"游侠"}, "侠士": {"游侠"},
+	"儒生": {"儒林"}, "儒者": {"儒林"}, "经师": {"儒林"}, "经学家": {"儒林"}, "学者": {"儒林"}, "博士": {"儒林"},
+	"医生": {"方术", "方技", "扁鹊"}, "名医": {"方术", "方技", "扁鹊"}, "医者": {"方术", "方技", "扁鹊"},
+	"方士": {"方术", "方技"}, "术士": {"方术", "方技"},
+	"商人": {"货殖"}, "富商": {"货殖"}, "商贾": {"货殖"}, "巨富": {"货殖"}, "富人": {"货殖"},
+	"良吏": {"循吏"}, "清官": {"循吏"}, "能吏": {"循吏"},
+	"宠臣": {"佞幸"}, "佞臣": {"佞幸"}, "幸臣": {"佞幸"}, "男宠": {"佞幸"},
+	"烈女": {"列女"}, "贤妻": {"列女"}, "贤母": {"列女"}, "才女": {"列女"},
+	"文人": {"文苑"}, "文士": {"文苑"}, "文学家": {"文苑"}, "辞赋家": {"文苑"},
+	"党人": {"党锢"}, "孝子": {"独行"}, "义士": {"独行"},
+	"俳优": {"滑稽"}, "卜者": {"日者", "龟策"}, "占卜者": {"日者", "龟策"},
 }
 
 // titleTerms are the two-character terms of the group phrase that are
-// not names the question holds nor words every title has.
+// not names the question holds nor words every title has, with the title
+// words of the chapters its group words name (groupChapters).
 func titleTerms(a *Analysis) []string {
 	var out []string
+	for _, c := range a.Global.Categories {
+		for word, titles := range groupChapters {
+			if strings.HasSuffix(c, word) {
+				out = append(out, titles...)
+			}
+		}
+	}
 	for _, t := range phraseTerms(a) {
+		if slices.Contains(out, t) {
+			continue
+		}
 		if utf8.RuneCountInString(t) != 2 || strings.ContainsAny(t, "传纪书志表世家列") {
 			continue
 		}
@@ -817,7 +916,7 @@ func (r *Retriever) memberYears(ctx context.Context, cands map[int64]*candidate)
 // rankMembers scales each kind of evidence to [0, 1], weighs and sums
 // them, and keeps the best members: those of the question's period, and
 // not the named entities' enemies unless enemies are asked for.
-func rankMembers(g *GlobalAsk, anchors []kg.Entity, cands map[int64]*candidate, years map[int64]int) []Member {
+func rankMembers(g *GlobalAsk, anchors []kg.Entity, cands map[int64]*candidate, years map[int64]int, kindChapter bool) []Member {
 	lord := 0
 	for _, e := range anchors {
 		lord = max(lord, e.Mentions)
@@ -832,17 +931,28 @@ func rankMembers(g *GlobalAsk, anchors []kg.Entity, cands map[int64]*candidate, 
 	for _, c := range cands {
 		score := 0.0
 		var routes []string
+		weights := globalWeights
+		if kindChapter {
+			weights = kindChapterWeights
+		}
 		for _, k := range []string{"relation", "passage", "chapter", "community"} {
 			if v := c.raw[k]; v > 0 && top[k] > 0 {
-				score += globalWeights[k] * v / top[k]
+				score += weights[k] * v / top[k]
 				routes = append(routes, k)
 			}
 		}
 		if score == 0 {
 			continue
 		}
-		// Evidence of two kinds is worth more than twice one kind.
-		score *= 1 + 0.25*float64(len(routes)-1)
+		// Evidence of two kinds is worth more than twice one kind, except
+		// beside the historians' own chapter of the group, which others
+		// only order.
+		switch {
+		case !kindChapter:
+			score *= 1 + 0.25*float64(len(routes)-1)
+		case c.raw["chapter"] == 0:
+			score *= 0.2 // not in that chapter
+		}
 		if y, ok := years[c.e.ID]; ok && g.From != nil && (y < *g.From-periodSlack || y > *g.To+periodSlack) {
 			score *= 0.3
 		}

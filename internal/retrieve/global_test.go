@@ -31,6 +31,8 @@ func TestParseGlobal(t *testing.T) {
 		{"东汉时东方、东北方的东夷诸国诸族有哪些？", "东汉时东方、东北方的东夷诸国诸族", []string{"东夷诸国诸族"}, WantGroup, "", "东汉", ""},
 		{"项羽分封的诸侯王有哪些？", "项羽分封的诸侯王", []string{"诸侯王"}, WantPerson, "", "", ""},
 		{"哪些人起兵反秦？", "起兵反秦", []string{"起兵反秦"}, WantPerson, "", "", ""},
+		{"东汉有哪些隐士？", "东汉的隐士", []string{"隐士"}, WantPerson, "", "东汉", ""},
+		{"曹操有哪些谋士呢？", "曹操的谋士", []string{"谋士"}, WantPerson, LinkSubordinate, "", RoleAdviser},
 	} {
 		typ, _ := classify(tc.q, "zh")
 		if typ != QGlobal {
@@ -178,10 +180,71 @@ func TestChapterMembersAreNamedTwice(t *testing.T) {
 		cands[e.ID] = c
 		return c
 	}
-	if err := r.globalChapters(t.Context(), a, get); err != nil {
+	kind, err := r.globalChapters(t.Context(), a, get)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if len(cands) != 1 || cands[1] == nil || cands[1].raw["chapter"] <= 0 {
 		t.Errorf("want only 韩信 from the chapter, got %v", cands)
+	}
+	if kind {
+		t.Error("功臣 names no chapter of a kind of people, yet the chapter was taken for one")
+	}
+}
+
+// kindSource holds 宦者列传: the eunuchs it tells of, and an emperor and
+// an enemy of theirs it names as well, who are named far more elsewhere.
+type kindSource struct{ noNames }
+
+func (kindSource) DocumentsTitled(_ context.Context, terms []string) ([]int64, error) {
+	if slices.Contains(terms, "宦者") {
+		return []int64{9}, nil
+	}
+	return nil, nil
+}
+
+func (kindSource) EntitiesIn(context.Context, []int64, int) ([]store.EntityCount, error) {
+	return []store.EntityCount{
+		{Entity: kg.Entity{ID: 1, Name: "孙程", Type: "人物", Mentions: 47}, Count: 26},
+		{Entity: kg.Entity{ID: 2, Name: "张让", Type: "人物", Mentions: 51}, Count: 18},
+		{Entity: kg.Entity{ID: 3, Name: "曹节", Type: "人物", Mentions: 74}, Count: 18},
+		{Entity: kg.Entity{ID: 4, Name: "刘志", Type: "人物", Mentions: 187}, Count: 8},
+		{Entity: kg.Entity{ID: 5, Name: "窦武", Type: "人物", Mentions: 60}, Count: 3},
+	}, nil
+}
+
+// A group word that names chapters of its kind (宦官: 宦者列传) makes
+// those chapters the list: their chief subjects first, and whoever other
+// evidence alone names (窦武, the eunuchs' enemy, all over the passages)
+// after them.
+func TestKindChapterListsItsSubjects(t *testing.T) {
+	typ, _ := classify("东汉有哪些宦官？", "zh")
+	g := parseGlobal("东汉有哪些宦官？")
+	if typ != QGlobal || g == nil || g.Phrase != "东汉的宦官" || !slices.Equal(g.Categories, []string{"宦官"}) {
+		t.Fatalf("东汉有哪些宦官: %s %+v", typ, g)
+	}
+	r := &Retriever{Src: kindSource{}}
+	a := &Analysis{Norm: "东汉的宦官有哪些？", Global: g}
+	cands := map[int64]*candidate{}
+	get := func(e kg.Entity) *candidate {
+		c := cands[e.ID]
+		if c == nil {
+			c = &candidate{e: e, raw: map[string]float64{}}
+			cands[e.ID] = c
+		}
+		return c
+	}
+	get(kg.Entity{ID: 6, Name: "陈蕃", Type: "人物", Mentions: 80}).raw["passage"] = 3 // named by passages only
+	cands[5] = &candidate{e: kg.Entity{ID: 5, Name: "窦武", Type: "人物", Mentions: 60}, raw: map[string]float64{"passage": 2, "relation": 2}}
+	kind, err := r.globalChapters(t.Context(), a, get)
+	if err != nil || !kind {
+		t.Fatalf("宦官 does not name 宦者列传 as its chapter: %v %v", kind, err)
+	}
+	var names []string
+	for _, m := range rankMembers(g, nil, cands, nil, kind) {
+		names = append(names, m.Entity.Name)
+	}
+	if len(names) < 4 || !slices.Equal(names[:3], []string{"孙程", "张让", "曹节"}) || slices.Index(names, "陈蕃") < 4 {
+		t.Errorf("members in order %v: want 孙程, 张让, 曹节 first, the chapter's chief subjects, and 陈蕃 after all of them", names)
 	}
 }

@@ -173,7 +173,7 @@ var generalTypes = []struct {
 // classify types a question; Asks is set for the types the graph's facts
 // answer directly, with the question's subject.
 func classify(q, lang string) (string, *Ask) {
-	low := bookQualifier.ReplaceAllString(strings.ToLower(q), "")
+	low := nounFirst(bookQualifier.ReplaceAllString(strings.ToLower(q), ""))
 	list := listTemplate(low)
 	for _, a := range askers {
 		if loc := a.re.FindStringIndex(low); loc != nil {
