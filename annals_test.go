@@ -3,7 +3,6 @@ package annals_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/annals-project/annals"
 	"github.com/annals-project/annals/internal/demo"
+	"github.com/annals-project/annals/internal/store/sqlstore/sqltest"
 )
 
 func indexDemo(t testing.TB) (*annals.Workspace, *annals.IndexReport) {
@@ -559,19 +559,7 @@ func TestDatingAgainPutsEveryDateRight(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cols, _ := rows.Columns()
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			for rows.Next() {
-				if err := rows.Scan(ptrs...); err != nil {
-					t.Fatal(err)
-				}
-				fmt.Fprintln(&b, vals...)
-			}
-			rows.Close()
+			sqltest.Dump(t, &b, "", rows)
 		}
 		return b.String()
 	}

@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -30,26 +29,7 @@ func dump(t *testing.T, db *DB) string {
 		if err != nil {
 			t.Fatalf("%s: %v", table, err)
 		}
-		cols, _ := rows.Columns()
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		for rows.Next() {
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			fmt.Fprintf(&b, "%s:", table)
-			for _, v := range vals {
-				if s, ok := v.([]byte); ok {
-					v = string(s)
-				}
-				fmt.Fprintf(&b, " %v", v)
-			}
-			b.WriteByte('\n')
-		}
-		rows.Close()
+		sqltest.Dump(t, &b, table+":", rows)
 	}
 	return b.String()
 }

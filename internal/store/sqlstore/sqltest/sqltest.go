@@ -6,8 +6,10 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,4 +59,37 @@ func PostgresURL(t testing.TB) string {
 	}
 	u.Path = "/" + name
 	return u.String()
+}
+
+// Dump writes every row of rows as one line of its values (bytes as
+// text), each after prefix, and closes rows: what a test compares two
+// states of a table by.
+func Dump(t testing.TB, b *strings.Builder, prefix string, rows *sql.Rows) {
+	t.Helper()
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(prefix)
+		for _, v := range vals {
+			if s, ok := v.([]byte); ok {
+				v = string(s)
+			}
+			fmt.Fprintf(b, " %v", v)
+		}
+		b.WriteByte('\n')
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
 }
