@@ -767,16 +767,25 @@ const kindChapterMembers = 3
 // question's group words name: the group word itself (酷吏) and the words
 // the histories use for it (宦官 → 宦者).
 func kindTitles(categories []string) []string {
+	out := readersTitles(categories)
+	for _, c := range categories {
+		for _, w := range kindChapterWords {
+			if strings.HasSuffix(c, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// readersTitles are the title words of the chapters a reader's words for
+// kinds of people name (groupChapters), in the order of the words.
+func readersTitles(categories []string) []string {
 	var out []string
 	for _, c := range categories {
 		for word, titles := range groupChapters {
 			if strings.HasSuffix(c, word) {
 				out = append(out, titles...)
-			}
-		}
-		for _, w := range kindChapterWords {
-			if strings.HasSuffix(c, w) {
-				out = append(out, w)
 			}
 		}
 	}
@@ -813,14 +822,7 @@ var groupChapters = map[string][]string{
 // not names the question holds nor words every title has, with the title
 // words of the chapters its group words name (groupChapters).
 func titleTerms(a *Analysis) []string {
-	var out []string
-	for _, c := range a.Global.Categories {
-		for word, titles := range groupChapters {
-			if strings.HasSuffix(c, word) {
-				out = append(out, titles...)
-			}
-		}
-	}
+	out := readersTitles(a.Global.Categories)
 	for _, t := range phraseTerms(a) {
 		if slices.Contains(out, t) {
 			continue
