@@ -726,8 +726,9 @@ func (r *Retriever) globalChapters(ctx context.Context, a *Analysis, get func(kg
 			kind = kind || slices.Contains(kinds, t)
 		}
 	}
-	if len(docs) == 0 {
-		return false, nil
+	docs, err := r.chaptersInPeriod(ctx, docs, a.Global)
+	if err != nil || len(docs) == 0 {
+		return false, err
 	}
 	counts, err := r.Src.EntitiesIn(ctx, docs, 200)
 	if err != nil {
@@ -758,6 +759,51 @@ func (r *Retriever) globalChapters(ctx context.Context, a *Analysis, get func(kg
 	}
 	return kind && found >= kindChapterMembers, nil
 }
+
+// chaptersInPeriod keeps the chapters that tell of the period a question
+// names: those where at least a third of the dated people and places they
+// name most stand in it. The eunuchs of 东汉 are in 后汉书's 宦者列传, and
+// its 外戚 are not those of 汉书's 外戚传.
+func (r *Retriever) chaptersInPeriod(ctx context.Context, docs []int64, g *GlobalAsk) ([]int64, error) {
+	if g == nil || g.From == nil || len(docs) == 0 {
+		return docs, nil
+	}
+	var out []int64
+	for _, d := range docs {
+		counts, err := r.Src.EntitiesIn(ctx, []int64{d}, chapterPeriodSample)
+		if err != nil {
+			return nil, fmt.Errorf("global search: %w", err)
+		}
+		ids := make([]int64, len(counts))
+		for i, c := range counts {
+			ids[i] = c.Entity.ID
+		}
+		years, err := r.Src.EntityYears(ctx, ids)
+		if err != nil {
+			return nil, fmt.Errorf("global search: %w", err)
+		}
+		in, dated := 0, 0
+		for _, ys := range years {
+			if len(ys) == 0 {
+				continue
+			}
+			slices.Sort(ys)
+			y := ys[len(ys)/2]
+			dated++
+			if y >= *g.From-periodSlack && y <= *g.To+periodSlack {
+				in++
+			}
+		}
+		if dated == 0 || 3*in >= dated {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// chapterPeriodSample is how many of the entities a chapter names most
+// date it.
+const chapterPeriodSample = 30
 
 // kindChapterMembers is how many members the chapters of a group's kind
 // must name before only their members are listed first.

@@ -192,31 +192,58 @@ func TestChapterMembersAreNamedTwice(t *testing.T) {
 	}
 }
 
-// kindSource holds 宦者列传: the eunuchs it tells of, and an emperor and
-// an enemy of theirs it names as well, who are named far more elsewhere.
+// kindSource holds two chapters of eunuchs: 后汉书's 宦者列传 (9), the
+// eunuchs it tells of, and an emperor and an enemy of theirs it names as
+// well, who are named far more elsewhere; and one of 汉书 (10), of 西汉's
+// eunuchs.
 type kindSource struct{ noNames }
 
 func (kindSource) DocumentsTitled(_ context.Context, terms []string) ([]int64, error) {
 	if slices.Contains(terms, "宦者") {
-		return []int64{9}, nil
+		return []int64{9, 10}, nil
 	}
 	return nil, nil
 }
 
-func (kindSource) EntitiesIn(context.Context, []int64, int) ([]store.EntityCount, error) {
-	return []store.EntityCount{
+var kindChapters = map[int64][]store.EntityCount{
+	9: {
 		{Entity: kg.Entity{ID: 1, Name: "孙程", Type: "人物", Mentions: 47}, Count: 26},
 		{Entity: kg.Entity{ID: 2, Name: "张让", Type: "人物", Mentions: 51}, Count: 18},
 		{Entity: kg.Entity{ID: 3, Name: "曹节", Type: "人物", Mentions: 74}, Count: 18},
 		{Entity: kg.Entity{ID: 4, Name: "刘志", Type: "人物", Mentions: 187}, Count: 8},
 		{Entity: kg.Entity{ID: 5, Name: "窦武", Type: "人物", Mentions: 60}, Count: 3},
-	}, nil
+	},
+	10: {
+		{Entity: kg.Entity{ID: 7, Name: "石显", Type: "人物", Mentions: 40}, Count: 35},
+		{Entity: kg.Entity{ID: 8, Name: "弘恭", Type: "人物", Mentions: 12}, Count: 10},
+	},
+}
+
+var kindYears = map[int64][]int{1: {125}, 2: {185, 189}, 3: {168}, 4: {150}, 5: {168}, 7: {-40, -33}, 8: {-47}}
+
+func (kindSource) EntitiesIn(_ context.Context, docs []int64, _ int) ([]store.EntityCount, error) {
+	var out []store.EntityCount
+	for _, d := range docs {
+		out = append(out, kindChapters[d]...)
+	}
+	return out, nil
+}
+
+func (kindSource) EntityYears(_ context.Context, ids []int64) (map[int64][]int, error) {
+	out := map[int64][]int{}
+	for _, id := range ids {
+		if ys, ok := kindYears[id]; ok {
+			out[id] = slices.Clone(ys)
+		}
+	}
+	return out, nil
 }
 
 // A group word that names chapters of its kind (宦官: 宦者列传) makes
 // those chapters the list: their chief subjects first, and whoever other
 // evidence alone names (窦武, the eunuchs' enemy, all over the passages)
-// after them.
+// after them; a chapter of another period (西汉's eunuchs, for 东汉's)
+// lends none.
 func TestKindChapterListsItsSubjects(t *testing.T) {
 	typ, _ := classify("东汉有哪些宦官？", "zh")
 	g := parseGlobal("东汉有哪些宦官？")
@@ -246,5 +273,8 @@ func TestKindChapterListsItsSubjects(t *testing.T) {
 	}
 	if len(names) < 4 || !slices.Equal(names[:3], []string{"孙程", "张让", "曹节"}) || slices.Index(names, "陈蕃") < 4 {
 		t.Errorf("members in order %v: want 孙程, 张让, 曹节 first, the chapter's chief subjects, and 陈蕃 after all of them", names)
+	}
+	if slices.Contains(names, "石显") || slices.Contains(names, "弘恭") {
+		t.Errorf("members %v: 西汉's eunuchs listed among 东汉's", names)
 	}
 }
