@@ -783,14 +783,9 @@ func (r *Retriever) chaptersInPeriod(ctx context.Context, docs []int64, g *Globa
 			return nil, fmt.Errorf("global search: %w", err)
 		}
 		in, dated := 0, 0
-		for _, ys := range years {
-			if len(ys) == 0 {
-				continue
-			}
-			slices.Sort(ys)
-			y := ys[len(ys)/2]
+		for _, y := range medianYears(years) {
 			dated++
-			if y >= *g.From-periodSlack && y <= *g.To+periodSlack {
+			if g.near(y) {
 				in++
 			}
 		}
@@ -953,12 +948,26 @@ func (r *Retriever) memberYears(ctx context.Context, cands map[int64]*candidate)
 	if err != nil {
 		return nil, fmt.Errorf("global search: %w", err)
 	}
-	out := map[int64]int{}
+	return medianYears(ys), nil
+}
+
+// medianYears dates each entity by the median of the years of the
+// passages naming it; one with none is left out.
+func medianYears(ys map[int64][]int) map[int64]int {
+	out := make(map[int64]int, len(ys))
 	for id, y := range ys {
-		slices.Sort(y)
-		out[id] = y[len(y)/2]
+		if len(y) > 0 {
+			slices.Sort(y)
+			out[id] = y[len(y)/2]
+		}
 	}
-	return out, nil
+	return out
+}
+
+// near says whether year y stands within periodSlack of the period the
+// question names; true when it names none.
+func (g *GlobalAsk) near(y int) bool {
+	return g.From == nil || y >= *g.From-periodSlack && y <= *g.To+periodSlack
 }
 
 // rankMembers scales each kind of evidence to [0, 1], weighs and sums
@@ -1001,7 +1010,7 @@ func rankMembers(g *GlobalAsk, anchors []kg.Entity, cands map[int64]*candidate, 
 		case c.raw["chapter"] == 0:
 			score *= 0.2 // not in that chapter
 		}
-		if y, ok := years[c.e.ID]; ok && g.From != nil && (y < *g.From-periodSlack || y > *g.To+periodSlack) {
+		if y, ok := years[c.e.ID]; ok && !g.near(y) {
 			score *= 0.3
 		}
 		switch {
