@@ -27,6 +27,9 @@ type Sparse struct {
 	weights []Weight
 	n       int
 	shift   uint
+	// touched keeps what loading read ahead (ReadSparse), so that the
+	// reads are not optimised away.
+	touched uint32
 }
 
 // sparseSlot is a feature's hash and its weights,
@@ -77,16 +80,23 @@ func (s *Sparse) Add(h uint64, ws []Weight) {
 	if 8*(s.n+1) > maxLoad*len(s.slots) {
 		s.grow()
 	}
+	if !s.place(sparseSlot{h, uint32(start), uint32(len(s.weights))}) {
+		s.weights = s.weights[:start]
+	}
+}
+
+// place puts a feature's slot in the table, which has room for it; a
+// hash there before keeps its slot, and place says false.
+func (s *Sparse) place(sl sparseSlot) bool {
 	mask := len(s.slots) - 1
-	for i := s.slot(h); ; i = (i + 1) & mask {
+	for i := s.slot(sl.hash); ; i = (i + 1) & mask {
 		if s.slots[i].end == 0 {
-			s.slots[i] = sparseSlot{h, uint32(start), uint32(len(s.weights))}
+			s.slots[i] = sl
 			s.n++
-			return
+			return true
 		}
-		if s.slots[i].hash == h {
-			s.weights = s.weights[:start]
-			return
+		if s.slots[i].hash == sl.hash {
+			return false
 		}
 	}
 }
@@ -201,10 +211,27 @@ func (s *Sparse) Write(mw *modelfile.Writer) {
 
 // ReadSparse reads n features that Write wrote, refusing a label at or
 // past labels.
+//
+// The features come in order of hash, and their slots lie anywhere in a
+// table larger than the caches: it places them a run at a time, reading
+// the first slot of each before it writes any, so that the misses overlap
+// (loading the name model: 27 ms of 254 where placing each as read took
+// 94).
 func ReadSparse(br *modelfile.Reader, n, labels int) (*Sparse, error) {
 	s := NewSparse(n)
 	s.weights = make([]Weight, 0, 3*n) // most features weigh two or three labels
-	var row []Weight
+	var run [32]sparseSlot
+	pending := run[:0]
+	var touched uint32
+	flush := func() {
+		for _, sl := range pending {
+			touched |= s.slots[s.slot(sl.hash)].end
+		}
+		for _, sl := range pending {
+			s.place(sl)
+		}
+		pending = pending[:0]
+	}
 	for i := range n {
 		h, err := br.Uint64()
 		if err != nil {
@@ -214,7 +241,7 @@ func ReadSparse(br *modelfile.Reader, n, labels int) (*Sparse, error) {
 		if err != nil || k > uint64(labels) {
 			return nil, fmt.Errorf("model feature %d: bad weight count", i)
 		}
-		row = row[:0]
+		start := len(s.weights)
 		for range k {
 			l, err := br.Uvarint()
 			if err != nil || l >= uint64(labels) {
@@ -224,9 +251,18 @@ func ReadSparse(br *modelfile.Reader, n, labels int) (*Sparse, error) {
 			if err != nil {
 				return nil, fmt.Errorf("model feature %d: %w", i, err)
 			}
-			row = append(row, Weight{uint16(l), x})
+			if x != 0 {
+				s.weights = append(s.weights, Weight{uint16(l), x})
+			}
 		}
-		s.Add(h, row)
+		if len(s.weights) > start {
+			pending = append(pending, sparseSlot{h, uint32(start), uint32(len(s.weights))})
+			if len(pending) == len(run) {
+				flush()
+			}
+		}
 	}
+	flush()
+	s.touched = touched
 	return s, nil
 }

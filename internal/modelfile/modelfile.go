@@ -1,5 +1,5 @@
 // Package modelfile is the container the learned models are saved in:
-// gzip of a magic line naming the kind of model, one line of JSON saying
+// gzip (stored blocks; any gzip reads) of a magic line naming the kind of model, one line of JSON saying
 // what the model is, then the model's own body of fixed-width and varint
 // numbers, read to its end so that gzip checks its checksum.
 package modelfile
@@ -31,7 +31,10 @@ func Create(w io.Writer, magic string, info any) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	zw, _ := gzip.NewWriterLevel(w, gzip.BestCompression)
+	// Stored, not compressed: the bodies are hashes and float weights,
+	// which the best compression shrinks by a seventh, and inflating them
+	// took 100 of the 250 ms the name model took to load.
+	zw, _ := gzip.NewWriterLevel(w, gzip.NoCompression)
 	mw := &Writer{Writer: bufio.NewWriter(zw), zw: zw}
 	mw.WriteString(magic)
 	mw.Write(head)

@@ -42,6 +42,26 @@ func TestKinNameTheModelDoesNotReadStands(t *testing.T) {
 	}
 }
 
+// 幼丧父 is "lost his father when young": 幼 is no one, and the 父冏 that
+// follows is 姜维's father, not 幼's.
+func TestAgeAdverbIsNoOne(t *testing.T) {
+	res := extractIn(t, "三国人物/蜀/姜维", "姜维，字伯约，天水冀人也。幼丧父，与母同居，好郑玄之学。父冏，昔为郡功曹，值羌戎作乱，以身捍卫郡守，战没，魏朝以是赐维中郎之职。")
+	for _, en := range res.Entities {
+		if en.Text == "幼" {
+			t.Errorf("幼 read as %s", en.Type)
+		}
+	}
+	found := false
+	for _, tr := range res.Triples {
+		if tr.Relation == "子女" && tr.Head.Canonical() == "姜冏" && tr.Tail.Canonical() == "姜维" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("姜冏 is 姜维's father: %v", res.Triples)
+	}
+}
+
 // extractIn reads text as the chapter at path (book/section/chapter) is
 // read when indexed, with the embedded models.
 func extractIn(t *testing.T, path, text string) extract.Result {
@@ -383,12 +403,13 @@ func TestSonsListedByMother(t *testing.T) {
 }
 
 // A dynasty named right before a ruler's title decides who he is: in a
-// chapter of 魏书, 宣帝 alone may be 晋's (司马懿), 汉宣帝 is 刘询.
+// chapter of 魏书, 宣帝 alone may be 晋's (司马懿), 汉宣帝 is 刘询, read
+// with its dynasty (as the annotations mark 汉武帝) or without.
 func TestDynastyBeforeATitleDecides(t *testing.T) {
 	res := extractIn(t, "三国志/魏书/二公孙陶四张传", "或谓度曰：此汉宣帝冠石之祥，而里名与先君同。")
 	found := false
 	for _, e := range res.Entities {
-		if e.Text == "宣帝" {
+		if e.Text == "宣帝" || e.Text == "汉宣帝" {
 			found = true
 			if e.Canonical() != "刘询" {
 				t.Errorf("汉宣帝 read as %s", e.Canonical())
@@ -515,5 +536,23 @@ func TestSonRaisedByTheChaptersRuler(t *testing.T) {
 	text = "十五年，吴王孙权薨。立子琮为西河王。"
 	if got := father("三国志/蜀书/后主传"); got == "孙权" {
 		t.Errorf("琮 was made 孙权's son")
+	}
+}
+
+// The opening formula with a comma before 字 (诸葛亮，字孔明) says who its
+// subject is as the one without does, even a name no one has read
+// before: the whole of it is the person, with his 字 and native place.
+func TestOpeningWithACommaBefore字(t *testing.T) {
+	res := extractIn(t, "三国人物/蜀/文军德", "文军德，字小达，琅邪阳都人也，汉司隶校尉马军德之后。")
+	var zi, native bool
+	for _, tr := range res.Triples {
+		if tr.Head.Text != "文军德" {
+			continue
+		}
+		zi = zi || tr.Relation == "别称" && tr.Tail.Text == "小达"
+		native = native || tr.Relation == "籍贯" && tr.Tail.Text == "琅邪"
+	}
+	if !zi || !native {
+		t.Errorf("文军德's 字 and native place not read: %v", res.Triples)
 	}
 }

@@ -26,7 +26,7 @@ func TestClassifierAddsToTheRules(t *testing.T) {
 	names := listed{"韩午": tPer, "廷尉": "职官", "杨未": tPer, "何亥": tPer}
 	text := "韩午望廷尉而去。杨未见何亥于市。"
 	x := NewWith(names, pairwise{"任官", "别称", "积极态度倾向"})
-	if v := x.Version(); v != "zh-31+listed+rel-pairwise" {
+	if v := x.Version(); v != "zh-32+listed+rel-pairwise" {
 		t.Errorf("version %q does not name the classifier", v)
 	}
 	res, err := x.Extract(context.Background(), extract.Input{Text: text, Lang: "lzh", Schema: schema.MustLoad(schema.ZhHistory)})

@@ -597,7 +597,7 @@ func (x *run) speakers() {
 }
 
 // openings reads the 字 formula once every name is read. X字Y at the start
-// of a biography's opening, X字Y，Z人也, says who X is: the whole of X is the
+// of a biography's opening, X字Y，Z人也 or X，字Y，Z人也, says who X is: the whole of X is the
 // person (终军, where only 军 was read, or 于定国, where 于 read as a
 // preposition), Y is his 字 whoever it was read as before, and Z his native
 // place. Elsewhere, X字Y with a person X read right before 字 and a person Y
@@ -618,22 +618,26 @@ func (x *run) openings(ss []sentence) {
 			for start < i && unicode.IsSpace(x.rs[start]) {
 				start++
 			}
-			// The opening: X字Y，then a clause ending 人也.
+			// The opening: X字Y or X，字Y, then a clause ending 人也.
 			comma := i + 1
 			for comma < sn.e && comma-i <= 4 && x.rs[comma] != '，' {
 				comma++
 			}
+			name := i // where X ends
+			if x.at(i-1) == '，' {
+				name = i - 1
+			}
 			opening := x.at(comma) == '，' && comma-i >= 2 && comma-i <= 4 &&
 				strings.Contains(string(x.rs[comma:sn.e]), "人也") &&
-				i-start >= 2 && i-start <= 3 && allHan(x.rs[start:i]) && allHan(x.rs[i+1:comma])
+				name-start >= 2 && name-start <= 3 && allHan(x.rs[start:name]) && allHan(x.rs[i+1:comma])
 			var p, t int
 			if opening {
-				p, t = x.wholeName(start, i), x.wholeName(i+1, comma)
+				p, t = x.wholeName(start, name), x.wholeName(i+1, comma)
 				if p < 0 || t < 0 {
 					continue
 				}
 				if !x.plain {
-					x.learnOpened(start, i)
+					x.learnOpened(start, name)
 				}
 				added = true
 				if x.realias(t, p) {

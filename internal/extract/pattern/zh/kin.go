@@ -444,6 +444,23 @@ func (x *run) togetherAfterKin(s, e int) bool {
 	return x.boundary(e) || strings.ContainsRune("亡死没往来行出入归还在至", x.at(e))
 }
 
+// ageOpening says whether [s, e) is one of ageWords opening a clause
+// (幼丧父, 少孤): "when young", not a man of that name, unless the text
+// has named someone by it.
+func (x *run) ageOpening(s, e int) bool {
+	if x.plain || e-s != 1 || !strings.ContainsRune(ageWords, x.rs[s]) {
+		return false
+	}
+	if s > 0 && !clauseBreak.has(x.rs[s-1]) {
+		return false
+	}
+	_, named := x.doc.Names[string(x.rs[s:e])]
+	return !named
+}
+
+// ageWords are adverbs of a time of life that open a clause.
+const ageWords = "幼少早"
+
 // togetherWords are adverbs that follow a kin word (与父俱亡) where a name
 // may: a one-character "name" among them is not given a surname.
 const togetherWords = "俱皆并共同亦各自"

@@ -235,7 +235,7 @@ func (x *run) learned(r Recogniser, ss []sentence) {
 			if kept[[2]int{s, e}] || s < sn.s || e > sn.e || s >= e {
 				continue
 			}
-			if m.Type == tPer && x.togetherAfterKin(s, e) {
+			if m.Type == tPer && (x.togetherAfterKin(s, e) || x.ageOpening(s, e)) {
 				continue // 夫以千人与父俱: with his father, not a father 俱
 			}
 			name := ""
