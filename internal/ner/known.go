@@ -24,9 +24,6 @@ func NewKnown(ss []Sentence) Known {
 	k := Known{}
 	seen := map[uint64]int{}
 	for _, s := range ss {
-		if s.Renamed() {
-			continue // made-up names are no one's
-		}
 		rs := s.Runes()
 		for _, n := range s.Names {
 			if l := n.End - n.Start; l < 2 || l > knownLongest {

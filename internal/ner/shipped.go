@@ -28,8 +28,7 @@ func draw(salt, key string, n uint32) uint32 {
 // Recipe is how the shipped model is trained: on the project's own
 // annotations (dir/batch-*.txt) but their held-out tenth, with the rules'
 // names and the use of characters read in each sentence's chapter of the
-// corpus, and the names annotated elsewhere, as features; and on renamed
-// copies of half of them (Rename).
+// corpus, and the names annotated elsewhere, as features.
 type Recipe struct {
 	Annotations string // the folder of batch-*.txt
 	Corpus      string // the First Four Histories, BOOK/…/CHAPTER/text.txt
@@ -87,9 +86,8 @@ func (r Recipe) Train() (*Tagger, string, error) {
 	opts := TrainOptions{Seed: 1, Rules: true, Clusters: clusters, Known: true, DocUse: true}
 	foundBefore(train, opts)
 	opts.Found = true
-	renamed := Rename(train)
-	t := Train(append(train, renamed...), Types, opts)
-	what := fmt.Sprintf("the project's annotations of 汉书, 后汉书 and 三国志: %d sentences (%d held out), rules and character use read in their chapters, the names found before them in their chapters by models that never saw those chapters, the names they mark known; %d of them again, read alone, their persons renamed; character classes from the %d chapters of the corpus", len(train), len(held), len(renamed), len(texts))
+	t := Train(train, Types, opts)
+	what := fmt.Sprintf("the project's annotations of 汉书, 后汉书 and 三国志: %d sentences (%d held out), rules and character use read in their chapters, the names found before them in their chapters by models that never saw those chapters, the names they mark known; character classes from the %d chapters of the corpus", len(train), len(held), len(texts))
 	return t, what, nil
 }
 
