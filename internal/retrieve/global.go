@@ -768,25 +768,32 @@ func (r *Retriever) chaptersInPeriod(ctx context.Context, docs []int64, g *Globa
 	if g == nil || g.From == nil || len(docs) == 0 {
 		return docs, nil
 	}
-	var out []int64
-	for _, d := range docs {
+	named := make([][]int64, len(docs)) // each chapter's most named
+	var all []int64
+	for i, d := range docs {
 		counts, err := r.Src.EntitiesIn(ctx, []int64{d}, chapterPeriodSample)
 		if err != nil {
 			return nil, fmt.Errorf("global search: %w", err)
 		}
-		ids := make([]int64, len(counts))
-		for i, c := range counts {
-			ids[i] = c.Entity.ID
+		for _, c := range counts {
+			named[i] = append(named[i], c.Entity.ID)
 		}
-		years, err := r.Src.EntityYears(ctx, ids)
-		if err != nil {
-			return nil, fmt.Errorf("global search: %w", err)
-		}
+		all = append(all, named[i]...)
+	}
+	years, err := r.Src.EntityYears(ctx, all) // one read for every chapter
+	if err != nil {
+		return nil, fmt.Errorf("global search: %w", err)
+	}
+	dates := medianYears(years)
+	var out []int64
+	for i, d := range docs {
 		in, dated := 0, 0
-		for _, y := range medianYears(years) {
-			dated++
-			if g.near(y) {
-				in++
+		for _, id := range named[i] {
+			if y, ok := dates[id]; ok {
+				dated++
+				if g.near(y) {
+					in++
+				}
 			}
 		}
 		if dated == 0 || 3*in >= dated {

@@ -236,7 +236,7 @@ func (x *run) learned(r Recogniser, ss []sentence) {
 				continue
 			}
 			if m.Type == tPer && (x.togetherAfterKin(s, e) || x.ageOpening(s, e)) {
-				continue // 夫以千人与父俱: with his father, not a father 俱
+				continue // 与父俱: with his father, not a father 俱; 幼丧父: when young
 			}
 			name := ""
 			if m.Type == tPer {
