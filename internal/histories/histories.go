@@ -74,6 +74,24 @@ var spans = map[string][]string{
 	"三国志": {"东汉", "曹魏", "蜀汉", "孙吴", "西晋", "西汉"},
 }
 
+// Tells says whether a chapter at path may tell, as its own story, what
+// happened under dynasty: it is its own dynasty or one its book spans, or
+// the chapter is outside the histories and so anything may be told. 巨鹿之战
+// fought under 秦 is told in 史记 and 汉书; a 后汉书 chapter that names 钜鹿
+// tells of another fight or recalls that one.
+func Tells(path, dynasty string) bool {
+	b := Book(path)
+	if b == "" || Home(path) == dynasty {
+		return true
+	}
+	for _, d := range spans[b] {
+		if d == dynasty {
+			return true
+		}
+	}
+	return false
+}
+
 // Sovereign is a ruler (or one the histories treat as such: a founder
 // honoured after death, a regent) with the titles the texts call him by.
 type Sovereign struct {

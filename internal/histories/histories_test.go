@@ -71,6 +71,25 @@ func TestHome(t *testing.T) {
 	}
 }
 
+func TestTells(t *testing.T) {
+	for _, c := range []struct {
+		path, dynasty string
+		want          bool
+	}{
+		{"史记/十二本纪/项羽本纪/text.txt", "秦", true},
+		{"汉书/传/陈胜项籍传/text.txt", "楚", true},
+		{"后汉书/本纪/光武帝纪上/text.txt", "秦", false},
+		{"三国志/魏书/武帝纪/text.txt", "东汉", true},
+		{"汉书/纪/高帝纪上/text.txt", "东汉", false},
+		{"史记/三十世家/魏世家/text.txt", "魏", true},
+		{"my/notes/text.txt", "秦", true},
+	} {
+		if got := Tells(c.path, c.dynasty); got != c.want {
+			t.Errorf("Tells(%s, %s) = %v, want %v", c.path, c.dynasty, got, c.want)
+		}
+	}
+}
+
 func TestTableIsWellFormed(t *testing.T) {
 	seen := map[string]bool{}
 	for _, s := range Sovereigns() {

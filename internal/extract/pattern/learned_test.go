@@ -556,3 +556,42 @@ func TestOpeningWithACommaBefore字(t *testing.T) {
 		t.Errorf("文军德's 字 and native place not read: %v", res.Triples)
 	}
 }
+
+// An adverb after a kin word or a title, and a bare title, are no one:
+// the graph would gather every 尝 and every 公子 of the corpus into one
+// "person". A one-character name before 嗣 or in a list stays.
+func TestAdverbsAndTitlesAreNoOne(t *testing.T) {
+	for _, c := range []struct {
+		text   string
+		junk   string
+		person string
+	}{
+		{"其妻尝谓曰：君何为也。", "尝", ""},
+		{"魏其子尝杀人，蚡活之。", "尝", "蚡"},
+		{"四年，晋平公初立。", "初", ""},
+		{"王后饮，太子前为寿，因据王后股。", "前", ""},
+		{"商君者，卫之诸庶孽公子也，名鞅。", "公子也", "商君"},
+		{"单于遂独身与壮骑数百溃汉围西北遁走。", "遂", ""},
+		{"及长，其母因兄弟而见其子文。", "因", ""},
+		{"汤上书言：父早死，独不封。", "早", ""},
+		{"泰薨，子初嗣。", "", "初"},
+		{"今乃与楚王戊、赵王遂、胶西王卬约从反。", "", "遂"},
+	} {
+		res := extractIn(t, "史记/七十列传/某列传", c.text)
+		found := false
+		for _, en := range res.Entities {
+			if en.Text == c.junk && en.Type == "人物" {
+				t.Errorf("%s: %s read as a person", c.text, c.junk)
+			}
+			found = found || en.Text == c.person && en.Type == "人物"
+		}
+		if c.person != "" && !found {
+			t.Errorf("%s: %s not read as a person: %v", c.text, c.person, res.Entities)
+		}
+		for _, tr := range res.Triples {
+			if tr.Head.Text == c.junk || tr.Tail.Text == c.junk {
+				t.Errorf("%s: a relation of %s: %v", c.text, c.junk, tr)
+			}
+		}
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/annals-project/annals/internal/histories"
 )
 
 // tEvent is a named event: a battle, a banquet, a rising, a purge.
@@ -33,16 +35,24 @@ var battleVerbs = []struct {
 // battleSuffixes name an event after a place: 官渡之战, 鄢陵之役.
 var battleSuffixes = []string{"之战", "之役"}
 
-// eventPhrase is a phrase that mentions a named event.
-type eventPhrase struct{ phrase, name string }
+// eventPhrase is a phrase that mentions a named event, which happened
+// under one of dynasties (none: any).
+type eventPhrase struct {
+	phrase, name string
+	dynasties    []string
+}
 
 // eventPhrases are read from lexicon/events.txt, longest phrase first.
 var eventPhrases = sync.OnceValue(func() []eventPhrase {
 	var out []eventPhrase
 	for _, l := range lines("events.txt") {
 		f := strings.Fields(l)
+		var under []string
+		if d, ok := strings.CutPrefix(f[len(f)-1], "@"); ok {
+			under, f = strings.Split(d, ","), f[:len(f)-1]
+		}
 		for _, p := range f[1:] {
-			out = append(out, eventPhrase{p, f[0]})
+			out = append(out, eventPhrase{p, f[0], under})
 		}
 	}
 	// Longest first, so 党锢之祸 is read before 党锢.
@@ -84,7 +94,11 @@ func (x *run) readEvents(ss []sentence) {
 func (x *run) namedEvents(ss []sentence) {
 	text := string(x.rs)
 	taken := map[int]bool{}
+	path := x.docPath()
 	for _, p := range eventPhrases() {
+		if !x.plain && !tellsAny(path, p.dynasties) {
+			continue // 救钜鹿 in 后汉书 is another fight
+		}
 		from := 0
 		for {
 			b := strings.Index(text[from:], p.phrase)
@@ -106,8 +120,9 @@ func (x *run) namedEvents(ss []sentence) {
 				continue
 			}
 			ev := x.event(s, e, p.name, -1, sen)
-			if strings.ContainsAny(string(x.rs[max(sen.s, s-3):s]), "昔犹如若") {
-				// 昔鸿门之会: a speaker recalls it; he was not there.
+			if strings.ContainsAny(string(x.rs[max(sen.s, s-3):s]), "昔犹如若") || x.toldOf(sen.s, s) {
+				// 昔鸿门之会, 为我言李齐之贤，战於钜鹿下: a speaker
+				// recalls it or tells of it; he was not there.
 				continue
 			}
 			if who := x.topic(sen, s); who >= 0 {
@@ -115,6 +130,24 @@ func (x *run) namedEvents(ss []sentence) {
 			}
 		}
 	}
+}
+
+// toldOf says whether runes [s, e) of a sentence speak or hear of what
+// follows (为我言…战於钜鹿下): the sentence's first person tells of the
+// fight and was not in it.
+func (x *run) toldOf(s, e int) bool {
+	return !x.plain && strings.ContainsAny(string(x.rs[s:e]), "言曰谓闻")
+}
+
+// tellsAny says whether the chapter at path may tell what happened under
+// one of dynasties; with none, anything.
+func tellsAny(path string, dynasties []string) bool {
+	for _, d := range dynasties {
+		if histories.Tells(path, d) {
+			return true
+		}
+	}
+	return len(dynasties) == 0
 }
 
 // namedBattle reads 官渡之战: the event is the whole name.
@@ -207,7 +240,7 @@ func (x *run) battleAt(k int, sen sentence) {
 		break
 	}
 	head := x.subject(subjAt, sen, true)
-	if head < 0 {
+	if head < 0 && !x.toldOf(sen.s, subjAt) {
 		head = x.topic(sen, subjAt)
 	}
 	for _, o := range partners {

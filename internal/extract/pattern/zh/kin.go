@@ -172,7 +172,7 @@ func (x *run) kinNames() {
 			if !x.free(e0, e) || !x.nameChars(e0, e) {
 				break
 			}
-			if g == 1 && (noSingle.has(rs[e0]) || kinVerbs.has(rs[e0]) && (x.boundary(e) || !x.plain && x.at(e) == '守') || x.togetherAfterKin(e0, e)) {
+			if g == 1 && (noSingle.has(rs[e0]) || kinVerbs.has(rs[e0]) && (x.boundary(e) || !x.plain && x.at(e) == '守') || x.togetherAfterKin(e0, e) || x.adverbAsName(e0, e)) {
 				continue
 			}
 			if g == 1 && !x.plain && rs[e0] == '任' && x.at(e) == '为' {
@@ -456,6 +456,42 @@ func (x *run) ageOpening(s, e int) bool {
 	}
 	_, named := x.doc.Names[string(x.rs[s:e])]
 	return !named
+}
+
+// notAPerson says whether [s, e), read as a person, is an adverb after a
+// kin word or a title, or a bare title: no one a reader could tell apart.
+func (x *run) notAPerson(s, e int) bool {
+	return x.togetherAfterKin(s, e) || x.ageOpening(s, e) || x.adverbAsName(s, e) || x.titleAsPerson(s, e)
+}
+
+// adverbAsName says whether [s, e) is one of adverbWords before the verb
+// it modifies (其妻尝谓曰, 太子前为寿, 晋平公初立): "once", "stepping
+// forward", "newly", not a person of that name, unless the text has named
+// someone by it. Before 嗣 or in a list (子初嗣, 遂、腾) it may be a name.
+func (x *run) adverbAsName(s, e int) bool {
+	if x.plain || e-s != 1 || !strings.ContainsRune(adverbWords, x.rs[s]) || x.boundary(e) || strings.ContainsRune("嗣等、", x.at(e)) {
+		return false
+	}
+	_, named := x.doc.Names[string(x.rs[s:e])]
+	return !named
+}
+
+// adverbWords are adverbs that stand where a one-character name may, right
+// after a kin word, a title or an office. 复 and 尚 are left out: as the
+// given names of 贾复 and 袁尚 they are met alone too often.
+const adverbWords = "尝前初因早亦又乃遂既已常每素数辄曾竟犹将欲终始"
+
+// titleAsPerson says whether [s, e), read as a person, is a bare title or
+// rank (王, 侯, 公子) or a phrase ending in the particle 也 (公子也): no one
+// a reader could tell apart.
+func (x *run) titleAsPerson(s, e int) bool {
+	if x.plain {
+		return false
+	}
+	if e-s == 1 {
+		return strings.ContainsRune("王帝后侯公", x.rs[s])
+	}
+	return string(x.rs[s:e]) == "公子" || x.rs[e-1] == '也' && x.boundary(e)
 }
 
 // ageWords are adverbs of a time of life that open a clause.

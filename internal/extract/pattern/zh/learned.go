@@ -214,13 +214,16 @@ func (x *run) learned(r Recogniser, ss []sentence) {
 			if en.typ == tPer {
 				read(en.s, en.e, same >= 0)
 			}
-			if same < 0 {
+			// A person no one could tell apart (太子前为寿, 公子) goes
+			// whichever read it.
+			junk := (same >= 0 && got[same].Type == tPer || same < 0 && en.typ == tPer) && x.notAPerson(en.s, en.e)
+			if same < 0 || junk {
 				// A month without its year (夏四月，权薨) dates what
 				// follows from the year before it; the annotations leave
 				// it unmarked, so the recogniser does too, and it stays.
 				// So does a one-character name a kinship word introduces
 				// (父冏) where the recogniser reads nothing else.
-				keep := (en.typ == tTime || en.e-en.s == 1 && x.isKinName(k)) && !overlaps(got, en.s-sn.s, en.e-sn.s)
+				keep := !junk && (en.typ == tTime || en.e-en.s == 1 && x.isKinName(k)) && !overlaps(got, en.s-sn.s, en.e-sn.s)
 				if !keep {
 					dropped = append(dropped, droppedAt{k, en.s, en.e, en.typ})
 					x.drop(k)
@@ -235,8 +238,8 @@ func (x *run) learned(r Recogniser, ss []sentence) {
 			if kept[[2]int{s, e}] || s < sn.s || e > sn.e || s >= e {
 				continue
 			}
-			if m.Type == tPer && (x.togetherAfterKin(s, e) || x.ageOpening(s, e)) {
-				continue // 与父俱: with his father, not a father 俱; 幼丧父: when young
+			if m.Type == tPer && x.notAPerson(s, e) {
+				continue
 			}
 			name := ""
 			if m.Type == tPer {

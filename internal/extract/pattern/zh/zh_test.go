@@ -436,6 +436,8 @@ func TestNamedEventsFromTheirPhrases(t *testing.T) {
 	wantTriple(t, res, "项羽", "参与", "鸿门宴")
 	res = run1(t, "樊宏谓刘縯曰：昔鸿门之会，范增举玦以示项羽。", nil)
 	noTriple(t, res, "樊宏", "参与", "鸿门宴")
+	res = run1(t, "文帝曰：吾居代时，吾尚食监高袪数为我言赵将李齐之贤，战於钜鹿下。", nil)
+	noTriple(t, res, "文帝", "参与", "巨鹿之战")
 	res = run1(t, "灵帝初，复遭党锢十余岁。", nil)
 	found := false
 	for _, e := range res.Entities {
@@ -450,6 +452,26 @@ func TestNamedEventsFromTheirPhrases(t *testing.T) {
 	for _, e := range res.Entities {
 		if e.Type == "事件" && e.Canonical() != "巨鹿之战" {
 			t.Errorf("a battle at 钜鹿 read as %s", e.Canonical())
+		}
+	}
+}
+
+// A named event belongs to its time: 后汉书's 救钜鹿 is 王郎's men relieving
+// the city in 23, not 巨鹿之战, though 史记 tells that one in the same words.
+func TestNamedEventsKeepToTheirTime(t *testing.T) {
+	const fight = "郎遣将倪宏、刘奉率数万人救钜鹿，光武逆战于南䜌。"
+	for path, want := range map[string]bool{
+		"后汉书/本纪/光武帝纪上": false,
+		"史记/十二本纪/项羽本纪": true,
+		"汉书/传/陈胜项籍传":   true,
+	} {
+		res := run1(t, fight, inChapter(path))
+		found := false
+		for _, e := range res.Entities {
+			found = found || e.Type == "事件" && e.Canonical() == "巨鹿之战"
+		}
+		if found != want {
+			t.Errorf("%s: 巨鹿之战 read %v, want %v", path, found, want)
 		}
 	}
 }
