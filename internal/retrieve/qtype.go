@@ -111,7 +111,7 @@ var askers = func() []asker {
 		event(a(`(发生|爆发|打)?(在|于)?(哪里|何处|何地|什么地方|哪儿|哪个地方)`, QEventPlace, "地点", false, "发生地点", "happened_at")),
 		event(with(a(`(谁胜|谁赢|谁获胜|谁取胜|谁打赢|哪一方胜|哪方胜|胜者|胜方|赢家|的结果|结果如何)`, QWinner, "胜", true, "胜"), list)),
 		event(with(a(`(谁败|谁输|谁战败|哪一方败|败者|败方|输家)`, QLoser, "败", true, "败"), list)),
-		event(with(a(`(参与者|参战者|参战方|有谁参加|谁参加|哪些人参加|有哪些人)`, QFought, "参与", true, "参与", "胜", "败", "participated_in"), list)),
+		event(with(a(`(参与者|参战者|参战方|有谁参加|谁参加|哪些人参加|有谁参与|谁参与|哪些人参与|有谁参战|谁参战|有哪些人)`, QFought, "参与", true, "参与", "胜", "败", "participated_in"), list)),
 		fought,
 		killer,
 		a(`(被|为)(谁|何人)(所)?(杀|害|诛|斩|弑|刺)`, QKiller, "杀", true, "消极态度倾向", "攻", "killed"),

@@ -41,6 +41,8 @@ func TestClassifySubjects(t *testing.T) {
 		{"官渡之战发生在何地？", QEventPlace, "官渡之战", "地点", "", false},
 		{"官渡之战谁胜？", QWinner, "官渡之战", "胜", "", true},
 		{"谁参加了赤壁之战？", QFought, "赤壁之战", "参与", "", true},
+		{"赤壁之战有谁参与？", QFought, "赤壁之战", "参与", "", true},
+		{"官渡之战谁参战？", QFought, "官渡之战", "参与", "", true},
 		{"曹操在哪一年去世？", QDeath, "曹操", "卒年", "", false},
 	} {
 		typ, ask := Classify(tt.q)

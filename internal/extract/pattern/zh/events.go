@@ -119,7 +119,7 @@ func (x *run) namedEvents(ss []sentence) {
 			if sen.s < 0 {
 				continue
 			}
-			ev := x.event(s, e, p.name, -1, sen)
+			ev := x.event(s, e, p.name, x.placeWithin(s, e), sen)
 			if strings.ContainsAny(string(x.rs[max(sen.s, s-3):s]), "昔犹如若") || x.toldOf(sen.s, s) {
 				// 昔鸿门之会, 为我言李齐之贤，战於钜鹿下: a speaker
 				// recalls it or tells of it; he was not there.
@@ -130,6 +130,20 @@ func (x *run) namedEvents(ss []sentence) {
 			}
 		}
 	}
+}
+
+// placeWithin is the place mention inside a phrase that names an event
+// (至鸿门, 救钜鹿): where it happened; -1 when there is none.
+func (x *run) placeWithin(s, e int) int {
+	if x.plain {
+		return -1
+	}
+	for i := s; i < e; i++ {
+		if k := x.startsAt(i); k >= 0 && x.ents[k].typ == tLoc && x.ents[k].e <= e {
+			return k
+		}
+	}
+	return -1
 }
 
 // toldOf says whether runes [s, e) of a sentence speak or hear of what

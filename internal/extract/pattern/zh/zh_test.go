@@ -434,6 +434,7 @@ func TestBattlesAreEvents(t *testing.T) {
 func TestNamedEventsFromTheirPhrases(t *testing.T) {
 	res := run1(t, "项羽至鸿门，欲击沛公。", nil)
 	wantTriple(t, res, "项羽", "参与", "鸿门宴")
+	wantTriple(t, res, "鸿门宴", "发生地点", "鸿门")
 	res = run1(t, "樊宏谓刘縯曰：昔鸿门之会，范增举玦以示项羽。", nil)
 	noTriple(t, res, "樊宏", "参与", "鸿门宴")
 	res = run1(t, "文帝曰：吾居代时，吾尚食监高袪数为我言赵将李齐之贤，战於钜鹿下。", nil)
