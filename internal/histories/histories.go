@@ -6,7 +6,10 @@
 // chapter names one person: 太祖 in 三国志·魏书 is 曹操, in 汉书 刘邦.
 package histories
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Book is the history a chapter belongs to ("" when it is none of them),
 // read from its path.
@@ -80,16 +83,17 @@ var spans = map[string][]string{
 // fought under 秦 is told in 史记 and 汉书; a 后汉书 chapter that names 钜鹿
 // tells of another fight or recalls that one.
 func Tells(path, dynasty string) bool {
-	b := Book(path)
-	if b == "" || Home(path) == dynasty {
-		return true
+	return Book(path) == "" || slices.Contains(dynasties(path), dynasty)
+}
+
+// dynasties are those a chapter names sovereigns of: its own first, then
+// those its book spans, in order.
+func dynasties(path string) []string {
+	var order []string
+	if h := Home(path); h != "" {
+		order = append(order, h)
 	}
-	for _, d := range spans[b] {
-		if d == dynasty {
-			return true
-		}
-	}
-	return false
+	return append(order, spans[Book(path)]...)
 }
 
 // Sovereign is a ruler (or one the histories treat as such: a founder
@@ -126,12 +130,7 @@ func Resolve(title, path string) (Called, bool) {
 			}
 		}
 	}
-	var order []string
-	if h := Home(path); h != "" {
-		order = append(order, h)
-	}
-	order = append(order, spans[Book(path)]...)
-	for _, dyn := range order {
+	for _, dyn := range dynasties(path) {
 		if c, ok := lookup(title, dyn); ok {
 			return c, true
 		}
