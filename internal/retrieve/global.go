@@ -19,13 +19,15 @@ import (
 
 // A whole-corpus (global) question asks for a group: 孙吴的将领有哪些,
 // 秦末起兵反秦的有哪些人. No one sentence answers it. Global search
-// gathers the group's members from four kinds of evidence and ranks them:
+// gathers the group's members from five kinds of evidence and ranks them:
 //
 //   - relations: the facts that tie the entities the question names to
 //     others in the way its group word says (将领 of 曹操: 曹操 下级 X);
 //   - passages: the entities of the wanted type in the passages that best
 //     match the question, weighted by how well the sentence naming them
 //     does;
+//   - lists: the runs of names the histories write after a sentence
+//     that says what they are (图画二十八将于南宫云台…);
 //   - chapters: the entities of the chapters whose titles hold the
 //     group's words (酷吏 → 酷吏列传, 宦官 → 宦者列传): the histories
 //     gather such groups in chapters of their own;
@@ -93,7 +95,7 @@ var (
 
 // hostileVerb before the group word makes the named entities the group's
 // enemies.
-var hostileVerb = regexp.MustCompile(`(讨伐|攻打|征讨|镇压|击败|击破|进攻|平定|抵御|攻灭|讨平)`)
+var hostileVerb = regexp.MustCompile(`(讨伐|攻打|征讨|镇压|击败|击破|进攻|平定|抵御|攻灭|讨平|起兵|反叛|叛乱|反抗)`)
 
 // Roles narrow a group of persons by the offices its members held.
 const (
@@ -273,19 +275,19 @@ const (
 	// undatedWeight is what an undated passage counts for a question
 	// that names a period.
 	undatedWeight = 0.6
-	// periodSlack is how far outside its period a member may stand.
+	// periodSlack is how far after its period a member may stand.
 	periodSlack = 30
 )
 
 // Weights of the evidence kinds; each kind's scores are first scaled to
 // [0, 1].
-var globalWeights = map[string]float64{"relation": 1, "passage": 1, "chapter": 0.8, "community": 0.5}
+var globalWeights = map[string]float64{"relation": 1, "passage": 1, "list": 1.5, "chapter": 0.8, "community": 0.5}
 
 // kindChapterWeights rank a group whose word names chapters of its kind
 // (宦官 → 宦者列传): who the chapter is about comes first, and the other
 // kinds of evidence order those only; 窦武, named in 宦者列传 as the
 // eunuchs' enemy and in many other chapters, is no 宦官.
-var kindChapterWeights = map[string]float64{"relation": 0.1, "passage": 0.1, "chapter": 1, "community": 0.05}
+var kindChapterWeights = map[string]float64{"relation": 0.1, "passage": 0.1, "list": 0.2, "chapter": 1, "community": 0.05}
 
 // candidate gathers one entity's evidence during a global search.
 type candidate struct {
@@ -531,6 +533,11 @@ func (r *Retriever) globalPassages(ctx context.Context, a *Analysis, anchors []k
 		}
 		sents := origSentences(p)
 		w := pw / float64(rank+4)
+		if rank < listPassages {
+			if err := r.globalLists(ctx, p, sents, terms, anchors, w, get); err != nil {
+				return err
+			}
+		}
 		seen := map[int64]bool{}
 		for _, m := range ms {
 			// One character (上, 帝, 亮) names whoever the context
@@ -562,6 +569,104 @@ func (r *Retriever) globalPassages(ctx context.Context, a *Analysis, anchors []k
 		}
 	}
 	return nil
+}
+
+// The histories often list a group themselves, right after the sentence
+// that says what the list is: 图画二十八将于南宫云台…故依其本弟系之篇末
+// and then the generals, name after name; 图画其人于麒麟阁…次曰…张安世，
+// 次曰…韩增; 胶西、胶东、菑川、济南、楚、赵亦皆反. A list is a run of
+// names packed one after another, a few characters apart at most.
+const (
+	listPassages = 8   // best passages whose sentences may frame a list
+	listFit      = 0.3 // share of the phrase's terms a framing sentence holds
+	listLead     = 60  // how far after its framing sentence a list may begin
+	listReach    = 2000
+	listGap      = 4 // most characters between two names of one list
+	listMin      = 4 // fewest wanted members a list has
+)
+
+// globalLists scores the members of the lists the passage's sentences
+// frame, by how well the framing sentence fits and in the list's order.
+func (r *Retriever) globalLists(ctx context.Context, p *store.Passage, sents []sentenceSpan, terms []string, anchors []kg.Entity, w float64, get func(kg.Entity) *candidate) error {
+	for _, sp := range sents {
+		s := p.Norm[sp.normStart:sp.normEnd]
+		fit := overlap(terms, s)
+		if fit < listFit || !framesList(terms, anchors, s) {
+			continue
+		}
+		ms, err := r.Src.MentionsIn(ctx, p.DocID, sp.orig.Start, sp.orig.End+listReach)
+		if err != nil {
+			return fmt.Errorf("global search: read a list: %w", err)
+		}
+		// The longest list the sentence frames: 其外又有王常、李通 inside
+		// it is an aside, the thirty-two generals after it the list.
+		var list []*candidate
+		for _, run := range packedRuns(ms) {
+			if run[0].Start > sp.orig.End+listLead {
+				break
+			}
+			var members []*candidate
+			seen := map[int64]bool{}
+			for _, m := range run {
+				if m.EntityID == 0 || seen[m.EntityID] || isPersonType(m.Type) && utf8.RuneCountInString(m.Surface) < 2 {
+					continue
+				}
+				if c := get(kg.Entity{ID: m.EntityID, Name: m.Name, Type: m.Type}); c != nil {
+					seen[m.EntityID] = true
+					members = append(members, c)
+				}
+			}
+			if len(members) > len(list) {
+				list = members
+			}
+		}
+		if len(list) < listMin {
+			continue
+		}
+		for i, c := range list {
+			c.raw["list"] = math.Max(c.raw["list"], w*fit*(1-0.01*float64(i)))
+		}
+	}
+	return nil
+}
+
+// framesList says whether a sentence holding a share of the phrase's
+// terms names the list asked: two of the terms, or one and every entity
+// the question names. 弟子 alone in 昭公弟子亹 is no list of 孔子's.
+func framesList(terms []string, anchors []kg.Entity, s string) bool {
+	n := 0
+	for _, t := range terms {
+		if strings.Contains(s, t) {
+			n++
+		}
+	}
+	if n >= 2 {
+		return true
+	}
+	for _, a := range anchors {
+		if !strings.Contains(s, a.Name) {
+			return false
+		}
+	}
+	return n == 1 && len(anchors) > 0
+}
+
+// packedRuns splits mentions, in the order of the text, into runs whose
+// neighbours stand at most listGap characters apart.
+func packedRuns(ms []store.TypedMention) [][]store.TypedMention {
+	var out [][]store.TypedMention
+	start, end := 0, -1
+	for i, m := range ms {
+		if i > 0 && m.Start-end > listGap {
+			out = append(out, ms[start:i])
+			start = i
+		}
+		end = max(end, m.End)
+	}
+	if len(ms) > 0 {
+		out = append(out, ms[start:])
+	}
+	return out
 }
 
 // anchors are the entities a global question names, and the founders of
@@ -706,8 +811,6 @@ func sentenceAround(ss []sentenceSpan, off int) (at, prev sentenceSpan) {
 	return at, prev
 }
 
-// globalChapters scores the entities of the chapters whose titles hold the
-// group's words.
 // globalChapters scores the entities of the chapters whose titles hold
 // the group's words. It reports whether the group's own word names
 // chapters of their kind (宦官 → 宦者列传, 酷吏 → 酷吏列传): the
@@ -974,7 +1077,16 @@ func medianYears(ys map[int64][]int) map[int64]int {
 // near says whether year y stands within periodSlack of the period the
 // question names; true when it names none.
 func (g *GlobalAsk) near(y int) bool {
-	return g.From == nil || y >= *g.From-periodSlack && y <= *g.To+periodSlack
+	return g.From == nil || y >= *g.From-g.leadIn() && y <= *g.To+periodSlack
+}
+
+// leadIn is how far before its period a member may stand: a tenth of
+// the period, five years at least and periodSlack at most. One whose
+// years centre before the period mostly lived before it (丁姬, 哀帝's
+// mother, is no 东汉 consort's kin; 项燕 fell before 秦末's risings),
+// while one who rose in it may centre well after it.
+func (g *GlobalAsk) leadIn() int {
+	return min(periodSlack, max(5, (*g.To-*g.From)/10))
 }
 
 // rankMembers scales each kind of evidence to [0, 1], weighs and sums
@@ -999,7 +1111,7 @@ func rankMembers(g *GlobalAsk, anchors []kg.Entity, cands map[int64]*candidate, 
 		if kindChapter {
 			weights = kindChapterWeights
 		}
-		for _, k := range []string{"relation", "passage", "chapter", "community"} {
+		for _, k := range []string{"relation", "passage", "list", "chapter", "community"} {
 			if v := c.raw[k]; v > 0 && top[k] > 0 {
 				score += weights[k] * v / top[k]
 				routes = append(routes, k)

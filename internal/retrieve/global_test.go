@@ -1,9 +1,11 @@
 package retrieve
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/store"
@@ -23,14 +25,14 @@ func TestParseGlobal(t *testing.T) {
 		{"孙吴的将领有哪些？", "孙吴的将领", []string{"将领"}, WantPerson, LinkSubordinate, "孙吴", RoleGeneral},
 		{"曹操的谋士有哪些？", "曹操的谋士", []string{"谋士"}, WantPerson, LinkSubordinate, "", RoleAdviser},
 		{"袁绍的部将和谋士有哪些？", "袁绍的部将和谋士", []string{"部将", "谋士"}, WantPerson, LinkSubordinate, "", ""},
-		{"秦末起兵反秦的有哪些人？", "秦末起兵反秦", nil, WantPerson, "", "秦末", ""},
+		{"秦末起兵反秦的有哪些人？", "秦末起兵反秦", nil, WantPerson, LinkEnemy, "秦末", ""},
 		{"战国七雄是哪些国家？", "战国七雄", []string{"战国七雄"}, WantGroup, "", "战国", ""},
 		{"刘备入蜀前后据有的州郡有哪些？", "刘备入蜀前后据有的州郡", []string{"州郡"}, WantPlace, "", "", ""},
 		{"吕后的亲族中被封王侯的有哪些？", "吕后的亲族中被封王侯", []string{"亲族"}, WantPerson, LinkKin, "", ""},
 		{"讨伐黄巾军的将领有哪些？", "讨伐黄巾军的将领", []string{"将领"}, WantPerson, LinkEnemy, "", RoleGeneral},
 		{"东汉时东方、东北方的东夷诸国诸族有哪些？", "东汉时东方、东北方的东夷诸国诸族", []string{"东夷诸国诸族"}, WantGroup, "", "东汉", ""},
 		{"项羽分封的诸侯王有哪些？", "项羽分封的诸侯王", []string{"诸侯王"}, WantPerson, "", "", ""},
-		{"哪些人起兵反秦？", "起兵反秦", []string{"起兵反秦"}, WantPerson, "", "", ""},
+		{"哪些人起兵反秦？", "起兵反秦", []string{"起兵反秦"}, WantPerson, LinkEnemy, "", ""},
 		{"东汉有哪些隐士？", "东汉的隐士", []string{"隐士"}, WantPerson, "", "东汉", ""},
 		{"曹操有哪些谋士呢？", "曹操的谋士", []string{"谋士"}, WantPerson, LinkSubordinate, "", RoleAdviser},
 	} {
@@ -276,5 +278,133 @@ func TestKindChapterListsItsSubjects(t *testing.T) {
 	}
 	if slices.Contains(names, "石显") || slices.Contains(names, "弘恭") {
 		t.Errorf("members %v: 西汉's eunuchs listed among 东汉's", names)
+	}
+}
+
+// listSource is a chapter's end: the sentence that says what the list
+// is, an aside naming four more, a remark, and the list itself, name
+// after name with their offices; then a narrative sentence naming others.
+type listSource struct {
+	noNames
+	text string
+	ms   []store.TypedMention
+}
+
+func newListSource(doc string, names map[string]string) listSource {
+	s := listSource{text: doc}
+	rs := []rune(doc)
+	id := int64(0)
+	ids := map[string]int64{}
+	for i := 0; i < len(rs); i++ {
+		for _, n := range []int{3, 2} {
+			if i+n > len(rs) {
+				continue
+			}
+			w := string(rs[i : i+n])
+			if typ, ok := names[w]; ok {
+				if ids[w] == 0 {
+					id++
+					ids[w] = id
+				}
+				s.ms = append(s.ms, store.TypedMention{Span: kg.Span{Start: i, End: i + n}, Surface: w, Type: typ, Name: w, EntityID: ids[w]})
+				i += n - 1
+				break
+			}
+		}
+	}
+	return s
+}
+
+func (s listSource) MentionsIn(_ context.Context, _ int64, start, end int) ([]store.TypedMention, error) {
+	var out []store.TypedMention
+	for _, m := range s.ms {
+		if m.Start >= start && m.End <= end {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+// The histories' own list of a group follows the sentence that says what
+// it is: its members are scored in its order, and the names of an aside
+// inside that sentence, or of a story around it, are not the list.
+func TestListsAfterTheirFramingSentence(t *testing.T) {
+	doc := "永平中，显宗追感前世功臣，乃图画二十八将于南宫云台，其外又有王常、李通、窦融、卓茂，合三十二人。故依其本弟系之篇末，以志功臣之次云尔。\n" +
+		"太傅高密侯邓禹中山太守全椒侯马成\n大司马广平侯吴汉河南尹阜成侯王梁\n左将军胶东侯贾复琅邪太守祝阿侯陈俊\n" +
+		"后数年，耿国与窦固、耿秉、马防俱击匈奴，窦宪留屯。"
+	src := newListSource(doc, map[string]string{
+		"显宗": "人物", "南宫": "地点", "云台": "地点", "王常": "人物", "李通": "人物", "窦融": "人物", "卓茂": "人物",
+		"太傅": "职官", "高密侯": "爵位", "邓禹": "人物", "中山太守": "职官", "全椒侯": "爵位", "马成": "人物",
+		"大司马": "职官", "广平侯": "爵位", "吴汉": "人物", "河南尹": "职官", "阜成侯": "爵位", "王梁": "人物",
+		"左将军": "职官", "胶东侯": "爵位", "贾复": "人物", "琅邪太守": "职官", "祝阿侯": "爵位", "陈俊": "人物",
+		"耿国": "人物", "窦固": "人物", "耿秉": "人物", "马防": "人物", "匈奴": "社会集团", "窦宪": "人物",
+	})
+	r := &Retriever{Src: src}
+	p := &store.Passage{DocID: 1, Start: 0, End: utf8.RuneCountInString(doc), Text: doc, Norm: doc, Lang: "lzh"}
+	cands := map[int64]*candidate{}
+	get := func(e kg.Entity) *candidate {
+		if !wants(WantPerson, e) {
+			return nil
+		}
+		c := cands[e.ID]
+		if c == nil {
+			c = &candidate{e: e, raw: map[string]float64{}}
+			cands[e.ID] = c
+		}
+		return c
+	}
+	terms := []string{"云台", "二十", "十八", "八将"}
+	if err := r.globalLists(t.Context(), p, origSentences(p), terms, nil, 1, get); err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, c := range cands {
+		if c.raw["list"] > 0 {
+			listed = append(listed, c.e.Name)
+		}
+	}
+	slices.SortFunc(listed, func(a, b string) int {
+		return cmp.Compare(cands[src.id(b)].raw["list"], cands[src.id(a)].raw["list"])
+	})
+	if want := []string{"邓禹", "马成", "吴汉", "王梁", "贾复", "陈俊"}; !slices.Equal(listed, want) {
+		t.Errorf("listed %v, want %v in the list's order", listed, want)
+	}
+
+	// A sentence that holds one of the phrase's terms and none of the
+	// entities the question names frames no list of theirs.
+	cands = map[int64]*candidate{}
+	if err := r.globalLists(t.Context(), p, origSentences(p), []string{"云台"}, []kg.Entity{{ID: 99, Name: "孔子"}}, 1, get); err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) != 0 {
+		t.Errorf("a sentence without 孔子 framed a list of his: %v", cands)
+	}
+}
+
+func (s listSource) id(name string) int64 {
+	for _, m := range s.ms {
+		if m.Name == name {
+			return m.EntityID
+		}
+	}
+	return 0
+}
+
+// A member may stand well after the period a question names (a rebel of
+// 王莽末年 who reigned after it) but only a little before it: 丁姬, dated
+// by 哀帝's reign, is no 东汉 consort's kin.
+func TestPeriodLeadIn(t *testing.T) {
+	g := parseGlobal("东汉把持朝政的外戚有哪些？")
+	if g == nil || g.From == nil {
+		t.Fatal("东汉 is not read as a period")
+	}
+	for y, want := range map[int]bool{-5: false, 10: true, 30: true, 240: true, 260: false} {
+		if g.near(y) != want {
+			t.Errorf("东汉 (%d–%d): near(%d) = %v", *g.From, *g.To, y, !want)
+		}
+	}
+	g = parseGlobal("王莽末年起兵的有哪些人？")
+	if g.Link != LinkEnemy || g.near(5) || !g.near(12) || !g.near(40) {
+		t.Errorf("王莽末年起兵: link %q, near 5/12/40 = %v/%v/%v", g.Link, g.near(5), g.near(12), g.near(40))
 	}
 }
