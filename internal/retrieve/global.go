@@ -361,6 +361,9 @@ func (r *Retriever) Global(ctx context.Context, a *Analysis, limit int) (*Global
 		return nil, err
 	}
 	members := rankMembers(g, anchors, cands, years, kindChapter)
+	if clan := clanOf(a); clan != "" {
+		members = clanFirst(clan, members)
+	}
 	if members, err = r.byRole(ctx, g.Role, members); err != nil {
 		return nil, err
 	}
@@ -674,13 +677,19 @@ func packedRuns(ms []store.TypedMention) [][]store.TypedMention {
 func (r *Retriever) anchors(ctx context.Context, a *Analysis) ([]kg.Entity, error) {
 	var out []kg.Entity
 	seen := map[int64]bool{}
-	for _, m := range a.Entities {
+	owner := possessor(a)
+	for i, m := range a.Entities {
 		// The group word itself (外戚, 宦官) may be a name in the
-		// graph; it is what is asked, not whom.
-		if !seen[m.Entity.ID] && !slices.ContainsFunc(a.Global.Categories, func(c string) bool { return strings.Contains(c, m.Text) }) {
-			seen[m.Entity.ID] = true
-			out = append(out, m.Entity)
+		// graph; it is what is asked, not whom. So are a title or an
+		// office that describe the group (被封王侯, 诸侯王, 皇后), and a
+		// person who only qualifies the one whose group it is (汉元帝 in
+		// 汉元帝皇后王政君的家族).
+		if seen[m.Entity.ID] || slices.ContainsFunc(a.Global.Categories, func(c string) bool { return strings.Contains(c, m.Text) }) ||
+			m.Entity.Type == "爵位" || m.Entity.Type == "职官" || owner >= 0 && i != owner && isPersonType(m.Entity.Type) {
+			continue
 		}
+		seen[m.Entity.ID] = true
+		out = append(out, m.Entity)
 	}
 	if len(a.Global.Rulers) == 0 {
 		return out, nil
@@ -699,6 +708,73 @@ func (r *Retriever) anchors(ctx context.Context, a *Analysis) ([]kg.Entity, erro
 		}
 	}
 	return out, nil
+}
+
+// possessor is the index of the person whose group a question of kin or
+// subordinates asks for, the one named right before 的 and the group
+// word, or before 手下 (王政君的家族, 刘邦手下的功臣); -1 when no one
+// person is.
+func possessor(a *Analysis) int {
+	if a.Global.Link != LinkKin && a.Global.Link != LinkSubordinate {
+		return -1
+	}
+	rs := []rune(a.Norm)
+	found := -1
+	for i, m := range a.Entities {
+		if !isPersonType(m.Entity.Type) || m.Span.End > len(rs) {
+			continue
+		}
+		after := string(rs[m.Span.End:])
+		owns := strings.HasPrefix(after, "手下") || strings.HasPrefix(after, "麾下") || strings.HasPrefix(after, "部下") ||
+			slices.ContainsFunc(a.Global.Categories, func(c string) bool { return strings.HasPrefix(after, "的"+c) })
+		if owns {
+			if found >= 0 {
+				return -1
+			}
+			found = i
+		}
+	}
+	return found
+}
+
+// clanWords ask for a person's clan, who share its family name: 吕后's
+// 亲族 who were made kings are 吕台, 吕产, 吕禄, not her son 刘盈.
+var clanWords = []string{"亲族", "家族", "宗族", "族人"}
+
+// clanOf is the family name of the person whose clan a question asks
+// for; "" when it asks for no clan. A name the question writes in full
+// before the graph's shorter one (王 of 王政君, known as 政君) gives it.
+func clanOf(a *Analysis) string {
+	if a.Global.Link != LinkKin || !containsAny(strings.Join(a.Global.Categories, " "), clanWords) {
+		return ""
+	}
+	i := possessor(a)
+	if i < 0 {
+		return ""
+	}
+	m := a.Entities[i]
+	rs := []rune(a.Norm)
+	if s := m.Span.Start; utf8.RuneCountInString(m.Text) == 2 && s > 0 && !slices.ContainsFunc(a.Entities, func(o Mention) bool { return o.Span.Start < s && o.Span.End >= s }) {
+		if c := string(rs[s-1]); histories.Surname(m.Entity.Name) != c && !strings.ContainsAny(c, "的之帝后") {
+			return c
+		}
+	}
+	return histories.Surname(m.Entity.Name)
+}
+
+// clanPenalty scales a member outside the clan asked for.
+const clanPenalty = 0.1
+
+// clanFirst puts a clan's members before the others the evidence ties
+// to the person: a spouse or a child of another house is kin, not clan.
+func clanFirst(clan string, ms []Member) []Member {
+	for i := range ms {
+		if !strings.HasPrefix(ms[i].Entity.Name, clan) {
+			ms[i].Score = math.Round(ms[i].Score*clanPenalty*1000) / 1000
+		}
+	}
+	sortMembers(ms)
+	return ms
 }
 
 // periodWeights weighs passages by the period a question names: those

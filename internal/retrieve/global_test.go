@@ -408,3 +408,60 @@ func TestPeriodLeadIn(t *testing.T) {
 		t.Errorf("王莽末年起兵: link %q, near 5/12/40 = %v/%v/%v", g.Link, g.near(5), g.near(12), g.near(40))
 	}
 }
+
+// A question of a person's clan asks for those of its family name, the
+// name the question writes in full where the graph knows a shorter one;
+// the person is the one named before 的 and the group word, not one who
+// qualifies her (汉元帝) nor a title after (王侯).
+func TestClanOfTheNamedPerson(t *testing.T) {
+	for _, tc := range []struct {
+		q        string
+		entities []Mention
+		clan     string
+	}{
+		{"吕后的亲族中被封王侯的有哪些？", []Mention{
+			{Text: "吕后", Span: kg.Span{Start: 0, End: 2}, Entity: kg.Entity{ID: 1, Name: "吕雉", Type: "人物"}},
+			{Text: "王侯", Span: kg.Span{Start: 8, End: 10}, Entity: kg.Entity{ID: 2, Name: "王侯", Type: "人物"}},
+		}, "吕"},
+		{"汉元帝皇后王政君的家族中封侯掌权的有哪些人？", []Mention{
+			{Text: "汉元帝", Span: kg.Span{Start: 0, End: 3}, Entity: kg.Entity{ID: 3, Name: "刘奭", Type: "人物"}},
+			{Text: "皇后", Span: kg.Span{Start: 3, End: 5}, Entity: kg.Entity{ID: 4, Name: "皇后", Type: "职官"}},
+			{Text: "政君", Span: kg.Span{Start: 6, End: 8}, Entity: kg.Entity{ID: 5, Name: "政君", Type: "人物"}},
+		}, "王"},
+		{"孙权的儿子有哪些？", []Mention{{Text: "孙权", Span: kg.Span{Start: 0, End: 2}, Entity: kg.Entity{ID: 6, Name: "孙权", Type: "人物"}}}, ""},
+	} {
+		a := &Analysis{Norm: tc.q, Entities: tc.entities, Global: parseGlobal(tc.q)}
+		if a.Global == nil {
+			t.Fatalf("%s: no global ask", tc.q)
+		}
+		if got := clanOf(a); got != tc.clan {
+			t.Errorf("%s: clan %q, want %q", tc.q, got, tc.clan)
+		}
+	}
+	ms := clanFirst("吕", []Member{
+		{Entity: kg.Entity{ID: 1, Name: "刘盈"}, Score: 1},
+		{Entity: kg.Entity{ID: 2, Name: "吕台"}, Score: 0.3},
+		{Entity: kg.Entity{ID: 3, Name: "张耳"}, Score: 0.8},
+		{Entity: kg.Entity{ID: 4, Name: "吕产"}, Score: 0.2},
+	})
+	var names []string
+	for _, m := range ms {
+		names = append(names, m.Entity.Name)
+	}
+	if !slices.Equal(names, []string{"吕台", "吕产", "刘盈", "张耳"}) {
+		t.Errorf("clan first: %v", names)
+	}
+
+	// The anchors are the person before the group word, not the emperor
+	// who qualifies her nor the office between.
+	g := parseGlobal("汉元帝皇后王政君的家族中封侯掌权的有哪些人？")
+	a := &Analysis{Norm: "汉元帝皇后王政君的家族中封侯掌权的有哪些人？", Global: g, Entities: []Mention{
+		{Text: "汉元帝", Span: kg.Span{Start: 0, End: 3}, Entity: kg.Entity{ID: 3, Name: "刘奭", Type: "人物"}},
+		{Text: "皇后", Span: kg.Span{Start: 3, End: 5}, Entity: kg.Entity{ID: 4, Name: "皇后", Type: "职官"}},
+		{Text: "政君", Span: kg.Span{Start: 6, End: 8}, Entity: kg.Entity{ID: 5, Name: "政君", Type: "人物"}},
+	}}
+	anchors, err := (&Retriever{Src: noNames{}}).anchors(t.Context(), a)
+	if err != nil || len(anchors) != 1 || anchors[0].Name != "政君" {
+		t.Errorf("anchors %v (%v), want 政君 alone", anchors, err)
+	}
+}
