@@ -320,7 +320,7 @@ func (r *Retriever) Global(ctx context.Context, a *Analysis, limit int) (*Global
 		exclude[e.ID] = true
 	}
 	get := func(e kg.Entity) *candidate {
-		if exclude[e.ID] || !wants(g.Want, e) {
+		if exclude[e.ID] || !g.admits(e) {
 			return nil
 		}
 		c := cands[e.ID]
@@ -383,6 +383,13 @@ func (r *Retriever) Global(ctx context.Context, a *Analysis, limit int) (*Global
 		}
 	}
 	return res, nil
+}
+
+// admits says whether an entity may be a member of the group asked: of
+// the kind wanted, and not the group word itself, which is what is
+// asked (东夷 of 东夷诸国诸族 is no state of the 东夷).
+func (g *GlobalAsk) admits(e kg.Entity) bool {
+	return wants(g.Want, e) && !slices.ContainsFunc(g.Categories, func(c string) bool { return strings.Contains(c, e.Name) })
 }
 
 // wants reports whether an entity is of the kind a question wants, and

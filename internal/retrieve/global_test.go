@@ -465,3 +465,14 @@ func TestClanOfTheNamedPerson(t *testing.T) {
 		t.Errorf("anchors %v (%v), want 政君 alone", anchors, err)
 	}
 }
+
+// The group word is no member of its group.
+func TestGroupWordIsNoMember(t *testing.T) {
+	g := parseGlobal("东汉时东方、东北方的东夷诸国诸族有哪些？")
+	if g.admits(kg.Entity{Name: "东夷", Type: "社会集团"}) || !g.admits(kg.Entity{Name: "挹娄", Type: "社会集团"}) {
+		t.Errorf("东夷诸国诸族 admits 东夷 %v, 挹娄 %v", g.admits(kg.Entity{Name: "东夷", Type: "社会集团"}), g.admits(kg.Entity{Name: "挹娄", Type: "社会集团"}))
+	}
+	if g.admits(kg.Entity{Name: "张骞", Type: "人物"}) {
+		t.Error("a list of peoples admits a person")
+	}
+}
