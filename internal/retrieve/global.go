@@ -300,6 +300,25 @@ type candidate struct {
 	friend    int
 }
 
+// candidates are the entities a global search gathers evidence for.
+type candidates map[int64]*candidate
+
+// getter returns the candidate of an entity that admit lets in, made on
+// first sight; nil for one it keeps out.
+func (cs candidates) getter(admit func(kg.Entity) bool) func(kg.Entity) *candidate {
+	return func(e kg.Entity) *candidate {
+		if !admit(e) {
+			return nil
+		}
+		c := cs[e.ID]
+		if c == nil {
+			c = &candidate{e: e, raw: map[string]float64{}}
+			cs[e.ID] = c
+		}
+		return c
+	}
+}
+
 // Global runs a global search for an analysed question and returns up to
 // limit members, best first. A question that does not ask for a group
 // gets nil.
@@ -309,7 +328,7 @@ func (r *Retriever) Global(ctx context.Context, a *Analysis, limit int) (*Global
 	}
 	g := a.Global
 	res := &GlobalResult{Ask: g}
-	cands := map[int64]*candidate{}
+	cands := candidates{}
 	anchors, err := r.anchors(ctx, a)
 	if err != nil {
 		return nil, err
@@ -319,17 +338,7 @@ func (r *Retriever) Global(ctx context.Context, a *Analysis, limit int) (*Global
 	for _, e := range anchors {
 		exclude[e.ID] = true
 	}
-	get := func(e kg.Entity) *candidate {
-		if exclude[e.ID] || !g.admits(e) {
-			return nil
-		}
-		c := cands[e.ID]
-		if c == nil {
-			c = &candidate{e: e, raw: map[string]float64{}}
-			cands[e.ID] = c
-		}
-		return c
-	}
+	get := cands.getter(func(e kg.Entity) bool { return !exclude[e.ID] && g.admits(e) })
 	if err := r.globalRelations(ctx, g, anchors, get); err != nil {
 		return nil, err
 	}
@@ -1123,7 +1132,7 @@ func (r *Retriever) rankCommunities(ctx context.Context, anchors []kg.Entity, te
 
 // memberYears reads each candidate's entity whole (routes may know only
 // its name) and its median year, where dated.
-func (r *Retriever) memberYears(ctx context.Context, cands map[int64]*candidate) (map[int64]int, error) {
+func (r *Retriever) memberYears(ctx context.Context, cands candidates) (map[int64]int, error) {
 	ids := make([]int64, 0, len(cands))
 	for id := range cands {
 		ids = append(ids, id)
@@ -1175,7 +1184,7 @@ func (g *GlobalAsk) leadIn() int {
 // rankMembers scales each kind of evidence to [0, 1], weighs and sums
 // them, and keeps the best members: those of the question's period, and
 // not the named entities' enemies unless enemies are asked for.
-func rankMembers(g *GlobalAsk, anchors []kg.Entity, cands map[int64]*candidate, years map[int64]int, kindChapter bool) []Member {
+func rankMembers(g *GlobalAsk, anchors []kg.Entity, cands candidates, years map[int64]int, kindChapter bool) []Member {
 	lord := 0
 	for _, e := range anchors {
 		lord = max(lord, e.Mentions)

@@ -173,15 +173,8 @@ func TestChapterMembersAreNamedTwice(t *testing.T) {
 	}}
 	r := &Retriever{Src: src}
 	a := &Analysis{Norm: "汉初的功臣有哪些？", Global: &GlobalAsk{Phrase: "汉初的功臣", Categories: []string{"功臣"}, Want: WantPerson}}
-	cands := map[int64]*candidate{}
-	get := func(e kg.Entity) *candidate {
-		if !wants(a.Global.Want, e) {
-			return nil
-		}
-		c := &candidate{e: e, raw: map[string]float64{}}
-		cands[e.ID] = c
-		return c
-	}
+	cands := candidates{}
+	get := cands.getter(func(e kg.Entity) bool { return wants(a.Global.Want, e) })
 	kind, err := r.globalChapters(t.Context(), a, get)
 	if err != nil {
 		t.Fatal(err)
@@ -254,15 +247,8 @@ func TestKindChapterListsItsSubjects(t *testing.T) {
 	}
 	r := &Retriever{Src: kindSource{}}
 	a := &Analysis{Norm: "东汉的宦官有哪些？", Global: g}
-	cands := map[int64]*candidate{}
-	get := func(e kg.Entity) *candidate {
-		c := cands[e.ID]
-		if c == nil {
-			c = &candidate{e: e, raw: map[string]float64{}}
-			cands[e.ID] = c
-		}
-		return c
-	}
+	cands := candidates{}
+	get := cands.getter(func(kg.Entity) bool { return true })
 	get(kg.Entity{ID: 6, Name: "陈蕃", Type: "人物", Mentions: 80}).raw["passage"] = 3 // named by passages only
 	cands[5] = &candidate{e: kg.Entity{ID: 5, Name: "窦武", Type: "人物", Mentions: 60}, raw: map[string]float64{"passage": 2, "relation": 2}}
 	kind, err := r.globalChapters(t.Context(), a, get)
@@ -341,18 +327,8 @@ func TestListsAfterTheirFramingSentence(t *testing.T) {
 	})
 	r := &Retriever{Src: src}
 	p := &store.Passage{DocID: 1, Start: 0, End: utf8.RuneCountInString(doc), Text: doc, Norm: doc, Lang: "lzh"}
-	cands := map[int64]*candidate{}
-	get := func(e kg.Entity) *candidate {
-		if !wants(WantPerson, e) {
-			return nil
-		}
-		c := cands[e.ID]
-		if c == nil {
-			c = &candidate{e: e, raw: map[string]float64{}}
-			cands[e.ID] = c
-		}
-		return c
-	}
+	cands := candidates{}
+	get := cands.getter(func(e kg.Entity) bool { return wants(WantPerson, e) })
 	terms := []string{"云台", "二十", "十八", "八将"}
 	if err := r.globalLists(t.Context(), p, origSentences(p), terms, nil, 1, get); err != nil {
 		t.Fatal(err)
@@ -372,7 +348,7 @@ func TestListsAfterTheirFramingSentence(t *testing.T) {
 
 	// A sentence that holds one of the phrase's terms and none of the
 	// entities the question names frames no list of theirs.
-	cands = map[int64]*candidate{}
+	clear(cands)
 	if err := r.globalLists(t.Context(), p, origSentences(p), []string{"云台"}, []kg.Entity{{ID: 99, Name: "孔子"}}, 1, get); err != nil {
 		t.Fatal(err)
 	}
