@@ -559,10 +559,7 @@ func (r *Retriever) globalPassages(ctx context.Context, a *Analysis, anchors []k
 		}
 		seen := map[int64]bool{}
 		for _, m := range ms {
-			// One character (上, 帝, 亮) names whoever the context
-			// means, mostly the reigning emperor: no evidence of a
-			// group.
-			if m.EntityID == 0 || seen[m.EntityID] || isPersonType(m.Type) && utf8.RuneCountInString(m.Surface) < 2 {
+			if seen[m.EntityID] || !tellsMember(m) {
 				continue
 			}
 			c := get(kg.Entity{ID: m.EntityID, Name: m.Name, Type: m.Type})
@@ -610,7 +607,7 @@ func (r *Retriever) globalLists(ctx context.Context, p *store.Passage, sents []s
 	for _, sp := range sents {
 		s := p.Norm[sp.normStart:sp.normEnd]
 		fit := overlap(terms, s)
-		if fit < listFit || !framesList(terms, anchors, s) {
+		if fit < listFit || !framesList(int(math.Round(fit*float64(len(terms)))), anchors, s) {
 			continue
 		}
 		ms, err := r.Src.MentionsIn(ctx, p.DocID, sp.orig.Start, sp.orig.End+listReach)
@@ -627,7 +624,7 @@ func (r *Retriever) globalLists(ctx context.Context, p *store.Passage, sents []s
 			var members []*candidate
 			seen := map[int64]bool{}
 			for _, m := range run {
-				if m.EntityID == 0 || seen[m.EntityID] || isPersonType(m.Type) && utf8.RuneCountInString(m.Surface) < 2 {
+				if seen[m.EntityID] || !tellsMember(m) {
 					continue
 				}
 				if c := get(kg.Entity{ID: m.EntityID, Name: m.Name, Type: m.Type}); c != nil {
@@ -649,16 +646,10 @@ func (r *Retriever) globalLists(ctx context.Context, p *store.Passage, sents []s
 	return nil
 }
 
-// framesList says whether a sentence holding a share of the phrase's
-// terms names the list asked: two of the terms, or one and every entity
-// the question names. 弟子 alone in 昭公弟子亹 is no list of 孔子's.
-func framesList(terms []string, anchors []kg.Entity, s string) bool {
-	n := 0
-	for _, t := range terms {
-		if strings.Contains(s, t) {
-			n++
-		}
-	}
+// framesList says whether a sentence holding n of the phrase's terms
+// names the list asked: two of the terms, or one and every entity the
+// question names. 弟子 alone in 昭公弟子亹 is no list of 孔子's.
+func framesList(n int, anchors []kg.Entity, s string) bool {
 	if n >= 2 {
 		return true
 	}
@@ -686,6 +677,14 @@ func packedRuns(ms []store.TypedMention) [][]store.TypedMention {
 		out = append(out, ms[start:])
 	}
 	return out
+}
+
+// tellsMember says whether a mention may show a member of a group: it
+// names an entity, and a person by more than one character. One
+// character (上, 帝, 亮) names whoever the context means, mostly the
+// reigning emperor: no evidence of a group.
+func tellsMember(m store.TypedMention) bool {
+	return m.EntityID != 0 && !(isPersonType(m.Type) && utf8.RuneCountInString(m.Surface) < 2)
 }
 
 // anchors are the entities a global question names, and the founders of
