@@ -9,7 +9,8 @@ import (
 )
 
 // A frozen table scores exactly as the dense rows it was frozen from,
-// collisions in the first slot included, and keeps no all-zero feature.
+// collisions in the first slot included, whether it keeps a feature's
+// weights as pairs or as a dense row, and keeps no all-zero feature.
 func TestSparseScoresAsTheDenseRows(t *testing.T) {
 	const labels = 5
 	tab := NewTable(0)
@@ -24,7 +25,9 @@ func TestSparseScoresAsTheDenseRows(t *testing.T) {
 		hashes = append(hashes, h)
 		for k := range labels {
 			w := float32(0)
-			if (i+k)%3 == 0 && i%11 != 0 { // every 11th feature has no weight
+			// Every 11th feature has no weight; every 5th weighs every
+			// label, and is kept as a dense row.
+			if ((i+k)%3 == 0 || i%5 == 0) && i%11 != 0 {
 				w = float32(i%17) - 8 + float32(k)/4
 			}
 			dense = append(dense, w)
@@ -43,6 +46,9 @@ func TestSparseScoresAsTheDenseRows(t *testing.T) {
 	}
 	if s.Len() != kept {
 		t.Errorf("%d features kept, want %d", s.Len(), kept)
+	}
+	if len(s.dense) == 0 || len(s.weights) == 0 {
+		t.Fatalf("%d dense weights and %d pairs: both forms should be in use", len(s.dense), len(s.weights))
 	}
 	// Runs longer than AddTo's batch, with absent hashes among them.
 	for start := 0; start < len(hashes); start += 97 {
