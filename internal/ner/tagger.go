@@ -109,27 +109,32 @@ func (tr *training) scores(fs [][]uint64, n int) [][]float32 {
 }
 
 // lattice is what Viterbi needs of the tag set, worked out once: the
-// tags each tag may follow, and which may start and end a sentence.
+// tags a name may not be open before (O, E, S), which all the tags that
+// open a name or stand outside one (O, B, S) may follow, and which tags
+// may start and end a sentence. Inside a name (I, E) a tag follows only
+// B or I of its own type.
 type lattice struct {
-	preds        [][]int
-	start, final []bool
+	closed, opening []int // ascending
+	start, final    []bool
 }
 
 func newLattice(n int) *lattice {
-	l := &lattice{preds: make([][]int, n), start: make([]bool, n), final: make([]bool, n)}
+	l := &lattice{start: make([]bool, n), final: make([]bool, n)}
 	for b := 0; b < n; b++ {
 		l.start[b] = allowed(-1, b)
 		l.final[b] = canEnd(b)
-		for a := 0; a < n; a++ {
-			if allowed(a, b) {
-				l.preds[b] = append(l.preds[b], a)
-			}
+		if allowed(0, b) {
+			l.opening = append(l.opening, b)
+		}
+		if allowed(b, 0) {
+			l.closed = append(l.closed, b)
 		}
 	}
 	return l
 }
 
-// viterbi finds the best allowed tag sequence.
+// viterbi finds the best allowed tag sequence. Each tag's predecessors
+// are tried in ascending order, so ties go to the lowest.
 func (t *Tagger) viterbi(sc [][]float32) []int {
 	n := t.tags()
 	if len(sc) == 0 {
@@ -146,21 +151,41 @@ func (t *Tagger) viterbi(sc [][]float32) []int {
 		}
 	}
 	for i := 1; i < len(sc); i++ {
-		prev, cur := best[(i-1)*n:i*n], best[i*n:(i+1)*n]
-		for b := 0; b < n; b++ {
-			top, arg := neg, int32(0)
-			for _, a := range l.preds[b] {
-				if prev[a] == neg {
-					continue
-				}
-				if s := prev[a] + t.trans[(a+1)*n+b]; s > top {
-					top, arg = s, int32(a)
+		prev, cur, arg := best[(i-1)*n:i*n], best[i*n:(i+1)*n], back[i*n:(i+1)*n]
+		for b := range cur {
+			cur[b] = neg
+		}
+		// O, B and S follow O, E or S: one row of transitions per
+		// predecessor.
+		for _, a := range l.closed {
+			pa := prev[a]
+			if pa == neg {
+				continue
+			}
+			row := t.trans[(a+1)*n : (a+2)*n]
+			for _, b := range l.opening {
+				if s := pa + row[b]; s > cur[b] {
+					cur[b], arg[b] = s, int32(a)
 				}
 			}
-			if top != neg {
-				top += sc[i][b]
+		}
+		// I and E follow B or I of their type.
+		for b0 := 1; b0+3 < n; b0 += 4 {
+			for _, b := range [2]int{b0 + tagI, b0 + tagE} {
+				for _, a := range [2]int{b0 + tagB, b0 + tagI} {
+					if prev[a] == neg {
+						continue
+					}
+					if s := prev[a] + t.trans[(a+1)*n+b]; s > cur[b] {
+						cur[b], arg[b] = s, int32(a)
+					}
+				}
 			}
-			cur[b], back[i*n+b] = top, arg
+		}
+		for b, x := range cur {
+			if x != neg {
+				cur[b] = x + sc[i][b]
+			}
 		}
 	}
 	last := len(sc) - 1
