@@ -119,3 +119,21 @@ func BenchmarkAPIEntity(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkEntity builds entity pages in process, a new one each time (as
+// BenchmarkAPIEntity asks them, without HTTP or the server's cache).
+func BenchmarkEntity(b *testing.B) {
+	ws := benchWorkspace(b)
+	ctx := context.Background()
+	people, err := ws.Entities(ctx, annals.EntityQuery{Type: "人物", Limit: 200})
+	if err != nil || len(people) == 0 {
+		b.Fatal("no people", err)
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		p := people[i%len(people)]
+		if _, err := ws.Entity(ctx, p.Name, annals.EntityOptions{Relations: 50 + i/len(people)%10, Mentions: 10 + i/(10*len(people))%10}); err != nil {
+			b.Fatalf("%s: %v", p.Name, err)
+		}
+	}
+}

@@ -99,13 +99,13 @@ func (w *Workspace) Entity(ctx context.Context, name string, opts EntityOptions)
 	if v.Occurrences, err = w.db.Mentions(ctx, v.ID, orDefault(opts.Mentions, 10)); err != nil {
 		return nil, err
 	}
-	if v.Born, v.Died, err = w.lifeSpan(ctx, v.ID); err != nil {
-		return nil, err
-	}
 	if v.Type == "人物" {
 		if v.own, err = w.db.OwnDocuments(ctx, v.ID); err != nil {
 			return nil, err
 		}
+	}
+	if v.Born, v.Died, err = w.lifeSpan(ctx, v.ID, v.own); err != nil {
+		return nil, err
 	}
 	// A description a model wrote (annals describe) stands in for the one
 	// written here from the facts.

@@ -52,8 +52,9 @@ func (w *Workspace) ChunksNear(ctx context.Context, year, delta int) ([]int64, e
 // chapters (titled by one of his names) outweigh passing mentions: 先主传
 // dates 刘备's death, not a colleague's biography whose 卒 the rules gave
 // him. An undated birth is worked out from the age at death where the
-// death's sentence gives it.
-func (w *Workspace) lifeSpan(ctx context.Context, id int64) (born, died *int, err error) {
+// death's sentence gives it. own are the entity's own chapters when the
+// caller has read them, else nil.
+func (w *Workspace) lifeSpan(ctx context.Context, id int64, own map[int64]bool) (born, died *int, err error) {
 	years, err := w.db.FactYears(ctx, id, []string{"出生时间", "born_in", "死亡时间", "died_in"})
 	if err != nil {
 		return nil, nil, err
@@ -63,10 +64,9 @@ func (w *Workspace) lifeSpan(ctx context.Context, id int64) (born, died *int, er
 	}
 	births := slices.Concat(years["出生时间"], years["born_in"])
 	deaths := slices.Concat(years["死亡时间"], years["died_in"])
-	// Own chapters only break a disagreement: reading them is most of
-	// the cost of an entity page.
-	var own map[int64]bool
-	if disagree(births) || disagree(deaths) {
+	// Own chapters only break a disagreement: read here, when the caller
+	// has not read them, only then.
+	if own == nil && (disagree(births) || disagree(deaths)) {
 		if own, err = w.db.OwnDocuments(ctx, id); err != nil {
 			return nil, nil, err
 		}

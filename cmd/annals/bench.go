@@ -73,6 +73,7 @@ type benchReport struct {
 
 func (a *app) benchCmd() *cobra.Command {
 	var keep, api bool
+	var cpuProfile string
 	cmd := &cobra.Command{
 		Use:   "bench [PATH]",
 		Short: "Measure index time, peak memory, re-index time, entity lookup and search latency",
@@ -88,7 +89,16 @@ With --api it measures only the HTTP API, on the current workspace.`,
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if api {
-				return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error { return a.benchAPI(cmd.Context(), ws) })
+				return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error {
+					if cpuProfile != "" {
+						stop, err := startCPUProfile(cpuProfile)
+						if err != nil {
+							return err
+						}
+						defer stop()
+					}
+					return a.benchAPI(cmd.Context(), ws)
+				})
 			}
 			path := ""
 			if len(args) == 1 {
@@ -158,6 +168,7 @@ With --api it measures only the HTTP API, on the current workspace.`,
 	}
 	cmd.Flags().BoolVar(&keep, "keep", false, "keep the temporary workspace")
 	cmd.Flags().BoolVar(&api, "api", false, "measure only the HTTP API, on the current workspace")
+	cmd.Flags().StringVar(&cpuProfile, "cpuprofile", "", "with --api: write a CPU profile of the server and its load to FILE")
 	return cmd
 }
 

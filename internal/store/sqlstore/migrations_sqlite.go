@@ -340,6 +340,9 @@ SELECT doc_id, chunk_id, head_name, alias_kind, substr(sentence, tail_start - st
 FROM evidence WHERE kept = 1 AND alias_kind IN ` + nameKinds + `
 ON CONFLICT DO NOTHING;
 `,
+	// 14: titles apart from the texts, so that finding a person's own
+	// chapters (DocumentsTitled) reads an index, not every document.
+	`CREATE INDEX documents_title ON documents(title);`,
 }
 
 // nameKinds are the kinds of alias that are attributes

@@ -70,7 +70,7 @@ func TestCacheStatsAndClearByStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Back to schema 10, with an entry written then.
-	for _, q := range []string{"DROP TABLE entity_attributes", "DROP TABLE community_members", "DROP TABLE communities", "DROP TABLE failures", "ALTER TABLE llm_cache DROP COLUMN step", "PRAGMA user_version = 10",
+	for _, q := range []string{"DROP INDEX documents_title", "DROP TABLE entity_attributes", "DROP TABLE community_members", "DROP TABLE communities", "DROP TABLE failures", "ALTER TABLE llm_cache DROP COLUMN step", "PRAGMA user_version = 10",
 		"INSERT INTO llm_cache(key, value, created_at) VALUES('old', x'0102', '2025-01-01T00:00:00Z')"} {
 		if _, err := db.SQL().Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
