@@ -47,7 +47,10 @@ const (
 const (
 	LinkSubordinate = "subordinate" // 将领, 谋士, 功臣, 弟子
 	LinkKin         = "kin"         // 亲族, 家族
-	LinkEnemy       = "enemy"       // 敌人, 对手
+	// LinkConsort is the kin of the empresses (外戚), whom the question
+	// need not name: they are its anchors.
+	LinkConsort = "consort"
+	LinkEnemy   = "enemy" // 敌人, 对手
 )
 
 // GlobalAsk is what a whole-corpus question asks for.
@@ -91,7 +94,15 @@ var (
 	subordinateWords = []string{"将", "臣", "谋", "客", "弟子", "门生", "门人", "学生", "部下", "属下", "手下", "部属", "僚属", "幕僚", "心腹", "功臣", "宾客", "属官", "故吏"}
 	kinWords         = []string{"亲族", "家族", "宗族", "亲属", "亲戚", "族人", "子孙", "子弟", "后代", "后裔", "外家", "兄弟"}
 	enemyWords       = []string{"敌人", "对手", "仇敌", "敌手", "敌"}
+	consortWords     = []string{"外戚", "后族", "后家"}
 )
+
+// consortTitles end the names the histories give empresses and empress
+// dowagers (窦太后, 顺烈梁皇后), and consortLimit is how many of them
+// a question of 外戚 reads the kin of.
+var consortTitles = []string{"皇后", "太后"}
+
+const consortLimit = 300
 
 // hostileVerb before the group word makes the named entities the group's
 // enemies.
@@ -160,6 +171,8 @@ func parseGlobal(norm string) *GlobalAsk {
 	switch {
 	case hostileVerb.MatchString(g.Phrase):
 		g.Link = LinkEnemy // 讨伐黄巾军的将领: those who fought the named
+	case containsAny(cats, consortWords):
+		g.Link = LinkConsort
 	case containsAny(cats, kinWords):
 		g.Link = LinkKin
 	case containsAny(cats, enemyWords):
@@ -203,7 +216,7 @@ func wantOf(tmpl string, cats []string, link string) string {
 			return tw.want
 		}
 	}
-	if link == LinkKin || len(cats) == 0 {
+	if link == LinkKin || link == LinkConsort || len(cats) == 0 {
 		return WantPerson
 	}
 	last := cats[len(cats)-1]
@@ -421,6 +434,7 @@ var (
 	linkTypes = map[string][]string{
 		LinkSubordinate: {"下级", "所属团体", "subordinate_of", "member_of"},
 		LinkKin:         {"子女", "同胞", "同族", "孙", "婚恋", "parent_of", "sibling_of", "spouse_of"},
+		LinkConsort:     {"子女", "同胞", "同族", "parent_of", "sibling_of"},
 		LinkEnemy:       {"攻", "消极态度倾向", "败", "胜", "attacked", "killed"},
 		"":              {"下级", "所属团体", "积极态度倾向", "subordinate_of", "member_of"},
 	}
@@ -445,7 +459,7 @@ func (r *Retriever) globalRelations(ctx context.Context, g *GlobalAsk, anchors [
 			return fmt.Errorf("global search: read the facts of %s: %w", anchor.Name, err)
 		}
 		var surname string
-		if g.Link == LinkKin && isPersonType(anchor.Type) {
+		if (g.Link == LinkKin || g.Link == LinkConsort) && isPersonType(anchor.Type) {
 			surname = firstRune(anchor.Name)
 		}
 		for _, rel := range rels {
@@ -487,6 +501,11 @@ func (r *Retriever) globalRelations(ctx context.Context, g *GlobalAsk, anchors [
 // linkFits checks a fact's direction: a subordinate is the tail of 下级
 // (曹操 下级 夏侯惇) and the head of 所属团体 (周瑜 所属团体 吴).
 func linkFits(link, typ string, forward bool) bool {
+	if link == LinkConsort {
+		// An empress's parents and brothers are 外戚; her sons are
+		// princes and emperors.
+		return typ != "子女" && typ != "parent_of" || !forward
+	}
 	if link != LinkSubordinate && link != "" {
 		return true
 	}
@@ -552,8 +571,9 @@ func (r *Retriever) globalPassages(ctx context.Context, a *Analysis, anchors []k
 		}
 		sents := origSentences(p)
 		w := pw / float64(rank+4)
+		var listed map[framedMember]bool
 		if rank < listPassages {
-			if err := r.globalLists(ctx, p, sents, terms, anchors, w, get); err != nil {
+			if listed, err = r.globalLists(ctx, p, sents, terms, anchors, w, get); err != nil {
 				return err
 			}
 		}
@@ -566,8 +586,15 @@ func (r *Retriever) globalPassages(ctx context.Context, a *Analysis, anchors []k
 			if c == nil {
 				continue
 			}
-			seen[m.EntityID] = true
 			sp, prev := sentenceAround(sents, m.Start)
+			if listed[framedMember{sp.orig.Start, m.EntityID}] {
+				// The sentence that frames a list counts for its members
+				// once, through the list, in the list's order: 其外又有王常、
+				// 李通 in the sentence that frames the twenty-eight generals
+				// puts the four last of the thirty-two, not first.
+				continue
+			}
+			seen[m.EntityID] = true
 			s := p.Norm[sp.normStart:sp.normEnd]
 			// A list often follows the sentence that says what it is
 			// (图画二十八将于南宫云台，其外又有…).
@@ -601,9 +628,18 @@ const (
 	listMin      = 4 // fewest wanted members a list has
 )
 
+// framedMember is a member of a list and the start of the sentence that
+// frames it.
+type framedMember struct {
+	sentence int
+	entity   int64
+}
+
 // globalLists scores the members of the lists the passage's sentences
-// frame, by how well the framing sentence fits and in the list's order.
-func (r *Retriever) globalLists(ctx context.Context, p *store.Passage, sents []sentenceSpan, terms []string, anchors []kg.Entity, w float64, get func(kg.Entity) *candidate) error {
+// frame, by how well the framing sentence fits and in the list's order,
+// and says which members each framing sentence listed.
+func (r *Retriever) globalLists(ctx context.Context, p *store.Passage, sents []sentenceSpan, terms []string, anchors []kg.Entity, w float64, get func(kg.Entity) *candidate) (map[framedMember]bool, error) {
+	listed := map[framedMember]bool{}
 	for _, sp := range sents {
 		s := p.Norm[sp.normStart:sp.normEnd]
 		fit := overlap(terms, s)
@@ -612,7 +648,7 @@ func (r *Retriever) globalLists(ctx context.Context, p *store.Passage, sents []s
 		}
 		ms, err := r.Src.MentionsIn(ctx, p.DocID, sp.orig.Start, sp.orig.End+listReach)
 		if err != nil {
-			return fmt.Errorf("global search: read a list: %w", err)
+			return nil, fmt.Errorf("global search: read a list: %w", err)
 		}
 		// The longest list the sentence frames: 其外又有王常、李通 inside
 		// it is an aside, the thirty-two generals after it the list.
@@ -641,9 +677,10 @@ func (r *Retriever) globalLists(ctx context.Context, p *store.Passage, sents []s
 		}
 		for i, c := range list {
 			c.raw["list"] = math.Max(c.raw["list"], w*fit*(1-0.01*float64(i)))
+			listed[framedMember{sp.orig.Start, c.e.ID}] = true
 		}
 	}
-	return nil
+	return listed, nil
 }
 
 // framesList says whether a sentence holding n of the phrase's terms
@@ -705,6 +742,18 @@ func (r *Retriever) anchors(ctx context.Context, a *Analysis) ([]kg.Entity, erro
 		}
 		seen[m.Entity.ID] = true
 		out = append(out, m.Entity)
+	}
+	if a.Global.Link == LinkConsort {
+		consorts, err := r.Src.EntitiesNamedEnding(ctx, "人物", consortTitles, consortLimit)
+		if err != nil {
+			return nil, fmt.Errorf("global search: the empresses: %w", err)
+		}
+		for _, e := range consorts {
+			if !seen[e.ID] {
+				seen[e.ID] = true
+				out = append(out, e)
+			}
+		}
 	}
 	if len(a.Global.Rulers) == 0 {
 		return out, nil

@@ -330,7 +330,7 @@ func TestListsAfterTheirFramingSentence(t *testing.T) {
 	cands := candidates{}
 	get := cands.getter(func(e kg.Entity) bool { return wants(WantPerson, e) })
 	terms := []string{"云台", "二十", "十八", "八将"}
-	if err := r.globalLists(t.Context(), p, origSentences(p), terms, nil, 1, get); err != nil {
+	if _, err := r.globalLists(t.Context(), p, origSentences(p), terms, nil, 1, get); err != nil {
 		t.Fatal(err)
 	}
 	var listed []string
@@ -349,11 +349,58 @@ func TestListsAfterTheirFramingSentence(t *testing.T) {
 	// A sentence that holds one of the phrase's terms and none of the
 	// entities the question names frames no list of theirs.
 	clear(cands)
-	if err := r.globalLists(t.Context(), p, origSentences(p), []string{"云台"}, []kg.Entity{{ID: 99, Name: "孔子"}}, 1, get); err != nil {
+	if _, err := r.globalLists(t.Context(), p, origSentences(p), []string{"云台"}, []kg.Entity{{ID: 99, Name: "孔子"}}, 1, get); err != nil {
 		t.Fatal(err)
 	}
 	if len(cands) != 0 {
 		t.Errorf("a sentence without 孔子 framed a list of his: %v", cands)
+	}
+}
+
+// passageSource holds one passage, the one every search finds.
+type passageSource struct {
+	listSource
+	p store.Passage
+}
+
+func (s passageSource) Passages(context.Context, []int64) ([]store.Passage, error) {
+	return []store.Passage{s.p}, nil
+}
+
+// The sentence that frames a list counts for the list's members once,
+// through the list and in its order: 王常 and 李通, named in it as an
+// aside and again at the list's end, come after the twenty-eight, not
+// before them for standing in the sentence that best fits the question.
+func TestFramingSentenceCountsForItsListOnce(t *testing.T) {
+	doc := "永平中，显宗追感前世功臣，乃图画二十八将于南宫云台，其外又有王常、李通，合三十人。故依其本弟系之篇末，以志功臣之次云尔。\n" +
+		"太傅高密侯邓禹中山太守全椒侯马成\n大司马广平侯吴汉河南尹阜成侯王梁\n左将军胶东侯贾复琅邪太守祝阿侯陈俊\n" +
+		"卫尉安成侯李通右将军槐里侯王常"
+	src := newListSource(doc, map[string]string{
+		"显宗": "人物", "南宫": "地点", "云台": "地点", "王常": "人物", "李通": "人物",
+		"太傅": "职官", "高密侯": "爵位", "邓禹": "人物", "中山太守": "职官", "全椒侯": "爵位", "马成": "人物",
+		"大司马": "职官", "广平侯": "爵位", "吴汉": "人物", "河南尹": "职官", "阜成侯": "爵位", "王梁": "人物",
+		"左将军": "职官", "胶东侯": "爵位", "贾复": "人物", "琅邪太守": "职官", "祝阿侯": "爵位", "陈俊": "人物",
+		"卫尉": "职官", "安成侯": "爵位", "右将军": "职官", "槐里侯": "爵位",
+	})
+	p := store.Passage{ChunkID: 1, DocID: 1, Start: 0, End: utf8.RuneCountInString(doc), Text: doc, Norm: doc, Lang: "lzh"}
+	r := &Retriever{Src: passageSource{src, p}, Lexical: func(context.Context, string, int) ([]Scored, error) {
+		return []Scored{{ID: 1, Score: 1}}, nil
+	}}
+	a := &Analysis{Global: parseGlobal("云台二十八将有哪些人？")}
+	cands := candidates{}
+	get := cands.getter(func(e kg.Entity) bool { return wants(WantPerson, e) })
+	if err := r.globalPassages(t.Context(), a, nil, get); err != nil {
+		t.Fatal(err)
+	}
+	deng, wang := cands[src.id("邓禹")], cands[src.id("王常")]
+	if deng == nil || wang == nil {
+		t.Fatalf("邓禹 or 王常 not found: %v", cands)
+	}
+	if wang.raw["passage"] > deng.raw["passage"] {
+		t.Errorf("王常 scored %.3f for his passage, 邓禹 %.3f: the framing sentence counted besides the list", wang.raw["passage"], deng.raw["passage"])
+	}
+	if !(deng.raw["list"] > wang.raw["list"]) || wang.raw["list"] == 0 {
+		t.Errorf("list scores: 邓禹 %.4f, 王常 %.4f; want 邓禹 first and 王常 listed", deng.raw["list"], wang.raw["list"])
 	}
 }
 
@@ -450,5 +497,58 @@ func TestGroupWordIsNoMember(t *testing.T) {
 	}
 	if g.admits(kg.Entity{Name: "张骞", Type: "人物"}) {
 		t.Error("a list of peoples admits a person")
+	}
+}
+
+// consortSource holds an empress, her brother and her son.
+type consortSource struct{ noNames }
+
+func (consortSource) EntitiesNamedEnding(_ context.Context, typ string, suffixes []string, _ int) ([]kg.Entity, error) {
+	if typ != "人物" || !slices.Contains(suffixes, "太后") {
+		return nil, nil
+	}
+	return []kg.Entity{{ID: 1, Name: "窦太后", Type: "人物"}}, nil
+}
+
+func (consortSource) Edges(context.Context, int64, int) ([]store.Edge, error) {
+	return []store.Edge{{RelationID: 1, Support: 2}, {RelationID: 2, Support: 2}, {RelationID: 3, Support: 1}}, nil
+}
+
+func (consortSource) Statements(_ context.Context, id int64, _ []string, _ int) ([]kg.Relation, error) {
+	if id != 1 {
+		return nil, nil
+	}
+	return []kg.Relation{
+		{ID: 1, HeadID: 1, Head: "窦太后", HeadType: "人物", Type: "同胞", TailID: 2, Tail: "窦宪", TailType: "人物"},
+		{ID: 2, HeadID: 1, Head: "窦太后", HeadType: "人物", Type: "子女", TailID: 3, Tail: "刘肇", TailType: "人物"},
+		{ID: 3, HeadID: 4, Head: "窦勋", HeadType: "人物", Type: "子女", TailID: 1, Tail: "窦太后", TailType: "人物"},
+	}, nil
+}
+
+// 外戚 are the kin of the empresses, whom the question does not name:
+// their brothers and fathers, not their sons.
+func TestConsortKinAreTheEmpressesKin(t *testing.T) {
+	g := parseGlobal("东汉把持朝政的外戚有哪些？")
+	if g == nil || g.Link != LinkConsort || g.Want != WantPerson {
+		t.Fatalf("外戚 read as %+v", g)
+	}
+	r := &Retriever{Src: consortSource{}}
+	a := &Analysis{Global: g}
+	anchors, err := r.anchors(t.Context(), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(anchors) != 1 || anchors[0].Name != "窦太后" {
+		t.Fatalf("anchors %v, want the empress", anchors)
+	}
+	cands := candidates{}
+	get := cands.getter(func(e kg.Entity) bool { return e.ID != 1 && g.admits(e) })
+	if err := r.globalRelations(t.Context(), g, anchors, get); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[int64]bool{2: true, 3: false, 4: true} {
+		if got := cands[id] != nil && cands[id].raw["relation"] > 0; got != want {
+			t.Errorf("entity %d counted as 外戚: %v, want %v", id, got, want)
+		}
 	}
 }

@@ -42,6 +42,9 @@ type Source interface {
 	// EntitiesIn counts the entities named in documents, most named first.
 	EntitiesIn(ctx context.Context, docs []int64, limit int) ([]store.EntityCount, error)
 	EntitiesByID(ctx context.Context, ids []int64) ([]kg.Entity, error)
+	// EntitiesNamedEnding are the entities of a type whose names end with
+	// one of suffixes, most mentioned first.
+	EntitiesNamedEnding(ctx context.Context, typ string, suffixes []string, limit int) ([]kg.Entity, error)
 	// EntityYears are the years of the dated passages naming each entity.
 	EntityYears(ctx context.Context, ids []int64) (map[int64][]int, error)
 	// Communities are the communities' reports; EntityCommunity is the

@@ -327,6 +327,27 @@ func (s *DB) EntitiesByID(ctx context.Context, ids []int64) ([]kg.Entity, error)
 	return scanEntities(rows)
 }
 
+// EntitiesNamedEnding lists the entities of type typ whose main names end
+// with one of suffixes (which hold no LIKE wildcards), most mentioned
+// first.
+func (s *DB) EntitiesNamedEnding(ctx context.Context, typ string, suffixes []string, limit int) ([]kg.Entity, error) {
+	if len(suffixes) == 0 {
+		return nil, nil
+	}
+	args := []any{typ}
+	var like []string
+	for _, suf := range suffixes {
+		like = append(like, "e.name LIKE ?")
+		args = append(args, "%"+suf)
+	}
+	rows, err := s.query(ctx, "SELECT "+entityColumns+" FROM entities e WHERE e.type = ? AND ("+strings.Join(like, " OR ")+
+		") ORDER BY e.mentions DESC, e.id LIMIT ?", append(args, limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("find entities by the end of their names: %w", err)
+	}
+	return scanEntities(rows)
+}
+
 // DocumentMentions lists every entity mention of a document in text order,
 // with the entity each is aligned to (0 for a name not aligned).
 func (s *DB) DocumentMentions(ctx context.Context, docID int64) ([]store.DocMention, error) {

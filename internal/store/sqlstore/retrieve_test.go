@@ -173,3 +173,28 @@ func TestOwnDocumentsOpenedByTheFormula(t *testing.T) {
 		}
 	})
 }
+
+// Entities are found by how their names end, of the type asked, most
+// mentioned first.
+func TestEntitiesNamedEnding(t *testing.T) {
+	eachEngine(t, func(t *testing.T, ctx context.Context, db *DB) {
+		if _, err := db.db.ExecContext(ctx, `INSERT INTO entities(id, name, type, mentions) VALUES
+			(1, '窦太后', '人物', 5), (2, '顺烈梁皇后', '人物', 9), (3, '窦宪', '人物', 40), (4, '皇后', '职官', 80), (5, '太后宫', '地点', 3)`); err != nil {
+			t.Fatal(err)
+		}
+		got, err := db.EntitiesNamedEnding(ctx, "人物", []string{"皇后", "太后"}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range got {
+			names = append(names, e.Name)
+		}
+		if !slices.Equal(names, []string{"顺烈梁皇后", "窦太后"}) {
+			t.Fatalf("people named …皇后 or …太后: %v, want 顺烈梁皇后 then 窦太后", names)
+		}
+		if got, err := db.EntitiesNamedEnding(ctx, "人物", []string{"皇后", "太后"}, 1); err != nil || len(got) != 1 {
+			t.Fatalf("limit 1: %v, %v", got, err)
+		}
+	})
+}
