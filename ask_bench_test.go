@@ -84,12 +84,7 @@ func BenchmarkRelate(b *testing.B) {
 // over loopback HTTP from several clients at once: ns/op is the inverse of
 // the throughput.
 func BenchmarkAPIEntity(b *testing.B) {
-	ws := benchWorkspace(b)
-	ctx := context.Background()
-	people, err := ws.Entities(ctx, annals.EntityQuery{Type: "人物", Limit: 200})
-	if err != nil || len(people) == 0 {
-		b.Fatal("no people", err)
-	}
+	ws, people := benchPeople(b)
 	h, err := ws.Handler(annals.ServeOptions{Addr: "127.0.0.1:0"})
 	if err != nil {
 		b.Fatal(err)
@@ -123,12 +118,8 @@ func BenchmarkAPIEntity(b *testing.B) {
 // BenchmarkEntity builds entity pages in process, a new one each time (as
 // BenchmarkAPIEntity asks them, without HTTP or the server's cache).
 func BenchmarkEntity(b *testing.B) {
-	ws := benchWorkspace(b)
+	ws, people := benchPeople(b)
 	ctx := context.Background()
-	people, err := ws.Entities(ctx, annals.EntityQuery{Type: "人物", Limit: 200})
-	if err != nil || len(people) == 0 {
-		b.Fatal("no people", err)
-	}
 	b.ResetTimer()
 	for i := range b.N {
 		p := people[i%len(people)]
@@ -136,4 +127,15 @@ func BenchmarkEntity(b *testing.B) {
 			b.Fatalf("%s: %v", p.Name, err)
 		}
 	}
+}
+
+// benchPeople opens the bench workspace and lists its 200 most mentioned
+// people, whose pages the entity benchmarks ask for.
+func benchPeople(b *testing.B) (*annals.Workspace, []annals.Entity) {
+	ws := benchWorkspace(b)
+	people, err := ws.Entities(context.Background(), annals.EntityQuery{Type: "人物", Limit: 200})
+	if err != nil || len(people) == 0 {
+		b.Fatal("no people", err)
+	}
+	return ws, people
 }
