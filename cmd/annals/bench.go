@@ -90,13 +90,11 @@ With --api it measures only the HTTP API, on the current workspace.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if api {
 				return a.withWorkspace(cmd, true, func(ws *annals.Workspace) error {
-					if cpuProfile != "" {
-						stop, err := startCPUProfile(cpuProfile)
-						if err != nil {
-							return err
-						}
-						defer stop()
+					stop, err := startCPUProfile(cpuProfile)
+					if err != nil {
+						return err
 					}
+					defer stop()
 					return a.benchAPI(cmd.Context(), ws)
 				})
 			}

@@ -57,13 +57,11 @@ run is kept), 2 for a wrong command line, 1 for any other error.`,
 				default:
 					return fmt.Errorf("--t2s %q: want on or off", t2s)
 				}
-				if cpuProfile != "" {
-					stop, err := startCPUProfile(cpuProfile)
-					if err != nil {
-						return err
-					}
-					defer stop()
+				stop, err := startCPUProfile(cpuProfile)
+				if err != nil {
+					return err
 				}
+				defer stop()
 				rep, err := a.runIndex(cmd, ws, paths, opts)
 				if err != nil {
 					return err
@@ -85,8 +83,11 @@ run is kept), 2 for a wrong command line, 1 for any other error.`,
 }
 
 // startCPUProfile profiles the process's CPU into path until the returned
-// stop is called.
+// stop is called; with no path it does nothing.
 func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("cpu profile: %w", err)

@@ -47,10 +47,10 @@ const (
 const (
 	LinkSubordinate = "subordinate" // 将领, 谋士, 功臣, 弟子
 	LinkKin         = "kin"         // 亲族, 家族
+	LinkEnemy       = "enemy"       // 敌人, 对手
 	// LinkConsort is the kin of the empresses (外戚), whom the question
 	// need not name: they are its anchors.
 	LinkConsort = "consort"
-	LinkEnemy   = "enemy" // 敌人, 对手
 )
 
 // GlobalAsk is what a whole-corpus question asks for.
@@ -504,7 +504,8 @@ func linkFits(link, typ string, forward bool) bool {
 	if link == LinkConsort {
 		// An empress's parents and brothers are 外戚; her sons are
 		// princes and emperors.
-		return typ != "子女" && typ != "parent_of" || !forward
+		parent := typ == "子女" || typ == "parent_of"
+		return !parent || !forward
 	}
 	if link != LinkSubordinate && link != "" {
 		return true
