@@ -153,18 +153,21 @@ func (e Evidence) Words(sp Span) string {
 
 // Relation is an edge of the graph with its evidence.
 type Relation struct {
-	ID        int64      `json:"id"`
-	HeadID    int64      `json:"head_id"`
-	Head      string     `json:"head"`
-	HeadType  string     `json:"head_type"`
-	Type      string     `json:"relation"`
-	TailID    int64      `json:"tail_id"`
-	Tail      string     `json:"tail"`
-	TailType  string     `json:"tail_type"`
-	Status    string     `json:"status"`
-	Score     *float64   `json:"score"`
-	Extractor string     `json:"extractor"`
-	Evidence  []Evidence `json:"evidence"`
+	ID        int64    `json:"id"`
+	HeadID    int64    `json:"head_id"`
+	Head      string   `json:"head"`
+	HeadType  string   `json:"head_type"`
+	Type      string   `json:"relation"`
+	TailID    int64    `json:"tail_id"`
+	Tail      string   `json:"tail"`
+	TailType  string   `json:"tail_type"`
+	Status    string   `json:"status"`
+	Score     *float64 `json:"score"`
+	Extractor string   `json:"extractor"`
+	// Support is how many sentences state the relation, where the store
+	// counted them.
+	Support  int        `json:"support,omitempty"`
+	Evidence []Evidence `json:"evidence"`
 }
 
 // Cite names a document as a reader would: 《三国志·蜀书·诸葛亮传》. Without a

@@ -65,8 +65,13 @@ type GlobalAsk struct {
 	Period     string   `json:"period,omitempty"`
 	Rulers     []string `json:"rulers,omitempty"` // the founders of the state the question names
 	Role       string   `json:"role,omitempty"`   // general or adviser: the offices members held
-	From       *int     `json:"from,omitempty"`
-	To         *int     `json:"to,omitempty"`
+	// House says whether the members stand within the ruling house (宗室,
+	// 同姓) or outside it (异姓, and the empresses' kin); HouseName is its
+	// surname where the period names it.
+	House     string `json:"house,omitempty"`
+	HouseName string `json:"house_name,omitempty"`
+	From      *int   `json:"from,omitempty"`
+	To        *int   `json:"to,omitempty"`
 }
 
 // listTemplates end (or open) a question that asks for a list.
@@ -108,16 +113,61 @@ const consortLimit = 300
 // enemies.
 var hostileVerb = regexp.MustCompile(`(讨伐|攻打|征讨|镇压|击败|击破|进攻|平定|抵御|攻灭|讨平|起兵|反叛|叛乱|反抗)`)
 
-// Roles narrow a group of persons by the offices its members held.
+// Houses: where the members stand to the ruling house.
 const (
-	RoleGeneral = "general" // 将领, 部将: generals' and colonels' posts
-	RoleAdviser = "adviser" // 谋士, 谋臣: counsellors', secretaries' posts
+	HouseWithin  = "within"  // 宗室, 同姓: the ruling house's kin
+	HouseOutside = "outside" // 异姓, 外戚: of another surname
 )
 
-// roleOffices are the marks of each role in office titles.
-var roleOffices = map[string][]string{
-	RoleGeneral: {"将军", "校尉", "中郎将", "都尉", "都督", "督", "护军", "将"},
-	RoleAdviser: {"军师", "祭酒", "尚书", "侍中", "参军", "长史", "大夫", "从事", "主簿", "掾", "谋", "令", "司直"},
+// houseWords say which side of the ruling house a group stands on.
+var (
+	withinWords  = []string{"宗室", "宗亲", "同姓"}
+	outsideWords = []string{"异姓"}
+)
+
+// Roles narrow a group of persons by the offices or ranks its members
+// held.
+const (
+	RoleGeneral  = "general"  // 将领, 部将: generals' and colonels' posts
+	RoleAdviser  = "adviser"  // 谋士, 谋臣: counsellors', secretaries' posts
+	RoleMinister = "minister" // 重臣, 大臣: the court's and the chancery's posts
+	RoleKing     = "king"     // 诸侯王, 封王: made a king
+	RoleNoble    = "noble"    // 王侯, 封侯: made a king or a marquis
+)
+
+// A role is what its holders hold: facts of these types whose object
+// bears one of the marks, anywhere in an office's title or at the end of
+// a rank's (吕王, 郦侯; not 赵王后).
+type role struct {
+	types  []string
+	marks  []string
+	ending bool
+}
+
+var (
+	officeTypes = []string{"任官", "held_office"}
+	rankTypes   = []string{"封爵"}
+	roles       = map[string]role{
+		RoleGeneral:  {officeTypes, []string{"将军", "校尉", "中郎将", "都尉", "都督", "督", "护军", "将"}, false},
+		RoleAdviser:  {officeTypes, []string{"军师", "祭酒", "尚书", "侍中", "参军", "长史", "大夫", "从事", "主簿", "掾", "谋", "令", "司直"}, false},
+		RoleMinister: {officeTypes, []string{"丞相", "相国", "司徒", "司空", "太尉", "太傅", "尚书", "侍中", "御史", "大夫", "卿", "太常", "光禄", "廷尉", "少府", "中书"}, false},
+		RoleKing:     {rankTypes, []string{"王"}, true},
+		RoleNoble:    {rankTypes, []string{"王", "侯"}, true},
+	}
+	// nobleWords and kingWords name the ranks a group was given; 称王,
+	// a title taken, is no rank given.
+	nobleWords = []string{"王侯", "封侯", "为侯"}
+	// ministerWords are the head nouns of a group of ministers.
+	ministerWords = []string{"重臣", "大臣", "文臣", "宰辅", "辅臣"}
+	kingWords     = []string{"诸侯王", "封王", "为王"}
+)
+
+// fits says whether a fact's object is of the role.
+func (ro role) fits(tail string) bool {
+	if !ro.ending {
+		return containsAny(tail, ro.marks)
+	}
+	return slices.ContainsFunc(ro.marks, func(m string) bool { return strings.HasSuffix(tail, m) })
 }
 
 // categorySeparators split 部将和谋士 into its two groups.
@@ -186,13 +236,27 @@ func parseGlobal(norm string) *GlobalAsk {
 		g.Role = RoleAdviser
 	case general && !adviser:
 		g.Role = RoleGeneral
+	case adviser || general:
+	case containsAny(cats, ministerWords):
+		g.Role = RoleMinister
+	case containsAny(g.Phrase, nobleWords):
+		g.Role = RoleNoble // 封王侯: 封王 within it is the wider 王侯
+	case containsAny(g.Phrase, kingWords):
+		g.Role = RoleKing
 	}
 	if g.Want != WantPerson && g.Link == LinkSubordinate {
 		g.Link = ""
 	}
-	if p, ok := periodOf(low); ok {
+	p, ok := periodOf(low)
+	if ok {
 		from, to := p.from, p.to
 		g.Period, g.From, g.To, g.Rulers = p.name, &from, &to, p.rulers
+	}
+	switch {
+	case containsAny(g.Phrase, outsideWords) || g.Link == LinkConsort:
+		g.House, g.HouseName = HouseOutside, p.house
+	case containsAny(g.Phrase, withinWords):
+		g.House, g.HouseName = HouseWithin, p.house
 	}
 	return g
 }
@@ -384,13 +448,18 @@ func (r *Retriever) Global(ctx context.Context, a *Analysis, limit int) (*Global
 	}
 	members := rankMembers(g, anchors, cands, years, kindChapter)
 	if clan := clanOf(a); clan != "" {
-		members = clanFirst(clan, members)
+		members = bySurname(clan, true, members)
 	}
 	if members, err = r.byRole(ctx, g.Role, members); err != nil {
 		return nil, err
 	}
-	if members, err = r.rulersApart(ctx, g, members); err != nil {
+	rulers, err := r.rulersAmong(ctx, members)
+	if err != nil {
 		return nil, err
+	}
+	members = rulersApart(g, members, rulers)
+	if house := houseOf(g, members, rulers); house != "" {
+		members = bySurname(house, g.House == HouseWithin, members)
 	}
 	members = distinctNames(members)
 	if len(members) > limit {
@@ -827,19 +896,52 @@ func clanOf(a *Analysis) string {
 	return histories.Surname(m.Entity.Name)
 }
 
-// clanPenalty scales a member outside the clan asked for.
-const clanPenalty = 0.1
+// surnamePenalty scales a member on the wrong side of the surname a
+// group is drawn by.
+const surnamePenalty = 0.1
 
-// clanFirst puts a clan's members before the others the evidence ties
-// to the person: a spouse or a child of another house is kin, not clan.
-func clanFirst(clan string, ms []Member) []Member {
+// bySurname puts the members who bear a surname first (same) or last
+// (not same), keeping the evidence's order within each side: a spouse or
+// a child of another house is kin, not clan, and the emperor's kin are
+// no 异姓王.
+func bySurname(surname string, same bool, ms []Member) []Member {
 	for i := range ms {
-		if !strings.HasPrefix(ms[i].Entity.Name, clan) {
-			ms[i].Score = math.Round(ms[i].Score*clanPenalty*1000) / 1000
+		if strings.HasPrefix(ms[i].Entity.Name, surname) != same {
+			ms[i].Score = math.Round(ms[i].Score*surnamePenalty*1000) / 1000
 		}
 	}
 	sortMembers(ms)
 	return ms
+}
+
+// houseOf is the surname of the ruling house a group is drawn by: the
+// period's, or else the one most of the rulers among the best members
+// bear (刘 of 刘秀, 刘祜, 刘隆 beside the 东汉 外戚); "" when the group
+// is not drawn by the house, or no surname leads.
+func houseOf(g *GlobalAsk, ms []Member, rulers map[int64]ruling) string {
+	if g.House == "" || g.HouseName != "" {
+		return g.HouseName
+	}
+	count := map[string]int{}
+	for _, m := range ms {
+		if rulers[m.Entity.ID] != notRuler {
+			count[histories.Surname(m.Entity.Name)]++
+		}
+	}
+	best, tie := "", false
+	for s, n := range count {
+		switch {
+		case s == "":
+		case best == "" || n > count[best]:
+			best, tie = s, false
+		case n == count[best]:
+			tie = true
+		}
+	}
+	if tie {
+		return ""
+	}
+	return best
 }
 
 // periodWeights weighs passages by the period a question names: those
@@ -1316,28 +1418,31 @@ func sortMembers(ms []Member) {
 // roleChecked is how many of the best members have their offices read.
 const roleChecked = 30
 
-// byRole reweighs the best members by the offices they held: a general
-// held generals' posts, an adviser counsellors'. A member with no office
-// on record keeps its score.
-func (r *Retriever) byRole(ctx context.Context, role string, ms []Member) ([]Member, error) {
-	if role == "" {
+// byRole reweighs the best members by the offices or ranks they held: a
+// general held generals' posts, an adviser counsellors', a king enfeoffed
+// a kingdom. A member with none on record keeps its score.
+func (r *Retriever) byRole(ctx context.Context, name string, ms []Member) ([]Member, error) {
+	ro, ok := roles[name]
+	if !ok {
 		return ms, nil
 	}
 	for i := range ms[:min(len(ms), roleChecked)] {
-		rels, err := r.Src.Statements(ctx, ms[i].Entity.ID, []string{"任官", "held_office"}, 0)
+		rels, err := r.Src.Statements(ctx, ms[i].Entity.ID, ro.types, 0)
 		if err != nil {
 			return nil, fmt.Errorf("global search: read the offices of %s: %w", ms[i].Entity.Name, err)
 		}
-		if len(rels) == 0 {
+		if len(rels) == 0 && !ro.ending {
 			continue
 		}
-		fits := 0
+		fits, all := 0, 0
 		for _, rel := range rels {
-			if containsAny(rel.Tail, roleOffices[role]) {
-				fits++
+			n := max(1, rel.Support)
+			all += n
+			if ro.fits(rel.Tail) {
+				fits += n
 			}
 		}
-		share := float64(fits) / float64(len(rels))
+		share := float64(fits) / float64(max(1, all))
 		ms[i].Score = math.Round(ms[i].Score*(0.2+1.3*share)*1000) / 1000
 	}
 	sortMembers(ms)
@@ -1353,52 +1458,70 @@ var rulerWords = []string{"帝", "王", "君", "主", "群雄", "割据", "诸�
 // is none of them.
 const rulerPenalty = 0.15
 
-// rulersApart lowers the rulers among the best members, unless the group
-// asked for is one of rulers: an emperor by succession (a temple name, or
-// a title the ruler table knows) is not one of his reign's 酷吏 or 宦官.
-func (r *Retriever) rulersApart(ctx context.Context, g *GlobalAsk, ms []Member) ([]Member, error) {
-	if containsAny(strings.ToLower(g.Phrase), rulerWords) {
-		return ms, nil
-	}
-	changed := false
-	for i := range ms[:min(len(ms), roleChecked)] {
-		if !isPersonType(ms[i].Entity.Type) {
+// ruling is how a member came to rule, by the names the graph holds.
+type ruling int
+
+const (
+	notRuler  ruling = iota
+	succeeded        // a temple name, or a title the ruler table knows
+	founded          // a founder's temple name: 刘邦, 曹操
+)
+
+// rulersAmong reads the names of the best persons among the members and
+// says which of them ruled, and how.
+func (r *Retriever) rulersAmong(ctx context.Context, ms []Member) (map[int64]ruling, error) {
+	out := map[int64]ruling{}
+	for _, m := range ms[:min(len(ms), roleChecked)] {
+		if !isPersonType(m.Entity.Type) {
 			continue
 		}
-		as, err := r.Src.Aliases(ctx, ms[i].Entity.ID)
+		as, err := r.Src.Aliases(ctx, m.Entity.ID)
 		if err != nil {
-			return nil, fmt.Errorf("global search: read the names of %s: %w", ms[i].Entity.Name, err)
+			return nil, fmt.Errorf("global search: read the names of %s: %w", m.Entity.Name, err)
 		}
-		if founder(as) {
-			continue
-		}
-		for _, al := range as {
-			if al.Kind == "庙号" || ((al.Kind == "称号" || al.Kind == "谥号") && len(eras.LookupRuler(al.Name)) > 0) {
-				ms[i].Score = math.Round(ms[i].Score*rulerPenalty*1000) / 1000
-				changed = true
-				break
-			}
+		if k := rulingOf(as); k != notRuler {
+			out[m.Entity.ID] = k
 		}
 	}
-	if changed {
-		sortMembers(ms)
-	}
-	return ms, nil
+	return out, nil
 }
 
 // founderTemples are the temple names of a dynasty's founders.
 var founderTemples = []string{"高祖", "太祖", "世祖", "烈祖"}
 
-// founder says whether names hold a founder's temple name: a founder
-// (刘邦, 曹操) rose among others before he reigned, and belongs to the
-// groups of his rise.
-func founder(as []kg.Alias) bool {
+// rulingOf says from a person's names whether and how he ruled.
+func rulingOf(as []kg.Alias) ruling {
+	k := notRuler
 	for _, al := range as {
-		if al.Kind == "庙号" && slices.Contains(founderTemples, al.Name) {
-			return true
+		switch {
+		case al.Kind == "庙号" && slices.Contains(founderTemples, al.Name):
+			return founded
+		case al.Kind == "庙号" || ((al.Kind == "称号" || al.Kind == "谥号") && len(eras.LookupRuler(al.Name)) > 0):
+			k = succeeded
 		}
 	}
-	return false
+	return k
+}
+
+// rulersApart lowers the rulers by succession among the members, unless
+// the group asked for is one of rulers: an emperor is not one of his
+// reign's 酷吏 or 宦官. A founder rose among others before he reigned,
+// and belongs to the groups of his rise.
+func rulersApart(g *GlobalAsk, ms []Member, rulers map[int64]ruling) []Member {
+	if containsAny(strings.ToLower(g.Phrase), rulerWords) {
+		return ms
+	}
+	changed := false
+	for i := range ms {
+		if rulers[ms[i].Entity.ID] == succeeded {
+			ms[i].Score = math.Round(ms[i].Score*rulerPenalty*1000) / 1000
+			changed = true
+		}
+	}
+	if changed {
+		sortMembers(ms)
+	}
+	return ms
 }
 
 // citeMember finds a citation for a member that has none yet: its first

@@ -28,10 +28,12 @@ func TestParseGlobal(t *testing.T) {
 		{"秦末起兵反秦的有哪些人？", "秦末起兵反秦", nil, WantPerson, LinkEnemy, "秦末", ""},
 		{"战国七雄是哪些国家？", "战国七雄", []string{"战国七雄"}, WantGroup, "", "战国", ""},
 		{"刘备入蜀前后据有的州郡有哪些？", "刘备入蜀前后据有的州郡", []string{"州郡"}, WantPlace, "", "", ""},
-		{"吕后的亲族中被封王侯的有哪些？", "吕后的亲族中被封王侯", []string{"亲族"}, WantPerson, LinkKin, "", ""},
+		{"吕后的亲族中被封王侯的有哪些？", "吕后的亲族中被封王侯", []string{"亲族"}, WantPerson, LinkKin, "", RoleNoble},
 		{"讨伐黄巾军的将领有哪些？", "讨伐黄巾军的将领", []string{"将领"}, WantPerson, LinkEnemy, "", RoleGeneral},
 		{"东汉时东方、东北方的东夷诸国诸族有哪些？", "东汉时东方、东北方的东夷诸国诸族", []string{"东夷诸国诸族"}, WantGroup, "", "东汉", ""},
-		{"项羽分封的诸侯王有哪些？", "项羽分封的诸侯王", []string{"诸侯王"}, WantPerson, "", "", ""},
+		{"项羽分封的诸侯王有哪些？", "项羽分封的诸侯王", []string{"诸侯王"}, WantPerson, "", "", RoleKing},
+		{"蜀汉的重臣有哪些？", "蜀汉的重臣", []string{"重臣"}, WantPerson, LinkSubordinate, "蜀汉", RoleMinister},
+		{"两汉之际称帝称王、割据一方的有哪些人？", "两汉之际称帝称王、割据一方", nil, WantPerson, "", "两汉之际", ""},
 		{"哪些人起兵反秦？", "起兵反秦", []string{"起兵反秦"}, WantPerson, LinkEnemy, "", ""},
 		{"东汉有哪些隐士？", "东汉的隐士", []string{"隐士"}, WantPerson, "", "东汉", ""},
 		{"曹操有哪些谋士呢？", "曹操的谋士", []string{"谋士"}, WantPerson, LinkSubordinate, "", RoleAdviser},
@@ -115,19 +117,75 @@ func TestRulersApart(t *testing.T) {
 			{Entity: kg.Entity{ID: 3, Name: "张汤", Type: "人物"}, Score: 0.8},
 		}
 	}
-	ms, err := r.rulersApart(t.Context(), &GlobalAsk{Phrase: "西汉以严刑峻法著称的酷吏"}, members())
+	rulers, err := r.rulersAmong(t.Context(), members())
 	if err != nil {
 		t.Fatal(err)
 	}
+	if rulers[1] != succeeded || rulers[2] != founded || rulers[3] != notRuler {
+		t.Fatalf("rulers %v", rulers)
+	}
+	ms := rulersApart(&GlobalAsk{Phrase: "西汉以严刑峻法著称的酷吏"}, members(), rulers)
 	if ms[0].Entity.Name != "刘邦" || ms[1].Entity.Name != "张汤" || ms[2].Entity.Name != "刘询" {
 		t.Errorf("order %s %s %s: the emperor by succession last", ms[0].Entity.Name, ms[1].Entity.Name, ms[2].Entity.Name)
 	}
-	ms, err = r.rulersApart(t.Context(), &GlobalAsk{Phrase: "两汉之际称帝称王的"}, members())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ms = rulersApart(&GlobalAsk{Phrase: "两汉之际称帝称王的"}, members(), rulers)
 	if ms[0].Entity.Name != "刘询" || ms[0].Score != 1 {
 		t.Errorf("a group of rulers keeps its emperors: %+v", ms[0])
+	}
+}
+
+// A group of another surname than the ruling house (异姓, 外戚) puts the
+// house's kin last, and a group of the house (宗室) puts the others last.
+// The house is the period's, or else the surname the rulers among the
+// members share.
+func TestHouseSplitsTheMembers(t *testing.T) {
+	for _, tc := range []struct {
+		q, house, name string
+	}{
+		{"汉初被封为诸侯王的异姓功臣有哪些？", HouseOutside, "刘"},
+		{"东汉把持朝政的外戚有哪些？", HouseOutside, "刘"},
+		{"外戚有哪些？", HouseOutside, ""},
+		{"西汉被封为诸侯王的宗室有哪些？", HouseWithin, "刘"},
+		{"汉初被封为诸侯王的功臣有哪些？", "", ""},
+	} {
+		g := parseGlobal(tc.q)
+		if g == nil || g.House != tc.house || g.HouseName != tc.name {
+			t.Errorf("%s: %+v, want house %q %q", tc.q, g, tc.house, tc.name)
+		}
+	}
+	members := func() []Member {
+		return []Member{
+			{Entity: kg.Entity{ID: 1, Name: "刘邦", Type: "人物"}, Score: 1.6},
+			{Entity: kg.Entity{ID: 2, Name: "陈平", Type: "人物"}, Score: 1},
+			{Entity: kg.Entity{ID: 3, Name: "刘启", Type: "人物"}, Score: 0.4},
+			{Entity: kg.Entity{ID: 4, Name: "彭越", Type: "人物"}, Score: 0.3},
+			{Entity: kg.Entity{ID: 5, Name: "刘贾", Type: "人物"}, Score: 0.2},
+		}
+	}
+	names := func(ms []Member) []string {
+		var out []string
+		for _, m := range ms {
+			out = append(out, m.Entity.Name)
+		}
+		return out
+	}
+	rulers := map[int64]ruling{1: founded, 3: succeeded}
+	outside := &GlobalAsk{House: HouseOutside}
+	house := houseOf(outside, members(), rulers)
+	if house != "刘" {
+		t.Fatalf("house %q, want 刘 from the rulers", house)
+	}
+	if got := names(bySurname(house, false, members())); !slices.Equal(got, []string{"陈平", "彭越", "刘邦", "刘启", "刘贾"}) {
+		t.Errorf("outside the house: %v", got)
+	}
+	if got := names(bySurname(house, true, members())); !slices.Equal(got, []string{"刘邦", "刘启", "刘贾", "陈平", "彭越"}) {
+		t.Errorf("within the house: %v", got)
+	}
+	if houseOf(&GlobalAsk{}, members(), rulers) != "" {
+		t.Error("a group not drawn by the house has no house")
+	}
+	if houseOf(outside, members(), map[int64]ruling{1: founded, 2: succeeded}) != "" {
+		t.Error("rulers of two surnames, one each: no house leads")
 	}
 }
 
@@ -461,7 +519,7 @@ func TestClanOfTheNamedPerson(t *testing.T) {
 			t.Errorf("%s: clan %q, want %q", tc.q, got, tc.clan)
 		}
 	}
-	ms := clanFirst("吕", []Member{
+	ms := bySurname("吕", true, []Member{
 		{Entity: kg.Entity{ID: 1, Name: "刘盈"}, Score: 1},
 		{Entity: kg.Entity{ID: 2, Name: "吕台"}, Score: 0.3},
 		{Entity: kg.Entity{ID: 3, Name: "张耳"}, Score: 0.8},
@@ -497,6 +555,57 @@ func TestGroupWordIsNoMember(t *testing.T) {
 	}
 	if g.admits(kg.Entity{Name: "张骞", Type: "人物"}) {
 		t.Error("a list of peoples admits a person")
+	}
+}
+
+// rankSource knows the ranks of three men: 刘邦 was made 汉王 in many
+// sentences and a marquis in one, 陈平 only marquis, 叔孙通 nothing.
+type rankSource struct{ noNames }
+
+func (rankSource) Statements(_ context.Context, id int64, types []string, _ int) ([]kg.Relation, error) {
+	if !slices.Equal(types, rankTypes) {
+		return nil, nil
+	}
+	switch id {
+	case 1:
+		return []kg.Relation{{Tail: "汉王", Support: 34}, {Tail: "武安侯", Support: 4}, {Tail: "沛公", Support: 12}}, nil
+	case 2:
+		return []kg.Relation{{Tail: "曲逆侯", Support: 2}, {Tail: "赵王后", Support: 1}}, nil
+	}
+	return nil, nil
+}
+
+// A group of kings keeps those made kings in most of what the texts say
+// of their ranks, and lowers those of other ranks and of none; a group of
+// kings and marquises keeps the marquis too.
+func TestRanksNarrowTheMembers(t *testing.T) {
+	members := func() []Member {
+		return []Member{
+			{Entity: kg.Entity{ID: 3, Name: "叔孙通", Type: "人物"}, Score: 1},
+			{Entity: kg.Entity{ID: 2, Name: "陈平", Type: "人物"}, Score: 0.9},
+			{Entity: kg.Entity{ID: 1, Name: "刘邦", Type: "人物"}, Score: 0.8},
+		}
+	}
+	r := &Retriever{Src: rankSource{}}
+	for _, tc := range []struct {
+		role string
+		want []string
+	}{
+		{RoleKing, []string{"刘邦", "叔孙通", "陈平"}},
+		{RoleNoble, []string{"陈平", "刘邦", "叔孙通"}},
+		{"", []string{"叔孙通", "陈平", "刘邦"}},
+	} {
+		ms, err := r.byRole(t.Context(), tc.role, members())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, m := range ms {
+			got = append(got, m.Entity.Name)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("role %q: %v, want %v", tc.role, got, tc.want)
+		}
 	}
 }
 

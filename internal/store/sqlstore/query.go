@@ -158,9 +158,8 @@ func (s *DB) relations(ctx context.Context, entityID int64, types []string, limi
 	for rows.Next() {
 		var r kg.Relation
 		var score sql.NullFloat64
-		var n int
 		if err := rows.Scan(&r.ID, &r.HeadID, &r.Head, &r.HeadType, &r.Type, &r.TailID, &r.Tail, &r.TailType,
-			&r.Status, &score, &r.Extractor, &n); err != nil {
+			&r.Status, &score, &r.Extractor, &r.Support); err != nil {
 			rows.Close()
 			return nil, err
 		}
