@@ -12,6 +12,7 @@ import (
 	"github.com/annals-project/annals/internal/histories"
 	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/retrieve"
+	"github.com/annals-project/annals/internal/store"
 	"github.com/annals-project/annals/internal/text"
 )
 
@@ -491,10 +492,19 @@ func (f *factual) names(ctx context.Context) ([]candidate, error) {
 	if err != nil {
 		return nil, err
 	}
+	// 又称 asks for the names beside the one the question uses: the
+	// given name cut from it (亮 of 诸葛亮) is that name, shortened, and
+	// answers only when the texts give no other.
+	other := func(al store.AliasEvidence) bool {
+		return ask.Label != "别称" || al.Kind != "名" || !strings.HasSuffix(f.subject.Name, al.Alias)
+	}
+	if !slices.ContainsFunc(als, other) {
+		other = func(store.AliasEvidence) bool { return true }
+	}
 	by := map[string]*candidate{}
 	var order []string
 	for _, al := range als {
-		if al.Alias == f.subject.Name {
+		if al.Alias == f.subject.Name || !other(al) {
 			continue
 		}
 		formula := strings.Contains(al.Evidence.Norm, al.Kind+al.Alias) || strings.Contains(al.Evidence.Norm, al.Kind+"曰"+al.Alias)

@@ -107,6 +107,45 @@ func TestIdentityOfATitleEntity(t *testing.T) {
 	}
 }
 
+// 又称 asks for the other names: the given name cut from the one asked
+// about is no answer while the texts give any other, and is one when
+// they give none.
+func TestOtherNamesLeaveTheGivenName(t *testing.T) {
+	ev := kg.Evidence{Norm: "诸葛亮字孔明，琅邪阳都人也。"}
+	liang := kg.Entity{ID: 1, Name: "诸葛亮", Type: "人物"}
+	ask := func() *retrieve.Analysis {
+		return &retrieve.Analysis{Norm: "诸葛亮又称什么？", Type: retrieve.QCourtesy, Asks: &retrieve.Ask{Label: "别称", List: true}}
+	}
+	given := []store.AliasEvidence{{Alias: "亮", Kind: "名", Evidence: ev}, {Alias: "亮", Kind: "名", Evidence: ev}, {Alias: "亮", Kind: "名", Evidence: ev}}
+	for _, tc := range []struct {
+		als  []store.AliasEvidence
+		want string
+	}{
+		{append(slices.Clone(given), store.AliasEvidence{Alias: "孔明", Kind: "字", Evidence: ev}), "孔明"},
+		{given, "亮"},
+	} {
+		f := &factual{src: aliasSource{aliases: map[int64][]store.AliasEvidence{1: tc.als}}, a: ask(), subject: liang}
+		cands, err := f.names(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range cands {
+			got = append(got, c.value)
+		}
+		if strings.Join(got, "、") != tc.want {
+			t.Errorf("other names %v, want %s", got, tc.want)
+		}
+	}
+	// 名 is asked for by name elsewhere, and keeps it.
+	a := ask()
+	a.Asks.Label = "名"
+	f := &factual{src: aliasSource{aliases: map[int64][]store.AliasEvidence{1: given}}, a: a, subject: liang}
+	if cands, err := f.names(context.Background()); err != nil || len(cands) != 1 || cands[0].value != "亮" {
+		t.Errorf("given name asked for: %v %v", cands, err)
+	}
+}
+
 // A child is stated where the kin word joins the parent to him, not
 // where a 子 follows some other name in the parent's sentence.
 func TestStatesChild(t *testing.T) {
