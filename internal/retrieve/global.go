@@ -64,7 +64,7 @@ type GlobalAsk struct {
 	Link       string   `json:"link,omitempty"` // subordinate, kin, enemy; "" when the words do not say
 	Period     string   `json:"period,omitempty"`
 	Rulers     []string `json:"rulers,omitempty"` // the founders of the state the question names
-	Role       string   `json:"role,omitempty"`   // general or adviser: the offices members held
+	Role       string   `json:"role,omitempty"`   // general, adviser, minister, king, noble: what members held
 	// House says whether the members stand within the ruling house (宗室,
 	// 同姓) or outside it (异姓, and the empresses' kin); HouseName is its
 	// surname where the period names it.
@@ -1418,9 +1418,11 @@ func sortMembers(ms []Member) {
 // roleChecked is how many of the best members have their offices read.
 const roleChecked = 30
 
-// byRole reweighs the best members by the offices or ranks they held: a
-// general held generals' posts, an adviser counsellors', a king enfeoffed
-// a kingdom. A member with none on record keeps its score.
+// byRole reweighs the best members by the offices or ranks they held,
+// each fact by the sentences that state it: a general held generals'
+// posts, an adviser counsellors', a king was enfeoffed a kingdom. A member
+// with no office on record keeps its score; one with no rank on record
+// is no king.
 func (r *Retriever) byRole(ctx context.Context, name string, ms []Member) ([]Member, error) {
 	ro, ok := roles[name]
 	if !ok {
