@@ -311,6 +311,41 @@ func TestReignTimelineOfAnUnplacedRuler(t *testing.T) {
 	}
 }
 
+// A multiple-choice option may name a place within the place a fact
+// gives, as the texts write the two together: 亮卒于武功, and 据武功五丈原
+// puts 五丈原 in 武功.
+func TestChoiceNamesAPlaceWithinTheFacts(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	for chapter, body := range map[string]string{
+		"诸葛亮传": "诸葛亮字孔明，琅邪阳都人也。十二年春，亮悉大众由斜谷出，据武功五丈原，与司马宣王对于渭南。其年八月，亮疾病。\n",
+		"杨仪传":  "杨仪字威公，襄阳人也。建兴五年，随丞相诸葛亮出屯汉中。十二年，亮卒于武功，军退还。\n",
+		"先主传":  "先主遣诸葛亮自结于孙权，权遣周瑜等水军数万，与先主并力，与曹公战于赤壁，大破之。\n",
+	} {
+		if err := os.MkdirAll(filepath.Join(dir, "三国志", chapter), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "三国志", chapter, "text.txt"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := annals.Open(ctx, filepath.Join(dir, ".annals"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	if _, err := ws.Index(ctx, []string{dir}, annals.IndexOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ans, err := ws.Ask(ctx, "诸葛亮卒于何地？", annals.AskOptions{Options: []annals.AnswerOption{{Letter: "A", Text: "赤壁"}, {Letter: "B", Text: "五丈原"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Choice != "B" || len(ans.Citations) == 0 {
+		t.Fatalf("he died at 五丈原, in 武功: %q %q", ans.Choice, ans.Answer)
+	}
+}
+
 func TestAskAnswersWithCitations(t *testing.T) {
 	ctx := context.Background()
 	ws, _ := indexDemo(t)

@@ -136,10 +136,17 @@ func (a *Answerer) chooseByFacts(ctx context.Context, ans *Answer, scores []Opti
 	if err != nil {
 		return false, err
 	}
+	within, err := a.placesWithin(ctx, ans.Analysis, cands, scores)
+	if err != nil {
+		return false, err
+	}
+	names := func(option string, c candidate) bool {
+		return namesValue(option, c.value) || within[c.value+"\x00"+option]
+	}
 	for ci, c := range cands {
 		best := -1
 		for i, o := range scores {
-			if namesValue(o.Text, c.value) && (best < 0 || len(o.Text) > len(scores[best].Text)) {
+			if names(o.Text, c) && (best < 0 || len(o.Text) > len(scores[best].Text)) {
 				best = i
 			}
 		}
@@ -148,7 +155,7 @@ func (a *Answerer) chooseByFacts(ctx context.Context, ans *Answer, scores []Opti
 		}
 		for i := range scores {
 			for _, d := range cands {
-				if namesValue(scores[i].Text, d.value) && d.score > scores[i].Score {
+				if names(scores[i].Text, d) && d.score > scores[i].Score {
 					scores[i].Score = d.score
 					scores[i].Evidence = &d.evs[0]
 				}
@@ -172,6 +179,52 @@ func (a *Answerer) chooseByFacts(ctx context.Context, ans *Answer, scores []Opti
 		return true, nil
 	}
 	return false, nil
+}
+
+// placeQuestions ask for a place, which the texts may name at two
+// scales.
+var placeQuestions = map[string]bool{retrieve.QDeathPlace: true, retrieve.QNative: true, retrieve.QResided: true, retrieve.QEventPlace: true}
+
+// withinChecked is how many of the best values are looked for with an
+// option after them.
+const withinChecked = 3
+
+// placesWithin finds the options that name a place within a place the
+// statements give, as the texts write it, the larger first: 诸葛亮 卒于
+// 武功, and 据武功五丈原 puts 五丈原 in 武功, so the option 五丈原
+// names where he died. Keyed value, NUL, option.
+func (a *Answerer) placesWithin(ctx context.Context, an *retrieve.Analysis, cands []candidate, scores []OptionScore) (map[string]bool, error) {
+	out := map[string]bool{}
+	if !placeQuestions[an.Type] || a.R.Lexical == nil {
+		return out, nil
+	}
+	for _, c := range cands[:min(len(cands), withinChecked)] {
+		for _, o := range scores {
+			if namesValue(o.Text, c.value) {
+				continue
+			}
+			written := text.FoldVariants(c.value + strings.TrimSpace(o.Text))
+			hits, err := a.R.Lexical(ctx, written, 3)
+			if err != nil {
+				return nil, err
+			}
+			ids := make([]int64, len(hits))
+			for i, h := range hits {
+				ids[i] = h.ID
+			}
+			ps, err := a.R.Src.Passages(ctx, ids)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range ps {
+				if strings.Contains(text.FoldVariants(p.Norm), written) {
+					out[c.value+"\x00"+o.Text] = true
+					break
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 // filterOptions keeps the options at least theta plausible (all of them
