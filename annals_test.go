@@ -274,25 +274,35 @@ func TestTimeExpressionsKnowTheirYears(t *testing.T) {
 	}
 }
 
-func TestReignTimelineOfAnUnplacedRuler(t *testing.T) {
-	ctx := context.Background()
-	dir := t.TempDir()
-	chapter := filepath.Join(dir, "史记", "齐太公世家")
-	if err := os.MkdirAll(chapter, 0o755); err != nil {
-		t.Fatal(err)
+// indexChapters writes each chapter of a book under dir, as the First
+// Four Histories lay them out, and indexes them into a workspace there.
+func indexChapters(t *testing.T, dir, book string, chapters map[string]string) *annals.Workspace {
+	t.Helper()
+	for chapter, body := range chapters {
+		if err := os.MkdirAll(filepath.Join(dir, book, chapter), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, book, chapter, "text.txt"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	body := "齐悼公者，景公之子也。悼公元年，悼公以鲍牧为相。悼公三年，鲍牧攻齐悼公。\n"
-	if err := os.WriteFile(filepath.Join(chapter, "text.txt"), []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ws, err := annals.Open(ctx, filepath.Join(dir, ".annals"))
+	ws, err := annals.Open(context.Background(), filepath.Join(dir, ".annals"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ws.Close()
-	if _, err := ws.Index(ctx, []string{dir}, annals.IndexOptions{}); err != nil {
+	t.Cleanup(func() { ws.Close() })
+	if _, err := ws.Index(context.Background(), []string{dir}, annals.IndexOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	return ws
+}
+
+func TestReignTimelineOfAnUnplacedRuler(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	ws := indexChapters(t, dir, "史记", map[string]string{
+		"齐太公世家": "齐悼公者，景公之子也。悼公元年，悼公以鲍牧为相。悼公三年，鲍牧攻齐悼公。\n",
+	})
 	items, err := ws.Timeline(ctx, "齐悼公", annals.TimelineOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -316,27 +326,11 @@ func TestReignTimelineOfAnUnplacedRuler(t *testing.T) {
 // puts 五丈原 in 武功.
 func TestChoiceNamesAPlaceWithinTheFacts(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	for chapter, body := range map[string]string{
+	ws := indexChapters(t, t.TempDir(), "三国志", map[string]string{
 		"诸葛亮传": "诸葛亮字孔明，琅邪阳都人也。十二年春，亮悉大众由斜谷出，据武功五丈原，与司马宣王对于渭南。其年八月，亮疾病。\n",
 		"杨仪传":  "杨仪字威公，襄阳人也。建兴五年，随丞相诸葛亮出屯汉中。十二年，亮卒于武功，军退还。\n",
 		"先主传":  "先主遣诸葛亮自结于孙权，权遣周瑜等水军数万，与先主并力，与曹公战于赤壁，大破之。\n",
-	} {
-		if err := os.MkdirAll(filepath.Join(dir, "三国志", chapter), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "三国志", chapter, "text.txt"), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ws, err := annals.Open(ctx, filepath.Join(dir, ".annals"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	if _, err := ws.Index(ctx, []string{dir}, annals.IndexOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	})
 	ans, err := ws.Ask(ctx, "诸葛亮卒于何地？", annals.AskOptions{Options: []annals.AnswerOption{{Letter: "A", Text: "赤壁"}, {Letter: "B", Text: "五丈原"}}})
 	if err != nil {
 		t.Fatal(err)

@@ -315,15 +315,7 @@ func bridgeKind(q string) string {
 // calledA says whether some sentence of the texts names the entity and
 // the kind together (Zimbabwe … a landlocked country).
 func (a *Answerer) calledA(ctx context.Context, name, kind string) (bool, error) {
-	hits, err := a.R.Lexical(ctx, name+" "+kind, 5)
-	if err != nil {
-		return false, err
-	}
-	ids := make([]int64, len(hits))
-	for i, h := range hits {
-		ids[i] = h.ID
-	}
-	ps, err := a.R.Src.Passages(ctx, ids)
+	ps, err := a.lexicalPassages(ctx, name+" "+kind, 5)
 	if err != nil {
 		return false, err
 	}

@@ -204,15 +204,7 @@ func (a *Answerer) placesWithin(ctx context.Context, an *retrieve.Analysis, cand
 				continue
 			}
 			written := text.FoldVariants(c.value + strings.TrimSpace(o.Text))
-			hits, err := a.R.Lexical(ctx, written, 3)
-			if err != nil {
-				return nil, err
-			}
-			ids := make([]int64, len(hits))
-			for i, h := range hits {
-				ids[i] = h.ID
-			}
-			ps, err := a.R.Src.Passages(ctx, ids)
+			ps, err := a.lexicalPassages(ctx, written, 3)
 			if err != nil {
 				return nil, err
 			}
@@ -256,10 +248,16 @@ func namesValue(option, value string) bool {
 
 // optionPassages retrieves chunks for the question together with one option.
 func (a *Answerer) optionPassages(ctx context.Context, an *retrieve.Analysis, option string, opts Options) ([]store.Passage, error) {
+	return a.lexicalPassages(ctx, an.Norm+" "+option, 8)
+}
+
+// lexicalPassages reads the k chunks BM25 ranks best for a query; none
+// where the lexical route is off.
+func (a *Answerer) lexicalPassages(ctx context.Context, query string, k int) ([]store.Passage, error) {
 	if a.R.Lexical == nil {
 		return nil, nil
 	}
-	hits, err := a.R.Lexical(ctx, an.Norm+" "+option, 8)
+	hits, err := a.R.Lexical(ctx, query, k)
 	if err != nil {
 		return nil, err
 	}
