@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/annals-project/annals/internal/ner"
+	"github.com/annals-project/annals/internal/ner/shipped"
 )
 
 func (a *app) trainCmd() *cobra.Command {
@@ -68,30 +69,44 @@ func (a *app) evalNERCmd() *cobra.Command {
 	var model, against string
 	var data []string
 	cmd := &cobra.Command{
-		Use:   "ner --model MODEL --data FILE…",
+		Use:   "ner [--model MODEL] --data FILE…",
 		Short: "Score a name recogniser on annotated sentences (precision, recall, F1 by type)",
-		Long: `Tags the sentences of the annotated files with MODEL and scores the names
-found against the annotations. With --against OTHER instead of a model, it
+		Long: `Tags the sentences of the annotated files with MODEL (by default the model
+annals embeds) and scores the names found against the annotations. A CoNLL
+file (CHisIEC's format) is scored by CHisIEC's conventions when the model
+reads by annals's: a state or people is a place there, a noble rank an
+office, dates are not marked, and an office held at a place is the place
+and the office (华州 + 刺史). With --against OTHER instead of a model, it
 scores OTHER's annotation of the same sentences (matched by ID) against the
 files': the agreement of two annotators.`,
-		Example: `  annals eval ner --model chisiec.ner --data ../shared/data/chisiec/ner_test.txt
+		Example: `  annals eval ner --data ../shared/data/chisiec/ner_test.txt
+  annals eval ner --model chisiec.ner --data ../shared/data/chisiec/ner_test.txt
   annals eval ner --data internal/ner/annotations/batch-01.txt --against internal/ner/annotations/agreement/batch-01.second.txt`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if against != "" && len(data) > 0 {
+			if len(data) == 0 {
+				return fmt.Errorf("give the annotated files (--data)")
+			}
+			if against != "" {
 				return a.agreeNER(data, against)
 			}
-			if model == "" || len(data) == 0 {
-				return fmt.Errorf("give the model (--model) and the annotated files (--data)")
-			}
-			t, _, err := ner.LoadFile(model)
-			if err != nil {
-				return err
+			var t *ner.Tagger
+			if model == "" {
+				r, err := shipped.Recogniser()
+				if err != nil {
+					return err
+				}
+				t = r.Tagger
+			} else {
+				var err error
+				if t, _, err = ner.LoadFile(model); err != nil {
+					return err
+				}
 			}
 			return a.scoreNER(t, data)
 		},
 	}
-	cmd.Flags().StringVar(&model, "model", "", "a model written by annals train ner")
+	cmd.Flags().StringVar(&model, "model", "", "a model written by annals train ner (default: the embedded model)")
 	cmd.Flags().StringArrayVar(&data, "data", nil, "an annotated file (repeatable)")
 	cmd.Flags().StringVar(&against, "against", "", "a second annotation of the same sentences, to score against --data")
 	return cmd
@@ -117,13 +132,24 @@ func (a *app) agreeNER(files []string, against string) error {
 	return a.printScore(sc, n)
 }
 
-// scoreNER tags the files' sentences and prints the scores.
+// scoreNER tags the files' sentences and prints the scores. CoNLL files
+// are scored by CHisIEC's conventions when the tagger reads by annals's.
 func (a *app) scoreNER(t *ner.Tagger, files []string) error {
-	test, err := readSentences(files)
-	if err != nil {
-		return err
+	var test []ner.Sentence
+	allCoNLL := true
+	for _, p := range files {
+		ss, conll, err := ner.ReadFileFormat(p)
+		if err != nil {
+			return err
+		}
+		test = append(test, ss...)
+		allCoNLL = allCoNLL && conll
 	}
-	return a.printScore(t.Evaluate(test), len(test))
+	var as func([]rune, []ner.Span) []ner.Span
+	if allCoNLL && t.ReadsBeyondCHisIEC() {
+		as = ner.AsCHisIEC
+	}
+	return a.printScore(t.EvaluateAs(test, as), len(test))
 }
 
 // readSentences reads the annotated sentences of every file, in order.

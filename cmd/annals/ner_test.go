@@ -59,3 +59,20 @@ func TestTrainAndEvalNER(t *testing.T) {
 		t.Errorf("a text file as the model: %v", err)
 	}
 }
+
+// Without --model, eval ner scores the embedded model; on a CoNLL file it
+// scores by CHisIEC's conventions: the rank is an office there, and the
+// office held at a place is the place and the office.
+func TestEvalNERShippedOnCoNLL(t *testing.T) {
+	var lines []string
+	for _, ct := range []string{"乃 O", "除 O", "华 B-LOC", "州 E-LOC", "刺 B-OFI", "史 E-OFI", "王 B-PER", "罴 E-PER",
+		"， O", "封 O", "万 B-OFI", "年 I-OFI", "县 I-OFI", "伯 E-OFI", "。 O"} {
+		lines = append(lines, strings.Replace(ct, " ", "\t", 1))
+	}
+	data := filepath.Join(t.TempDir(), "test.txt")
+	os.WriteFile(data, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	out := mustRun(t, "eval", "ner", "--data", data)
+	if !strings.Contains(out, "1 sentences: precision 1.000, recall 1.000") {
+		t.Errorf("the embedded model scored by CHisIEC's conventions: %s", out)
+	}
+}

@@ -76,10 +76,20 @@ func (s *Score) TypeNames() []string {
 
 // Evaluate tags every sentence, with its hints when it has them, and
 // scores the names against its own.
-func (t *Tagger) Evaluate(sentences []Sentence) *Score {
+func (t *Tagger) Evaluate(sentences []Sentence) *Score { return t.EvaluateAs(sentences, nil) }
+
+// EvaluateAs is Evaluate with the names found rewritten by as, when not
+// nil, before they are scored (AsCHisIEC for a set annotated by other
+// conventions).
+func (t *Tagger) EvaluateAs(sentences []Sentence, as func([]rune, []Span) []Span) *Score {
 	s := &Score{}
 	for _, x := range sentences {
-		s.Add(x.Names, t.TagIn(x.Runes(), x.Context()))
+		rs := x.Runes()
+		found := t.TagIn(rs, x.Context())
+		if as != nil {
+			found = as(rs, found)
+		}
+		s.Add(x.Names, found)
 	}
 	return s
 }

@@ -15,15 +15,21 @@ var conllTag = regexp.MustCompile(`^(O|[BIES]-\S+)$`)
 // mapped through CoNLLTypes) or the project's annotation format, told
 // apart by the first line that is not blank or a comment.
 func ReadFile(path string) ([]Sentence, error) {
+	ss, _, err := ReadFileFormat(path)
+	return ss, err
+}
+
+// ReadFileFormat is ReadFile, saying also whether the file was CoNLL: a
+// CoNLL file follows CHisIEC's conventions, not annals's (AsCHisIEC).
+func ReadFileFormat(path string) (ss []Sentence, conll bool, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)
-	conll := false
 	for {
-		line, err := br.Peek(4096)
+		line, _ := br.Peek(4096)
 		if len(line) == 0 {
 			break
 		}
@@ -36,17 +42,15 @@ func ReadFile(path string) ([]Sentence, error) {
 		}
 		fs := strings.Fields(first)
 		conll = len(fs) == 2 && len([]rune(fs[0])) == 1 && conllTag.MatchString(fs[1])
-		_ = err
 		break
 	}
-	var ss []Sentence
 	if conll {
 		ss, err = ReadCoNLL(br, CoNLLTypes)
 	} else {
 		ss, err = ReadAnnotations(br)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, conll, fmt.Errorf("%s: %w", path, err)
 	}
-	return ss, nil
+	return ss, conll, nil
 }

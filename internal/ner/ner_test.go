@@ -81,6 +81,25 @@ func TestReadCoNLL(t *testing.T) {
 	}
 }
 
+// Names read by annals's conventions are rewritten as CHisIEC marks them:
+// four types, no dates, an office held at a place cut into the two.
+func TestAsCHisIEC(t *testing.T) {
+	text := []rune("乃除华州刺史，封万年县伯。三年，魏人伐宛，拜车骑大将军。")
+	found := []Span{{2, 6, "职官"}, {8, 12, "爵位"}, {13, 15, "时间"}, {16, 17, "社会集团"}, {19, 20, "地点"}, {22, 27, "职官"}}
+	var got []string
+	for _, s := range AsCHisIEC(text, found) {
+		got = append(got, string(text[s.Start:s.End])+"/"+s.Type)
+	}
+	// 车骑 is no place: 车骑大将军 stays one office.
+	want := "华州/地点 刺史/职官 万年县伯/职官 魏/地点 宛/地点 车骑大将军/职官"
+	if strings.Join(got, " ") != want {
+		t.Errorf("got %s, want %s", strings.Join(got, " "), want)
+	}
+	if !(&Tagger{Types: Types}).ReadsBeyondCHisIEC() || (&Tagger{Types: []string{"人物", "地点", "职官", "文献"}}).ReadsBeyondCHisIEC() {
+		t.Error("a tagger of annals's types and one of CHisIEC's are told apart wrongly")
+	}
+}
+
 // A tagger trained on sentences written with one set of names finds
 // names it never saw in the same frames, and leaves the rest alone.
 func TestTaggerLearnsTheFrames(t *testing.T) {
