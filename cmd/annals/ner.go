@@ -35,7 +35,7 @@ scored on those files after training.`,
 			if len(data) == 0 || out == "" {
 				return fmt.Errorf("give the training files (--data) and where to write the model (--out)")
 			}
-			train, err := readSentences(data)
+			train, _, err := readSentences(data)
 			if err != nil {
 				return err
 			}
@@ -114,7 +114,7 @@ files': the agreement of two annotators.`,
 
 // agreeNER scores a second annotation against the first.
 func (a *app) agreeNER(files []string, against string) error {
-	first, err := readSentences(files)
+	first, _, err := readSentences(files)
 	if err != nil {
 		return err
 	}
@@ -135,34 +135,30 @@ func (a *app) agreeNER(files []string, against string) error {
 // scoreNER tags the files' sentences and prints the scores. CoNLL files
 // are scored by CHisIEC's conventions when the tagger reads by annals's.
 func (a *app) scoreNER(t *ner.Tagger, files []string) error {
-	var test []ner.Sentence
-	allCoNLL := true
-	for _, p := range files {
-		ss, conll, err := ner.ReadFileFormat(p)
-		if err != nil {
-			return err
-		}
-		test = append(test, ss...)
-		allCoNLL = allCoNLL && conll
+	test, conll, err := readSentences(files)
+	if err != nil {
+		return err
 	}
 	var as func([]rune, []ner.Span) []ner.Span
-	if allCoNLL && t.ReadsBeyondCHisIEC() {
+	if conll && t.ReadsBeyondCHisIEC() {
 		as = ner.AsCHisIEC
 	}
 	return a.printScore(t.EvaluateAs(test, as), len(test))
 }
 
-// readSentences reads the annotated sentences of every file, in order.
-func readSentences(files []string) ([]ner.Sentence, error) {
-	var out []ner.Sentence
+// readSentences reads the annotated sentences of every file, in order,
+// and says whether every file was CoNLL.
+func readSentences(files []string) (out []ner.Sentence, allCoNLL bool, err error) {
+	allCoNLL = true
 	for _, p := range files {
-		ss, err := ner.ReadFile(p)
+		ss, conll, err := ner.ReadFileFormat(p)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		out = append(out, ss...)
+		allCoNLL = allCoNLL && conll
 	}
-	return out, nil
+	return out, allCoNLL, nil
 }
 
 func (a *app) printScore(sc *ner.Score, sentences int) error {
