@@ -17,7 +17,7 @@ import (
 
 // Version changes whenever alignment would group names differently or
 // list their aliases otherwise.
-const Version = "6"
+const Version = "7"
 
 // Normalize is the key under which two spellings of a name are the same:
 // simplified characters, no spaces or separator dots, lower-case letters.
@@ -199,10 +199,11 @@ const personType = "人物"
 
 // chapterScoped are the alias kinds of titles read as standing for a
 // person within one chapter (太祖 for 曹操 in 魏书, 韩信 for 韩王信 in his
-// own chapter): the extractor has already linked those mentions, and the
-// same title elsewhere may be someone else's, so they never merge names
-// corpus-wide. They stay listed as aliases.
-var chapterScoped = map[string]bool{"庙号": true, "称号": true}
+// own chapter) and of posthumous names (忠侯 is given to many): the
+// extractor has already linked those mentions, and the same title
+// elsewhere may be someone else's, so they never merge names corpus-wide.
+// They stay listed as aliases.
+var chapterScoped = map[string]bool{"庙号": true, "称号": true, "谥号": true}
 
 // shortForm reports whether a text alias is the given name cut from the
 // full name (孙晟 → 晟). Such a name means that person only inside the

@@ -116,18 +116,27 @@ func FuzzParseDictionary(f *testing.F) {
 	})
 }
 
-func TestShortFormsDoNotMergeAcrossTheCorpus(t *testing.T) {
-	ns := names(store.NameRef{Name: "孙晟", Mentions: 3}, store.NameRef{Name: "晟", Mentions: 2})
-	r := Resolve(ns, []store.AliasFact{{Main: "孙晟", Alias: "晟", Kind: "名", Source: "text:a@3"}})
-	if len(r.Entities) != 2 {
-		t.Fatalf("a short form read in one document must not merge every 晟: %+v", r.Entities)
-	}
-	if e := find(r, "孙晟"); e == nil || len(e.Aliases) != 1 || e.Aliases[0].Name != "晟" {
-		t.Fatalf("the short form should still be listed: %+v", e)
+// An alias that names its owner only where it was read stays listed as
+// his and merges no one else's name into him: a short form (晟, of 孙晟 in
+// one document) and a posthumous name (壮侯, given to a dozen men).
+func TestChapterAliasesDoNotMergeAcrossTheCorpus(t *testing.T) {
+	for _, c := range []struct{ main, alias, kind string }{
+		{"孙晟", "晟", "名"},
+		{"张郃", "壮侯", "谥号"},
+	} {
+		ns := names(store.NameRef{Name: c.main, Mentions: 30}, store.NameRef{Name: c.alias, Mentions: 2})
+		r := Resolve(ns, []store.AliasFact{{Main: c.main, Alias: c.alias, Kind: c.kind, Source: "text:a@3"}})
+		if len(r.Entities) != 2 {
+			t.Errorf("%s merged into %s corpus-wide: %+v", c.alias, c.main, r.Entities)
+			continue
+		}
+		if e := find(r, c.main); e == nil || len(e.Aliases) != 1 || e.Aliases[0].Name != c.alias || e.Aliases[0].Kind != c.kind {
+			t.Errorf("%s should stay listed as %s's %s: %+v", c.alias, c.main, c.kind, e)
+		}
 	}
 	// A short form that only its alias sentence uses is safe to merge.
-	ns = names(store.NameRef{Name: "孙晟", Mentions: 3}, store.NameRef{Name: "晟", Mentions: 0})
-	r = Resolve(ns, []store.AliasFact{{Main: "孙晟", Alias: "晟", Kind: "名", Source: "text:a@3"}})
+	ns := names(store.NameRef{Name: "孙晟", Mentions: 3}, store.NameRef{Name: "晟", Mentions: 0})
+	r := Resolve(ns, []store.AliasFact{{Main: "孙晟", Alias: "晟", Kind: "名", Source: "text:a@3"}})
 	if len(r.Entities) != 1 {
 		t.Fatalf("an unmentioned short form should merge: %+v", r.Entities)
 	}

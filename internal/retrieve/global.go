@@ -508,6 +508,9 @@ var (
 		"":              {"下级", "所属团体", "积极态度倾向", "subordinate_of", "member_of"},
 	}
 	hostileTypes = []string{"攻", "消极态度倾向", "败", "胜", "attacked", "killed"}
+	// friendlyTypes mark a friend under any link, as a superior does: one
+	// the anchor favoured is seldom the enemy one clash makes him look.
+	friendlyTypes = []string{"积极态度倾向"}
 )
 
 // globalRelations scores the entities the question's named entities are
@@ -523,7 +526,7 @@ func (r *Retriever) globalRelations(ctx context.Context, g *GlobalAsk, anchors [
 		for _, e := range edges {
 			support[e.RelationID] = e.Support
 		}
-		rels, err := r.Src.Statements(ctx, anchor.ID, append(slices.Clone(types), hostileTypes...), 1)
+		rels, err := r.Src.Statements(ctx, anchor.ID, slices.Concat(types, hostileTypes, friendlyTypes), 1)
 		if err != nil {
 			return fmt.Errorf("global search: read the facts of %s: %w", anchor.Name, err)
 		}
@@ -547,7 +550,7 @@ func (r *Retriever) globalRelations(ctx context.Context, g *GlobalAsk, anchors [
 				if g.Link != LinkEnemy {
 					continue
 				}
-			} else if linkFits(LinkSubordinate, rel.Type, forward) {
+			} else if linkFits(LinkSubordinate, rel.Type, forward) || slices.Contains(friendlyTypes, rel.Type) {
 				c.friend += n
 			}
 			if !slices.Contains(types, rel.Type) || !linkFits(g.Link, rel.Type, forward) {
@@ -1491,14 +1494,16 @@ func (r *Retriever) rulersAmong(ctx context.Context, ms []Member) (map[int64]rul
 // founderTemples are the temple names of a dynasty's founders.
 var founderTemples = []string{"高祖", "太祖", "世祖", "烈祖"}
 
-// rulingOf says from a person's names whether and how he ruled.
+// rulingOf says from a person's names whether and how he ruled. A
+// posthumous name counts only as an emperor's: 文公 or 景侯 is a ruler's
+// name in the tables, and a minister's too.
 func rulingOf(as []kg.Alias) ruling {
 	k := notRuler
 	for _, al := range as {
 		switch {
 		case al.Kind == "庙号" && slices.Contains(founderTemples, al.Name):
 			return founded
-		case al.Kind == "庙号" || ((al.Kind == "称号" || al.Kind == "谥号") && len(eras.LookupRuler(al.Name)) > 0):
+		case al.Kind == "庙号" || (al.Kind == "称号" || al.Kind == "谥号" && strings.HasSuffix(al.Name, "帝")) && len(eras.LookupRuler(al.Name)) > 0:
 			k = succeeded
 		}
 	}
@@ -1508,14 +1513,15 @@ func rulingOf(as []kg.Alias) ruling {
 // rulersApart lowers the rulers by succession among the members, unless
 // the group asked for is one of rulers: an emperor is not one of his
 // reign's 酷吏 or 宦官. A founder rose among others before he reigned,
-// and belongs to the groups of his rise.
+// and belongs to the groups of his rise, but not to the empresses' kin:
+// 曹操 gave 献帝 an empress, and no historian counts him among 外戚.
 func rulersApart(g *GlobalAsk, ms []Member, rulers map[int64]ruling) []Member {
 	if containsAny(strings.ToLower(g.Phrase), rulerWords) {
 		return ms
 	}
 	changed := false
 	for i := range ms {
-		if rulers[ms[i].Entity.ID] == succeeded {
+		if k := rulers[ms[i].Entity.ID]; k == succeeded || k == founded && g.Link == LinkConsort {
 			ms[i].Score = math.Round(ms[i].Score*rulerPenalty*1000) / 1000
 			changed = true
 		}

@@ -132,6 +132,19 @@ func TestRulersApart(t *testing.T) {
 	if ms[0].Entity.Name != "刘询" || ms[0].Score != 1 {
 		t.Errorf("a group of rulers keeps its emperors: %+v", ms[0])
 	}
+	// No founder is among the empresses' kin.
+	ms = rulersApart(&GlobalAsk{Phrase: "西汉的外戚", Link: LinkConsort}, members(), rulers)
+	if ms[0].Entity.Name != "张汤" {
+		t.Errorf("外戚 led by %s: a founder is no consort's kin", ms[0].Entity.Name)
+	}
+	// A minister's posthumous name is no ruler's, though the tables list
+	// a duke of that name; an emperor's is.
+	if k := rulingOf([]kg.Alias{{Name: "文公", Kind: "谥号"}}); k != notRuler {
+		t.Errorf("文公 made a ruler: %v", k)
+	}
+	if k := rulingOf([]kg.Alias{{Name: "文帝", Kind: "谥号"}}); k != succeeded {
+		t.Errorf("文帝 not a ruler: %v", k)
+	}
 }
 
 // A group of another surname than the ruling house (异姓, 外戚) puts the
@@ -659,5 +672,49 @@ func TestConsortKinAreTheEmpressesKin(t *testing.T) {
 		if got := cands[id] != nil && cands[id].raw["relation"] > 0; got != want {
 			t.Errorf("entity %d counted as 外戚: %v, want %v", id, got, want)
 		}
+	}
+}
+
+// favourSource holds a lord, an adviser he favoured three times and
+// clashed with once, and a rival he fought.
+type favourSource struct{ noNames }
+
+func (favourSource) Edges(context.Context, int64, int) ([]store.Edge, error) {
+	return []store.Edge{{RelationID: 1, Support: 3}, {RelationID: 2, Support: 1}, {RelationID: 3, Support: 2}}, nil
+}
+
+func (favourSource) Statements(_ context.Context, id int64, types []string, _ int) ([]kg.Relation, error) {
+	if id != 1 {
+		return nil, nil
+	}
+	all := []kg.Relation{
+		{ID: 1, HeadID: 1, Head: "曹操", HeadType: "人物", Type: "积极态度倾向", TailID: 2, Tail: "荀彧", TailType: "人物"},
+		{ID: 2, HeadID: 1, Head: "曹操", HeadType: "人物", Type: "消极态度倾向", TailID: 2, Tail: "荀彧", TailType: "人物"},
+		{ID: 3, HeadID: 1, Head: "曹操", HeadType: "人物", Type: "攻", TailID: 3, Tail: "吕布", TailType: "人物"},
+	}
+	var out []kg.Relation
+	for _, rel := range all {
+		if slices.Contains(types, rel.Type) {
+			out = append(out, rel)
+		}
+	}
+	return out, nil
+}
+
+// Under any link, favour counts as friendship: an adviser favoured three
+// times and opposed once is no enemy, a rival fought is.
+func TestFavourOutweighsOpposition(t *testing.T) {
+	g := &GlobalAsk{Phrase: "曹操的谋士", Link: LinkSubordinate}
+	r := &Retriever{Src: favourSource{}}
+	cands := candidates{}
+	get := cands.getter(func(e kg.Entity) bool { return e.ID != 1 })
+	if err := r.globalRelations(t.Context(), g, []kg.Entity{{ID: 1, Name: "曹操", Type: "人物"}}, get); err != nil {
+		t.Fatal(err)
+	}
+	if c := cands[2]; c == nil || c.friend <= c.enemy {
+		t.Errorf("荀彧 counted as an enemy: %+v", c)
+	}
+	if c := cands[3]; c == nil || c.enemy <= c.friend {
+		t.Errorf("吕布 not counted as an enemy: %+v", c)
 	}
 }

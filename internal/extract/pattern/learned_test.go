@@ -595,3 +595,45 @@ func TestAdverbsAndTitlesAreNoOne(t *testing.T) {
 		}
 	}
 }
+
+// A posthumous name goes to the man its formula names (谥羽曰), to the dead
+// man an edict addresses (谥君为, 谥之曰), else to the man the clause is
+// about, unless he is the ruler who gives it; a death no one is named in
+// is the man's whose life is told. The name model never confirms these
+// names, and they stand.
+func TestPosthumousNames(t *testing.T) {
+	cases := []struct{ path, text, owner, name string }{
+		{"三国志/蜀书/关张马黄赵传", "关羽字云长，本字长生，河东解人也。权遣将逆击羽，斩羽及子平于临沮。\n追谥羽曰壮缪侯。子兴嗣。", "关羽", "壮缪侯"},
+		{"三国志/蜀书/诸葛亮传", "诸葛亮字孔明，琅邪阳都人也。亮疾病，卒于军，时年五十四。诏策曰： 惟君体资文武，明叡笃诚，受遗讬孤，匡辅朕躬。今使使持节左中郎将杜琼，赠君丞相武乡侯印绶，谥君为忠武侯。魂而有灵，嘉兹宠荣。", "诸葛亮", "忠武侯"},
+		{"三国志/蜀书/蒋琬费祎姜维传", "蒋琬字公琰，零陵湘乡人也。由是琬遂还住涪。疾转增剧，至九年卒，谥曰恭。\n子斌嗣。", "蒋琬", "恭"},
+		{"三国志/吴书/张顾诸葛步传", "张昭字子布，彭城人也。年八十一，嘉禾五年卒。遗令幅巾素棺，敛以时服。权素服临吊，谥曰文侯。长子承已自封侯。", "张昭", "文侯"},
+		{"三国志/魏书/二公孙陶四张传", "张鲁字公祺，沛国丰人也。太祖逆拜鲁镇南将军，待以客礼，封阆中侯，邑万户。为子彭祖取鲁女。鲁薨，谥之曰原侯。子富嗣。", "张鲁", "原侯"},
+		{"三国志/吴书/孙破虏讨逆传", "孙坚字文台，吴郡富春人。坚四子：策、权、翊、匡。权既称尊号，谥坚曰武烈皇帝。", "孙坚", "武烈皇帝"},
+	}
+	for _, c := range cases {
+		res := extractIn(t, c.path, c.text)
+		found := false
+		for _, tr := range res.Triples {
+			if tr.Relation != "别称" || tr.Tail.Text != c.name {
+				continue
+			}
+			if tr.Head.Canonical() != c.owner {
+				t.Errorf("%s: %s given to %s, want %s", c.path, c.name, tr.Head.Canonical(), c.owner)
+			}
+			if tr.AliasKind != "谥号" {
+				t.Errorf("%s: %s read as %s", c.path, c.name, tr.AliasKind)
+			}
+			found = true
+		}
+		if !found {
+			t.Errorf("%s: no posthumous name %s for %s", c.path, c.name, c.owner)
+		}
+	}
+	// 谥法曰 quotes the rules of naming; it names no one.
+	res := extractIn(t, "后汉书/列传/test", "谥法曰：慈惠爱民曰文。")
+	for _, tr := range res.Triples {
+		if tr.Relation == "别称" {
+			t.Errorf("谥法 gave a name: %v", tr)
+		}
+	}
+}

@@ -78,7 +78,11 @@ func (x *run) designate() {
 		en.name = d.Person
 		if !d.Cited {
 			d.Cited = true
-			x.called = append(x.called, calledAt{k, d.Kind})
+			kind := d.Kind
+			if x.isPosth(k) {
+				kind = "谥号" // 谥坚曰武烈皇帝: a title the formula says is posthumous
+			}
+			x.called = append(x.called, calledAt{k, kind})
 		}
 	}
 	x.spreadKnown()

@@ -115,6 +115,13 @@ func (x *run) clauses() {
 			}
 		case subjless:
 			c.subj = carry
+			if carry >= 0 && x.rulerByTitle(carry) && countIn(x.rs[c.s:c.e], nobleDeaths) > 0 {
+				// 太祖…。嘉平六年薨: a sovereign's death is 崩; the 薨 is
+				// the man's whose life is told.
+				if k := x.chapterSubject(sentence{c.s, c.e}); k >= 0 {
+					c.subj = k
+				}
+			}
 		case x.sentenceStart(c.s):
 			// A sentence that opens with a word we cannot read most
 			// likely names someone new.

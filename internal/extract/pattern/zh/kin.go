@@ -59,7 +59,7 @@ func (x *run) chapterSubject(sen sentence) int {
 		if en.s >= sen.e {
 			break
 		}
-		if en.typ != tPer || !x.ownsUnnamed(en.canonical(x.rs), life) {
+		if en.typ != tPer || x.isPosth(k) || !x.ownsUnnamed(en.canonical(x.rs), life) {
 			continue // in 黄忠's life, 羽 is 关羽, whose life is told before
 		}
 		best = k

@@ -47,6 +47,8 @@ type run struct {
 	order   []int // live mentions by position
 	// posths are posthumous names (谥曰忠) waiting for their owner.
 	posths []int
+	// posthNamed are the owners the formulas of posthumous names name.
+	posthNamed map[int]namedOwner
 
 	aliasOwner int
 	// called are the mentions whose title this document records as an

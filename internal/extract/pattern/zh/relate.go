@@ -477,6 +477,9 @@ func (x *run) verbsIn(ss []sentence) {
 				if c := x.at(t); (c == '于' || c == '於') && v.loc != "" && v.w != "战" {
 					t++
 				}
+				if v.w == "执" && x.takesHand(t) {
+					break // 执亮手: a mark of trust, not an arrest
+				}
 				objs := x.objects(t, sen, tPer+tLoc+tGrp)
 				if len(objs) == 0 && v.per != "" {
 					objs = x.personObjects(t, sen)
@@ -523,6 +526,17 @@ func (x *run) verbsIn(ss []sentence) {
 			}
 		}
 	}
+}
+
+// takesHand says whether the person read at rune t is followed by his
+// hand (执X手, 执X之手).
+func (x *run) takesHand(t int) bool {
+	k := x.startsAt(t)
+	if k < 0 || x.ents[k].typ != tPer {
+		return false
+	}
+	e := x.ents[k].e
+	return x.at(e) == '手' || hasAt(x.rs, e, "之手")
 }
 
 // coAgents returns the persons named in the clause before rune i right
@@ -668,9 +682,9 @@ func (x *run) deaths(ss []sentence) {
 						head = -1
 					}
 				}
-				if head >= 0 && w == "卒" && strings.ContainsRune("帝祖宗", x.rs[x.ents[head].e-1]) {
+				if head >= 0 && strings.ContainsRune(nobleDeaths, x.rs[i]) && x.rulerByTitle(head) {
 					// 世祖即位，以俊为侍中……七年，卒: a sovereign's death is
-					// 崩; the 卒 is someone else's.
+					// 崩; the 卒 or 薨 is someone else's.
 					head = -1
 				}
 				if head < 0 && !x.namesPerson(sen) {
@@ -745,7 +759,7 @@ func (x *run) campBefore(i, e int) int {
 // namesPerson reports whether a person is named in the sentence.
 func (x *run) namesPerson(sen sentence) bool {
 	for _, k := range x.order {
-		if en := x.ents[k]; en.typ == tPer && en.s >= sen.s && en.e <= sen.e {
+		if en := x.ents[k]; en.typ == tPer && en.s >= sen.s && en.e <= sen.e && !x.isPosth(k) {
 			return true
 		}
 	}
@@ -830,25 +844,6 @@ func (x *run) rulerAddress(ss []sentence) {
 	}
 }
 
-// posthumous gives each posthumous name (谥曰忠) to the subject of its
-// clause as another of his names.
-func (x *run) posthumous(ss []sentence) {
-	for _, t := range x.posths {
-		en := x.ents[t]
-		if en.s < 0 {
-			continue
-		}
-		sen := sentOf(ss, en.s)
-		h := x.subject(en.s, sen, false)
-		if h < 0 || h == t || x.deathsBetween(x.ents[h].e, en.s) > 1 {
-			// A man dies once: in 项籍死，…故德芮，徙为长沙王，一年薨，
-			// 谥曰文王 the second death is another's, and so is the name.
-			continue
-		}
-		x.rels = append(x.rels, rel{h: x.aliasHead(h), t: t, r: "别称", alias: "谥号"})
-	}
-}
-
 // kinBefore returns, in the clause of rune i, the rune after a person's
 // kinship word that comes before i (权母吴氏薨, 莽母功显君死), or -1: what
 // happens at i is the kin's, not the person's.
@@ -865,17 +860,6 @@ func (x *run) kinBefore(i int) int {
 		}
 	}
 	return -1
-}
-
-// deathsBetween counts the death verbs in [s, e) outside any mention.
-func (x *run) deathsBetween(s, e int) int {
-	n := 0
-	for i := max(s, 0); i < e && i < len(x.rs); i++ {
-		if x.cov[i] == 0 && strings.ContainsRune(deathChars, x.rs[i]) {
-			n++
-		}
-	}
-	return n
 }
 
 // noLocative are the verbs before 于 whose place is read elsewhere:

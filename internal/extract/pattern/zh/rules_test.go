@@ -320,3 +320,22 @@ func TestOfficePrefixes(t *testing.T) {
 	res = run1(t, "兵部奏事。", nil)
 	noEnt(t, res, "兵部", tOff)
 }
+
+// A clause that inherits a sovereign named by his title and tells a
+// noble's death (薨, 卒) tells the death of the man whose life is told: a
+// sovereign's is 崩.
+func TestCarriedRulerDoesNotDie(t *testing.T) {
+	res := run1(t, "崔林字德儒，清河东武城人也。明帝又分林邑，封一子列侯。正始五年薨，谥曰孝侯。子述嗣。", inChapter("三国志/魏书/韩崔高孙王传"))
+	wantTriple(t, res, "崔林", "死亡时间", "正始五年")
+	wantTriple(t, res, "崔林", "别称", "孝侯")
+	noTriple(t, res, "明帝", "死亡时间", "正始五年")
+	noTriple(t, res, "明帝", "别称", "孝侯")
+}
+
+// 执X手 takes a man's hand in trust; 执X alone seizes him.
+func TestTakingTheHandIsNoArrest(t *testing.T) {
+	res := run1(t, "曹操执刘备手曰：天下英雄，唯使君与操耳。", nil)
+	noTriple(t, res, "曹操", "消极态度倾向", "刘备")
+	res = run1(t, "吕蒙执关羽。", nil)
+	wantTriple(t, res, "吕蒙", "消极态度倾向", "关羽")
+}

@@ -40,7 +40,7 @@ func (*Extractor) Name() string { return "pattern" }
 
 // Version implements extract.Extractor; it changes with the output.
 func (e *Extractor) Version() string {
-	v := "zh-33"
+	v := "zh-34"
 	if e.rec != nil {
 		v += "+" + e.rec.Version()
 	}
@@ -74,6 +74,9 @@ func (e *Extractor) Extract(ctx context.Context, in extract.Input) (extract.Resu
 	if e.rec != nil {
 		x.learned(e.rec, ss)
 		x.readAs(in.Names)
+	}
+	if !e.plain {
+		x.posthFormulas()
 	}
 	x.openings(ss)
 	if !e.plain {
