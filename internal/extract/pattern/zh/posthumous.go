@@ -183,6 +183,9 @@ func (x *run) posthumous(ss []sentence) {
 		if h < 0 || h == t || x.ents[h].typ != tPer || x.isPosth(h) {
 			continue
 		}
+		if x.rulerByTitle(h) && strings.HasSuffix(string(x.rs[en.s:en.e]), "侯") {
+			continue // no sovereign is named a marquis: the name is a subject's
+		}
 		x.rels = append(x.rels, rel{h: x.aliasHead(h), t: t, r: "别称", alias: "谥号"})
 	}
 }
@@ -270,18 +273,19 @@ const (
 )
 
 // rulerByTitle says whether mention k names a sovereign by his title (帝,
-// 上, 太祖, 世祖, 文帝), who dies with 崩, not 卒 or 薨.
+// 上, 太祖, 文帝, 先主, 窦太后), who dies with 崩, not 卒 or 薨, and gives
+// posthumous names rather than takes a marquis's.
 func (x *run) rulerByTitle(k int) bool {
 	en := x.ents[k]
 	if en.typ != tPer {
 		return false
 	}
 	w := x.rs[en.s:en.e]
-	switch string(w) {
-	case "上", "天子", "主上", "今上":
+	switch {
+	case slices.Contains([]string{"上", "天子", "主上", "今上"}, string(w)), strings.HasSuffix(string(w), "太后"):
 		return true
 	}
-	return strings.ContainsRune("帝祖宗", w[len(w)-1]) && (len(w) == 1 || x.byTitle(k) || len(eras.LookupRuler(string(w))) > 0)
+	return strings.ContainsRune("帝祖宗主", w[len(w)-1]) && (len(w) == 1 || x.byTitle(k) || len(eras.LookupRuler(string(w))) > 0)
 }
 
 // mournWords are what a ruler does for a dead subject before naming him.
@@ -316,9 +320,12 @@ func (x *run) lastDeath(i int, ss []sentence) int {
 		if sen.s < 0 {
 			return -1
 		}
-		if h := x.subject(j, sen, false); h >= 0 && !x.isPosth(h) {
+		h := x.subject(j, sen, false)
+		if h >= 0 && !x.isPosth(h) && !(x.rulerByTitle(h) && strings.ContainsRune(nobleDeaths, x.rs[j])) {
 			return h
 		}
+		// 先主立为汉中王，以正为尚书令……明年卒: a sovereign carried into
+		// a noble's death did not die; the man whose life is told did.
 		return x.chapterSubject(sen)
 	}
 	return -1
