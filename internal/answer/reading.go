@@ -27,17 +27,25 @@ import (
 type readingCue struct {
 	verbs string
 	types []string
+	// at, when set, must be written right before the answer: a death
+	// is at a place only as 卒于X (卒定楚 is "at last took 楚").
+	at []string
 }
 
 var readingCues = map[string]readingCue{
-	retrieve.QOffice:     {"为拜迁授除领任守加行转补擢征", []string{"职官"}},
-	retrieve.QTitle:      {"封爵袭", []string{"爵位"}},
-	retrieve.QAttacked:   {"攻伐击讨围破征袭寇拔平取下克陷屠", []string{"地点", "社会集团", "人物"}},
-	retrieve.QVisit:      {"至到入还诣如幸次屯往适在驻抵趋", []string{"地点"}},
-	retrieve.QFled:       {"奔投归依亡走", []string{"地点", "社会集团", "人物"}},
-	retrieve.QResided:    {"居家住寓", []string{"地点"}},
-	retrieve.QDeathPlace: {"卒薨死殁崩", []string{"地点"}},
+	retrieve.QOffice:     {"为拜迁授除领任守加行转补擢征", []string{"职官"}, nil},
+	retrieve.QTitle:      {"封爵袭", []string{"爵位"}, nil},
+	retrieve.QAttacked:   {"攻伐击讨围破征袭寇拔平取下克陷屠", []string{"地点", "社会集团", "人物"}, nil},
+	retrieve.QVisit:      {"至到入还诣如幸次屯往适在驻抵趋", []string{"地点"}, nil},
+	retrieve.QFled:       {"奔投归依亡走", []string{"地点", "社会集团", "人物"}, nil},
+	retrieve.QResided:    {"居家住寓", []string{"地点"}, nil},
+	retrieve.QDeathPlace: {"卒薨死殁崩", []string{"地点"}, []string{"卒于", "卒於", "薨于", "薨於", "死于", "死於", "殁于", "殁於", "崩于", "崩於", "终于", "终於"}},
 }
+
+// takesObject are verbs that make the name after them their object: in
+// 从击项籍，追至陈 the subject is attacked and pursued, and does nothing
+// the clauses after tell.
+const takesObject = "击攻伐讨杀斩诛破败擒执获虏追逐拒围袭"
 
 // Readings count for less than statements: their confidence is scaled by
 // readingWeight, so that none reaches Confident.
@@ -106,6 +114,9 @@ func read(ctx context.Context, src retrieve.Source, reader extract.Extractor, a 
 				}
 			}
 			ms := stored
+			if titleOfAnother(ms, p.Start+sp.Start+at, p.Start+sp.Start+at+n) {
+				continue // 齐王广: the subject was 齐王 too, but this one is 田广
+			}
 			if reader != nil && !personAt(ms, p.Start+sp.Start+at, p.Start+sp.Start+at+n) {
 				surface := string(rs[sp.Start+at : sp.Start+at+n])
 				var triples []extract.Triple
@@ -152,6 +163,9 @@ func read(ctx context.Context, src retrieve.Source, reader extract.Extractor, a 
 					continue
 				}
 			}
+			if strings.ContainsRune(takesObject, runeAt(rs, sp.Start+at-1)) {
+				continue
+			}
 			if k := readAfter(rs, ms, p.Start, from, sp.End, cue); k >= 0 {
 				m := ms[k]
 				value := string(rs[m.Start-p.Start : m.End-p.Start])
@@ -197,6 +211,18 @@ const relationWeight = 1.5
 func personAt(ms []store.TypedMention, s, e int) bool {
 	for _, m := range ms {
 		if m.Type == "人物" && m.Start <= s && m.End >= e {
+			return true
+		}
+	}
+	return false
+}
+
+// titleOfAnother says the document span [s, e) is held by a longer
+// mention, or names a person the index read right after it: a title
+// before a given name (齐王广) is that man's, whoever else held it.
+func titleOfAnother(ms []store.TypedMention, s, e int) bool {
+	for _, m := range ms {
+		if m.Start < e && m.End > s && (m.Start < s || m.End > e) || m.Start == e && m.Type == "人物" {
 			return true
 		}
 	}
@@ -339,7 +365,7 @@ func readAfter(rs []rune, ms []store.TypedMention, start, from, end int, cue rea
 		if m.Type == "人物" && !slices.Contains(cue.types, "人物") {
 			break // 遣Y攻Z: Y does it
 		}
-		if slices.Contains(cue.types, m.Type) && strings.ContainsAny(between, cue.verbs) {
+		if slices.Contains(cue.types, m.Type) && strings.ContainsAny(between, cue.verbs) && (cue.at == nil || endsWithAny(between, cue.at)) {
 			// 击辽都统马哥: the person named right after his title is the
 			// one meant.
 			if k+1 < len(ms) && ms[k+1].Start == m.End && ms[k+1].Type == "人物" && m.Type != "人物" && slices.Contains(cue.types, "人物") {
@@ -352,4 +378,9 @@ func readAfter(rs []rune, ms []store.TypedMention, start, from, end int, cue rea
 		}
 	}
 	return -1
+}
+
+// endsWithAny says whether s ends with one of words.
+func endsWithAny(s string, words []string) bool {
+	return slices.ContainsFunc(words, func(w string) bool { return strings.HasSuffix(s, w) })
 }

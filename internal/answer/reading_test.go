@@ -38,6 +38,18 @@ func TestReadAfter(t *testing.T) {
 			t.Errorf("%s: mention %d, want %d", tt.text, got, tt.want)
 		}
 	}
+	// A death is at a place only as 卒于X: 卒定楚 is "at last took 楚".
+	death := readingCues[retrieve.QDeathPlace]
+	for _, tt := range []struct {
+		text      string
+		from, got int
+	}{{"项籍，追至陈，卒定楚", 2, -1}, {"亮卒於武功", 1, 0}} {
+		rs := []rune(tt.text)
+		place := []store.TypedMention{mention(len(rs)-2, len(rs), "地点")}
+		if got := readAfter(rs, place, 0, tt.from, len(rs), death); got != tt.got {
+			t.Errorf("%s: mention %d, want %d", tt.text, got, tt.got)
+		}
+	}
 	if at, n := firstOf("是时，朱宣在濮州", []string{"濮州", "朱宣"}); at != 3 || n != 2 {
 		t.Errorf("firstOf: %d %d, want the earliest surface at 3", at, n)
 	}
@@ -165,6 +177,61 @@ func TestReadAgainWithTheSubjectsName(t *testing.T) {
 	}
 	if len(reader.names) != 0 || !strings.Contains(got, "都统") {
 		t.Errorf("with 马哥 in the index: answer %q, reader called %v; want 都统 from the stored mentions alone", got, reader.names)
+	}
+}
+
+// A title the subject once held, written before another man's given name
+// (齐王广: 田广, not 韩信, who had been 齐王), is not read as the subject.
+func TestATitleBeforeAnothersNameIsHis(t *testing.T) {
+	const text = "齐王广奔彭越。"
+	ent := func(s, e int, typ string) extract.Entity {
+		return extract.Entity{Text: string([]rune(text)[s:e]), Type: typ, Span: kg.Span{Start: s, End: e}}
+	}
+	reader := &fakeReader{res: extract.Result{
+		Entities: []extract.Entity{ent(0, 2, "人物"), ent(4, 6, "人物")},
+		Triples:  []extract.Triple{{Head: ent(0, 2, "人物"), Relation: "逃奔", Tail: ent(4, 6, "人物")}},
+	}}
+	stored := []store.TypedMention{
+		{Span: kg.Span{Start: 100, End: 102}, Type: "爵位", Name: "齐王"},
+		{Span: kg.Span{Start: 102, End: 103}, Type: "人物", Name: "田广"},
+		{Span: kg.Span{Start: 104, End: 106}, Type: "人物", Name: "彭越"},
+	}
+	a := &retrieve.Analysis{Norm: "齐王投奔过谁？", Lang: "lzh", Type: retrieve.QFled,
+		Asks: &retrieve.Ask{Label: "投奔", Relations: []string{"逃奔", "积极态度倾向"}, Subject: "齐王", List: true}}
+	items := []retrieve.Item{{Kind: "chunk", Citation: &kg.Evidence{ChunkID: 1}}}
+	src := fakeSource{p: store.Passage{ChunkID: 1, DocID: 1, Start: 100, End: 107, Text: text, Norm: text, Lang: "lzh"}, ms: stored}
+	got, _, _, err := read(context.Background(), src, reader, a, items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "" {
+		t.Errorf("齐王广奔彭越 answered %q for another 齐王", got)
+	}
+	if !titleOfAnother(stored, 100, 102) || titleOfAnother(stored, 104, 106) {
+		t.Error("齐王 before 广 is his title; 彭越 stands alone")
+	}
+}
+
+// A subject written as the object of an attack (从击项籍) does not do
+// what the clauses after tell: 追至陈 is his pursuers'.
+func TestTheAttackedDoesNotGo(t *testing.T) {
+	for text, want := range map[string]string{"从击项籍，追至陈。": "", "项籍引兵，追至陈。": "陈"} {
+		at := 100 + len([]rune(text[:strings.Index(text, "项籍")]))
+		stored := []store.TypedMention{
+			{Span: kg.Span{Start: at, End: at + 2}, Type: "人物", Name: "项籍"},
+			{Span: kg.Span{Start: 107, End: 108}, Type: "地点", Name: "陈"},
+		}
+		a := &retrieve.Analysis{Norm: "项籍到过哪些地方？", Lang: "lzh", Type: retrieve.QVisit,
+			Asks: &retrieve.Ask{Label: "到过", Relations: []string{"访"}, Subject: "项籍", List: true}}
+		items := []retrieve.Item{{Kind: "chunk", Citation: &kg.Evidence{ChunkID: 1}}}
+		src := fakeSource{p: store.Passage{ChunkID: 1, DocID: 1, Start: 100, End: 109, Text: text, Norm: text, Lang: "lzh"}, ms: stored}
+		got, _, _, err := read(context.Background(), src, nil, a, items)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(got, want) || want == "" && got != "" {
+			t.Errorf("%s: answered %q, want %q", text, got, want)
+		}
 	}
 }
 

@@ -189,6 +189,36 @@ func TestHanCountSetsTheReign(t *testing.T) {
 	}
 }
 
+// The years of the fall of 秦 and the Han count: 秦三年 while 二世's
+// count is in force is his third year, which 子婴's accession within it
+// leaves his; 汉之二年 is the Han count as 史记 writes it.
+func TestQinAndHanCounts(t *testing.T) {
+	ctx := &Context{}
+	Parse("秦二世元年秋七月，陈涉起蕲。", ctx)
+	for _, c := range []struct {
+		text string
+		year int
+	}{
+		{"秦二年十月，沛公攻胡陵、方与，还守丰。", -207},
+		{"秦三年十月，齐将田都畔田荣。", -206},
+		{"汉之二年冬，项羽遂北至城阳。", -204},
+	} {
+		ts := Parse(c.text, ctx)
+		if len(ts) == 0 || !ts[0].Resolved || ts[0].Year != c.year {
+			t.Errorf("%s: want %d, got %+v", c.text, c.year, ts)
+		}
+	}
+	// In 秦始皇本纪 the bare 三年 after 二世's accession is his, not 始皇's.
+	ctx = &Context{}
+	if c, ok := ReignCount("秦", []string{"始皇"}); ok {
+		ctx.Count, ctx.Own = c, c
+	}
+	Parse("二世皇帝元年，年二十一。", ctx)
+	if ts := Parse("三年，章邯等将其卒围钜鹿。", ctx); len(ts) == 0 || ts[0].Year != -206 {
+		t.Errorf("三年 under 二世 is 207 BCE (-206): %+v", ts)
+	}
+}
+
 // A restart written by its reckoning's name alone while an era is in force
 // is the era that continues it (建武 → 建武中元) or the emperor's own
 // restart of his count (武帝's 后元), and the bare years after it count

@@ -245,10 +245,25 @@ func (p *Parser) matchRuler(rs []rune, i int, ctx *Context) (Time, int, bool) {
 	if t, end, ok := try(i, "", p.rulers.at(rs, i)); ok {
 		return t, end, true
 	}
+	for _, q := range dynastyPrefixes.at(rs, i) {
+		// 秦三年 while 二世's count is in force (高帝纪): the dynasty
+		// names the count, and its ruler is the one in force.
+		c := ctx.Count
+		if n, end, ok := yearOrdinal(rs, i+len([]rune(q))); ok && c.Calendar == CalRuler && c.Known &&
+			dynastyMatch(q, c.Dynasty) == 2 && !p.pastEnd(c, n) {
+			t := Time{Calendar: CalRuler, Precision: Year, Ordinal: n, Ruler: c.Name, Dynasty: c.Dynasty, Emperor: c.Emperor}
+			t.Year, t.EndYear, t.Resolved = c.Start+n-1, c.Start+n-1, true
+			return t, end, true
+		}
+	}
 	if rs[i] == '汉' {
-		// 汉元年 … 汉十二年: the Han count of 史记 and 汉书 before the
-		// empire had eras, which is 高祖's from 206 BCE.
-		if n, end, ok := yearOrdinal(rs, i+1); ok && n <= hanCountYears {
+		// 汉元年 … 汉十二年, 汉之二年: the Han count of 史记 and 汉书
+		// before the empire had eras, which is 高祖's from 206 BCE.
+		at := i + 1
+		if at < len(rs) && rs[at] == '之' {
+			at++
+		}
+		if n, end, ok := yearOrdinal(rs, at); ok && n <= hanCountYears {
 			t := Time{Calendar: CalRuler, Precision: Year, Ordinal: n, Ruler: "高祖"}
 			p.resolveRuler(&t, "高祖", n, "", "西汉", ctx)
 			return t, end, true

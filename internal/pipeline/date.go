@@ -19,7 +19,7 @@ import (
 // StepChrono dates facts; chronoVersion changes when dating would change.
 const (
 	StepChrono    = "chrono"
-	chronoVersion = "10"
+	chronoVersion = "11"
 )
 
 // Precisions of times not named in a fact's own sentence or not placed in
@@ -152,13 +152,13 @@ func Date(ctx context.Context, db DateStore) (*DateReport, error) {
 // sentenceTime is the time of one sentence.
 type sentenceTime struct {
 	kg.Span
-	explicit    bool // the sentence names its time
-	relative    bool // … only counting from the year in force (是岁, 明年)
-	known       bool // a year is known, named or in force
-	year, end   int
-	precision   string
-	expr        string
-	contextYear int
+	explicit  bool // the sentence names its time
+	relative  bool // … only counting from the year in force (是岁, 明年)
+	known     bool // a year is known, named or in force
+	year, end int
+	precision string
+	expr      string
+	passes    bool // time moves on here without a name (久之)
 	// A year of a reign the table cannot place, named or in force.
 	reign     string
 	reignName int64
@@ -213,7 +213,7 @@ func dateDocument(d *store.DatedDoc, homes map[int64]string) {
 			since, reign, namedPara = 0, st, para
 		case timePasses(norm[sp.Start:sp.End]):
 			// 久之, 后数岁, 追谥: the year in force is over.
-			since, reign, namedPara = contextReach+1, sentenceTime{}, -1
+			since, reign, namedPara, st.passes = contextReach+1, sentenceTime{}, -1, true
 		default:
 			since++
 		}
@@ -225,6 +225,9 @@ func dateDocument(d *store.DatedDoc, homes map[int64]string) {
 			}
 		}
 		sents = append(sents, st)
+	}
+	if isAnnals(d.Title) {
+		fillBetween(sents)
 	}
 	// Evidence: the last sentence of its span that names a time, else the
 	// year in force at its last sentence.
@@ -270,6 +273,36 @@ func dateDocument(d *store.DatedDoc, homes map[int64]string) {
 				seen[s.year] = true
 				ch.Years = append(ch.Years, s.year)
 			}
+		}
+	}
+}
+
+// isAnnals says whether a chapter is annals (高帝纪上, 项羽本纪), which
+// tell their years in order.
+func isAnnals(title string) bool {
+	return strings.HasSuffix(strings.TrimRight(strings.TrimSpace(title), "上下"), "纪")
+}
+
+// fillBetween dates the sentences annals tell between two that name the
+// same year with that year: they cannot lie outside it. 高帝纪 tells the
+// feast at 鸿门 in the forty sentences between 十二月 and 春正月 of 汉元年,
+// past the reach of the year in force. Time moving on unnamed (久之)
+// between them leaves the gap undated.
+func fillBetween(sents []sentenceTime) {
+	prev := -1
+	for i, st := range sents {
+		switch {
+		case st.passes:
+			prev = -1
+		case st.explicit && st.known:
+			if prev >= 0 && sents[prev].year == st.year && sents[prev].end == st.end {
+				for k := prev + 1; k < i; k++ {
+					if g := &sents[k]; !g.known && g.reign == "" {
+						g.known, g.year, g.end, g.precision = true, st.year, st.end, PrecisionContext
+					}
+				}
+			}
+			prev = i
 		}
 	}
 }

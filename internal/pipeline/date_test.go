@@ -184,3 +184,31 @@ func TestANamedYearOutranksTheYearInForce(t *testing.T) {
 		t.Errorf("明年 counts from 196: %+v", e)
 	}
 }
+
+// Annals date what they tell between two sentences of the same year with
+// that year, however far apart; a biography does not, nor do annals when
+// the two years differ or time moves on unnamed between them.
+func TestAnnalsDateWhatLiesBetweenTwoMonthsOfAYear(t *testing.T) {
+	feast := strings.Repeat("项伯夜驰见张良。", contextReach+2) + "\n沛公旦日从百余骑见羽鸿门。" + strings.Repeat("羽因留沛公饮。", contextReach+2)
+	for _, c := range []struct {
+		title, body string
+		year        int // of the feast; 0: undated
+	}{
+		{"高帝纪上", "元年冬十月，沛公至霸上。十二月，项羽至戏下。\n" + feast + "\n春正月，尊怀王为义帝。", -205},
+		{"张陈王周传", "元年冬十月，沛公至霸上。十二月，项羽至戏下。\n" + feast + "\n春正月，尊怀王为义帝。", 0},
+		{"高帝纪上", "元年冬十月，沛公至霸上。十二月，项羽至戏下。\n" + feast + "\n二年冬十月，项羽使布杀义帝。", 0},
+		{"高帝纪上", "元年冬十月，沛公至霸上。十二月，项羽至戏下。\n" + feast + "久之，羽东归。\n春正月，尊怀王为义帝。", 0},
+	} {
+		d := doc("汉书/纪/"+c.title+"/text.txt", c.body)
+		d.Title = c.title
+		dateDocument(d, nil)
+		for _, e := range d.Evidence {
+			if !strings.Contains(string([]rune(c.body)[e.Start:e.End]), "鸿门") {
+				continue
+			}
+			if got := map[bool]int{true: e.Year}[e.Dated]; got != c.year {
+				t.Errorf("%s, %q: the feast is dated %d, want %d (%+v)", c.title, c.body[len(c.body)-30:], got, c.year, e)
+			}
+		}
+	}
+}

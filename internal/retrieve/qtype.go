@@ -137,7 +137,8 @@ var askers = func() []asker {
 		with(a(`(姐姐|姊姊|之姊|的姊|elder sister)`, QKin, "姐姐", false, "同胞", "sibling_of"), func(k *Ask) { female(k); list(k) }),
 		with(a(`(妹妹|之妹|的妹|younger sister)`, QKin, "妹妹", false, "同胞", "sibling_of"), func(k *Ask) { female(k); list(k) }),
 		with(a(`(兄弟|姐妹|brothers?|sisters?|siblings?|anh em)`, QKin, "兄弟", false, "同胞", "sibling_of"), list),
-		with(a(`(妻子|夫人|之妻|的妻|皇后|wife|vợ)`, QKin, "妻子", false, "婚恋", "spouse_of"), female),
+		// A man of these histories often had several wives: all are listed.
+		with(a(`(妻子|夫人|之妻|的妻|皇后|wife|vợ)`, QKin, "妻子", false, "婚恋", "spouse_of"), func(k *Ask) { female(k); list(k) }),
 		with(a(`(丈夫|之夫|husband|chồng)`, QKin, "丈夫", false, "婚恋", "spouse_of"), male),
 		a(`(配偶|spouse|married)`, QKin, "配偶", false, "婚恋", "spouse_of"),
 		a(`(怎么死|怎样死|如何死|因何而?死|死因|怎么去世|如何去世|死于何因)`, QDeathHow, "死因", false, "消极态度倾向", "卒于", "死亡时间"),

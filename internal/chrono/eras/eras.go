@@ -59,6 +59,10 @@ type Ruler struct {
 	// Last is the last year of his count: the year before the next
 	// ruler of his dynasty acceded; 0 when the table has none after him.
 	Last int `json:"-"`
+	// MidYear says he acceded in the year his predecessor died and that
+	// year stays the predecessor's (子婴 after 二世 in 207 BCE), where the
+	// usual succession waits for the new year (逾年改元).
+	MidYear bool `json:"-"`
 }
 
 //go:embed table.json
@@ -111,8 +115,12 @@ func newIndex(eras []Era, rulers []Ruler) *index {
 	}
 	for i, r := range rulers {
 		for _, o := range rulers {
-			if o.Dynasty == r.Dynasty && o.Accession > r.Accession && (rulers[i].Last == 0 || o.Accession-1 < rulers[i].Last) {
-				rulers[i].Last = o.Accession - 1
+			last := o.Accession - 1
+			if o.MidYear {
+				last = o.Accession
+			}
+			if o.Dynasty == r.Dynasty && o.Accession > r.Accession && (rulers[i].Last == 0 || last < rulers[i].Last) {
+				rulers[i].Last = last
 			}
 		}
 		for _, k := range keys(append([]string{r.Name}, r.Aliases...)) {

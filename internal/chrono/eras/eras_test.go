@@ -234,6 +234,12 @@ func TestRulerLastYearAndEraAliases(t *testing.T) {
 			t.Errorf("孝惠 reigned to 188 BCE (-187), got %d", r.Last)
 		}
 	}
+	// 子婴 took the throne within 二世's last year, which stays 二世's.
+	for _, r := range LookupRuler("二世") {
+		if r.Dynasty == "秦" && r.Last != -206 {
+			t.Errorf("二世's count runs to 207 BCE (-206), got %d", r.Last)
+		}
+	}
 	found := false
 	for _, e := range Lookup("建始") {
 		found = found || e.Dynasty == "西汉" && e.Start == -31

@@ -11,6 +11,9 @@ var handRulers = []Ruler{
 	// year (221 BCE); texts go on counting from his accession as king.
 	{Name: "秦王政", Aliases: []string{"秦始皇", "始皇", "始皇帝", "秦始皇帝", "嬴政", "秦王"}, Dynasty: "秦", Accession: -245},
 	{Name: "二世", Aliases: []string{"秦二世", "二世皇帝", "胡亥"}, Dynasty: "秦", Accession: -208},
+	// 子婴 was set up in the eighth month of 二世's third year (207 BCE),
+	// which the texts go on counting as 二世's (秦三年 in 高帝纪).
+	{Name: "三世", Dynasty: "秦", Accession: -206, MidYear: true},
 
 	// 西汉: 高祖 counts from his enfeoffment as 汉王 in 206 BCE.
 	{Name: "高祖", Aliases: []string{"汉高祖", "高帝", "高皇帝", "汉王", "刘邦"}, Dynasty: "西汉", Accession: -205},

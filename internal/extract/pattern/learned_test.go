@@ -639,3 +639,14 @@ func TestPosthumousNames(t *testing.T) {
 		}
 	}
 }
+
+// 媪 after a surname says "old woman" (吕媪): it teaches no given name, so
+// 母媪 in 高帝纪, his mother, is not 吕媪, the mother of his wife.
+func TestOldWomanIsNoGivenName(t *testing.T) {
+	res := extractIn(t, "汉书/纪/高帝纪上", "高祖，沛丰邑中阳里人也，姓刘氏。母媪尝息大泽之陂，梦与神遇。单父人吕公善沛令，辟仇，从之客。吕公女乃吕后也。吕媪怒吕公曰：公始常欲奇此女。")
+	for _, tr := range res.Triples {
+		if tr.Relation == "子女" && tr.Head.Canonical() == "吕媪" {
+			t.Errorf("吕媪 is not 高祖's mother: %v", tr)
+		}
+	}
+}

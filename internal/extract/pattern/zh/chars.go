@@ -14,6 +14,9 @@ var (
 	// noSingle are not a one-character given name though they may be part
 	// of a two-character one.
 	noSingle = set("子公仲伯叔季元文德孝仁大小长少中东西南北王帝后侯")
+	// oldAge after a surname say "old woman" and "old man" (吕媪, 刘媪),
+	// no given name: 母媪 in 高帝纪 is not 吕媪.
+	oldAge = set("媪妪翁")
 	// precedePer may stand right before a person's name.
 	precedePer = set("子弟兄父母妻女孙以与使遣诏命及并杀斩诛执擒获拜从随事降归投依奔攻击讨破谓问见召征举荐表告报救助迎送遇代曰令时会而乃遂又亦初既后至是故将帅属臣谋劝说谏诣附交结推立废徙逐捕收囚赦赐封嗣生娶嫁害弑和谮惧畏恶爱信任用纳答对")
 	// followPer often follows a person's name.

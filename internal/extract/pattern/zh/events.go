@@ -79,9 +79,15 @@ func (x *run) readEvents(ss []sentence) {
 			}
 			switch x.at(i - 1) {
 			case '于', '於':
-				x.battleAt(k, sen)
+				x.battleAt(k, sen, place.s-1, false)
 			case '至', '到', '次':
 				x.battleOnArrival(k, sen)
+			default:
+				if x.beneath(place.e) {
+					// 羽大破秦军巨鹿下, 大破之蓝田南: a rout written
+					// with the place after its object, no 於.
+					x.battleAt(k, sen, place.s, true)
+				}
 			}
 			i = place.e - 1
 		}
@@ -178,9 +184,23 @@ func (x *run) namedBattle(k int, sen sentence) bool {
 	return false
 }
 
-// battleAt reads a fight at the place mention k, which follows 于 or 於:
-// the verb before it in the clause, its object, and its subject.
-func (x *run) battleAt(k int, sen sentence) {
+// beneath says whether the runes from i say where by a place (巨鹿下,
+// 蓝田南, 城阳城下) and end the clause.
+func (x *run) beneath(i int) bool {
+	if x.at(i) == '城' {
+		i++
+	}
+	if !strings.ContainsRune("下南北东西", x.at(i)) {
+		return false
+	}
+	return x.boundary(i + 1)
+}
+
+// battleAt reads a fight at the place mention k: the verb before rune at
+// (the 于 or 於 before the place, or the place itself where none is
+// written), its object, and its subject. With routed, only a rout of a
+// named side counts (大破秦军巨鹿下), not a bare fight.
+func (x *run) battleAt(k int, sen sentence, at int, routed bool) {
 	place := x.ents[k]
 	ci := x.clauseAt(place.s)
 	lo := sen.s
@@ -189,8 +209,8 @@ func (x *run) battleAt(k int, sen sentence) {
 	}
 	// The verb is right before 于, or before the object right before it
 	// (破袁绍於官渡, 拒曹公於赤壁).
-	at := place.s - 1
 	var objs []int
+	objected := false
 	for j := at - 1; j >= lo && j >= at-8; j-- {
 		if k2 := x.endsAt(j + 1); k2 >= 0 && (x.ents[k2].typ == tPer || x.ents[k2].typ == tGrp) {
 			objs = append(objs, k2)
@@ -211,6 +231,7 @@ func (x *run) battleAt(k int, sen sentence) {
 		}
 		if x.at(j) == '军' || x.at(j) == '之' || x.at(j) == '其' {
 			// 大破绍军於官渡, 败之於乌林: the object is an army or a pronoun.
+			objected = true
 			continue
 		}
 		break
@@ -226,7 +247,7 @@ func (x *run) battleAt(k int, sen sentence) {
 			}
 		}
 	}
-	if role == "" || vEnd < place.s-10 {
+	if role == "" || vEnd < place.s-10 || routed && (role != "破" || len(objs) == 0 && !objected) {
 		return
 	}
 	if role == "败" && len(objs) > 0 {

@@ -157,7 +157,9 @@ func (x *run) learn(s, e int, name string) {
 		return
 	}
 	given := full[sl:]
-	if len(given) == 1 && noSingle.has(given[0]) {
+	// The trainer's rules (plain) still learn 媪, as the shipped model
+	// was taught.
+	if len(given) == 1 && (noSingle.has(given[0]) || !x.plain && oldAge.has(given[0])) {
 		return
 	}
 	fs := string(full)

@@ -421,6 +421,18 @@ func TestBattlesAreEvents(t *testing.T) {
 	res = run1(t, "五年，曹操与袁绍相持于官渡，奇袭乌巢，焚其辎重，大破绍军。", nil)
 	wantTriple(t, res, "曹操", "胜", "官渡之战")
 	wantTriple(t, res, "袁绍", "败", "官渡之战")
+	// A rout with the place after its object, no 於 before it.
+	res = run1(t, "项羽大破秦军巨鹿下，虏王离，走章邯。", inChapter("汉书/纪/高帝纪上"))
+	wantTriple(t, res, "项羽", "胜", "巨鹿之战")
+	wantTriple(t, res, "秦军", "败", "巨鹿之战")
+	res = run1(t, "章邯引兵击赵，大破之邯郸城下。", nil)
+	wantTriple(t, res, "章邯", "胜", "邯郸之战")
+	res = run1(t, "项羽引兵西屠咸阳，还军霸上。", nil)
+	for _, tr := range res.Triples {
+		if tr.Tail.Type == "事件" || tr.Head.Type == "事件" {
+			t.Errorf("no rout, no battle: %v", tr)
+		}
+	}
 	res = run1(t, "官渡之役，绣力战有功。", nil)
 	wantTriple(t, res, "官渡之战", "发生地点", "官渡")
 	res = run1(t, "遣使者迎之於洛阳。", nil)
