@@ -100,11 +100,22 @@ func (x *run) livesJoined() {
 		if en.typ != tPer || !(en.s == 0 || x.at(en.s-1) == '\n') || x.at(en.e) != '字' && x.at(en.e) != '讳' {
 			continue
 		}
-		if full := []rune(en.canonical(x.rs)); len(full) >= 2 && len(full) <= 4 && x.surnameLen(full) > 0 {
+		if full := []rune(en.canonical(x.rs)); len(full) >= 2 && len(full) <= 4 && (x.surnameLen(full) > 0 || x.opensLife(en.e)) {
 			x.subjects[string(full)] = true
 			x.lives = append(x.lives, life{en.s, string(full)})
 		}
 	}
+}
+
+// opensLife says whether the text at i, right after a name, goes on as a
+// life's opening does: 字Y，Z人也 in the same sentence (法正字孝直，扶风郿人
+// 也, whose surname the list of surnames lacks).
+func (x *run) opensLife(i int) bool {
+	end := i
+	for end < len(x.rs) && x.rs[end] != '。' && end-i < 30 {
+		end++
+	}
+	return x.at(i) == '字' && strings.Contains(string(x.rs[i:end]), "人也")
 }
 
 // life is where the text begins to tell one person's life.

@@ -221,6 +221,11 @@ func (x *run) leadSubject(s, e int) (int, bool) {
 			i = x.ents[k].e + 1
 			continue
 		}
+		if k := x.startsAt(i); k >= 0 && x.ents[k].typ == tPer && !x.plain && x.datesByReign(k) {
+			// 参立十七年，孝文後二年卒: 孝文 dates the death; 参 goes on.
+			i = x.ents[k].e
+			continue
+		}
 		if x.cov[i] != 0 {
 			break
 		}

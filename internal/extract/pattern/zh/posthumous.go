@@ -39,6 +39,9 @@ const maxPosthLen = 5
 // name the model did not confirm. The name is the whole run of characters
 // up to the pause after 曰 or 为.
 func (x *run) posthFormulas() {
+	// Whose life the text tells where, for a chapter joining several
+	// (法正 after 庞统): an unnamed owner is the man of that life.
+	x.livesJoined()
 	added := false
 	for i := 0; i+2 < len(x.rs); i++ {
 		if x.rs[i] != '谥' && x.rs[i] != '諡' || x.cov[i] != 0 {

@@ -126,6 +126,18 @@ func (x *run) datesByReign(k int) bool {
 		}
 		dated = t >= 0 && x.ents[t].typ == tTime && strings.ContainsRune(string(x.rs[x.ents[t].s:x.ents[t].e]), '年')
 	}
+	if !dated && !x.plain {
+		// The year as written, where no time was read after him (孝文後二年).
+		j := e
+		if strings.ContainsRune("前中后後", x.at(j)) {
+			j++
+		}
+		n := x.numeralsFrom(j)
+		if x.at(j) == '元' {
+			n = j + 1
+		}
+		dated = n > j && x.at(n) == '年'
+	}
 	// The ruler table last: subject() asks this of every person it passes.
 	return dated && len(eras.LookupRuler(string(x.rs[x.ents[k].s:e]))) > 0
 }

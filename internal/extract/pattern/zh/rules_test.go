@@ -339,3 +339,15 @@ func TestTakingTheHandIsNoArrest(t *testing.T) {
 	res = run1(t, "吕蒙执关羽。", nil)
 	wantTriple(t, res, "吕蒙", "消极态度倾向", "关羽")
 }
+
+// A ruler whose years date the clause (孝文後二年卒) is no doer of it,
+// whether or not a time was read after him.
+func TestAReignDateWithoutItsTimeMention(t *testing.T) {
+	for text, want := range map[string]bool{"孝文後二年卒": true, "孝文元年薨": true, "孝文怒": false, "孝文三人": false} {
+		x := newRun(text, nil)
+		k := x.add(0, 2, tPer, "刘恒")
+		if got := x.datesByReign(k); got != want {
+			t.Errorf("%s: datesByReign %v, want %v", text, got, want)
+		}
+	}
+}
