@@ -125,12 +125,18 @@ func (x *run) namedEvents(ss []sentence) {
 			if sen.s < 0 {
 				continue
 			}
-			ev := x.event(s, e, p.name, x.placeWithin(s, e), sen)
-			if strings.ContainsAny(string(x.rs[max(sen.s, s-3):s]), "昔犹如若") || x.toldOf(sen.s, s) {
+			if strings.ContainsAny(string(x.rs[max(sen.s, s-3):s]), "昔犹如若") || x.toldOf(sen.s, s) || strings.ContainsRune("解除释赦", x.at(s-1)) {
 				// 昔鸿门之会, 为我言李齐之贤，战於钜鹿下: a speaker
-				// recalls it or tells of it; he was not there.
+				// recalls it or tells of it; he was not there, and the
+				// sentence's time is the telling's (中平元年…吕强言于帝曰：
+				// 党锢久积), as it is the end's in 解党锢.
+				ev := x.addEvent(s, e, p.name)
+				if pl := x.placeWithin(s, e); pl >= 0 {
+					x.rels = append(x.rels, rel{h: ev, t: pl, r: "发生地点"})
+				}
 				continue
 			}
+			ev := x.event(s, e, p.name, x.placeWithin(s, e), sen)
 			if who := x.topic(sen, s); who >= 0 {
 				x.rels = append(x.rels, rel{h: who, t: ev, r: "参与"})
 			}

@@ -451,6 +451,11 @@ func TestNamedEventsFromTheirPhrases(t *testing.T) {
 	noTriple(t, res, "樊宏", "参与", "鸿门宴")
 	res = run1(t, "文帝曰：吾居代时，吾尚食监高袪数为我言赵将李齐之贤，战於钜鹿下。", nil)
 	noTriple(t, res, "文帝", "参与", "巨鹿之战")
+	// A speaker's words date the speech, not the event; so does its end.
+	for _, text := range []string{"中平元年，黄巾贼起，中常侍吕强言于帝曰：党锢久积，人情多怨。", "中平元年，黄巾起，解党锢。"} {
+		res = run1(t, text, inChapter("后汉书/列传/宦者列传"))
+		noTriple(t, res, "党锢之祸", "发生时间", "中平元年")
+	}
 	res = run1(t, "灵帝初，复遭党锢十余岁。", nil)
 	found := false
 	for _, e := range res.Entities {
