@@ -27,19 +27,20 @@ import (
 type readingCue struct {
 	verbs string
 	types []string
-	// at, when set, must be written right before the answer: a death
-	// is at a place only as 卒于X (卒定楚 is "at last took 楚").
-	at []string
+	// viaYu, when set, wants the verb right before 于 or 於 and the
+	// answer: a death is at a place only as 卒于X (卒定楚 is "at last
+	// took 楚").
+	viaYu bool
 }
 
 var readingCues = map[string]readingCue{
-	retrieve.QOffice:     {"为拜迁授除领任守加行转补擢征", []string{"职官"}, nil},
-	retrieve.QTitle:      {"封爵袭", []string{"爵位"}, nil},
-	retrieve.QAttacked:   {"攻伐击讨围破征袭寇拔平取下克陷屠", []string{"地点", "社会集团", "人物"}, nil},
-	retrieve.QVisit:      {"至到入还诣如幸次屯往适在驻抵趋", []string{"地点"}, nil},
-	retrieve.QFled:       {"奔投归依亡走", []string{"地点", "社会集团", "人物"}, nil},
-	retrieve.QResided:    {"居家住寓", []string{"地点"}, nil},
-	retrieve.QDeathPlace: {"卒薨死殁崩", []string{"地点"}, []string{"卒于", "卒於", "薨于", "薨於", "死于", "死於", "殁于", "殁於", "崩于", "崩於", "终于", "终於"}},
+	retrieve.QOffice:     {"为拜迁授除领任守加行转补擢征", []string{"职官"}, false},
+	retrieve.QTitle:      {"封爵袭", []string{"爵位"}, false},
+	retrieve.QAttacked:   {"攻伐击讨围破征袭寇拔平取下克陷屠", []string{"地点", "社会集团", "人物"}, false},
+	retrieve.QVisit:      {"至到入还诣如幸次屯往适在驻抵趋", []string{"地点"}, false},
+	retrieve.QFled:       {"奔投归依亡走", []string{"地点", "社会集团", "人物"}, false},
+	retrieve.QResided:    {"居家住寓", []string{"地点"}, false},
+	retrieve.QDeathPlace: {"卒薨死殁崩终", []string{"地点"}, true},
 }
 
 // takesObject are verbs that make the name after them their object: in
@@ -365,7 +366,7 @@ func readAfter(rs []rune, ms []store.TypedMention, start, from, end int, cue rea
 		if m.Type == "人物" && !slices.Contains(cue.types, "人物") {
 			break // 遣Y攻Z: Y does it
 		}
-		if slices.Contains(cue.types, m.Type) && strings.ContainsAny(between, cue.verbs) && (cue.at == nil || endsWithAny(between, cue.at)) {
+		if slices.Contains(cue.types, m.Type) && strings.ContainsAny(between, cue.verbs) && (!cue.viaYu || viaYu(between, cue.verbs)) {
 			// 击辽都统马哥: the person named right after his title is the
 			// one meant.
 			if k+1 < len(ms) && ms[k+1].Start == m.End && ms[k+1].Type == "人物" && m.Type != "人物" && slices.Contains(cue.types, "人物") {
@@ -380,7 +381,9 @@ func readAfter(rs []rune, ms []store.TypedMention, start, from, end int, cue rea
 	return -1
 }
 
-// endsWithAny says whether s ends with one of words.
-func endsWithAny(s string, words []string) bool {
-	return slices.ContainsFunc(words, func(w string) bool { return strings.HasSuffix(s, w) })
+// viaYu says whether between ends with one of verbs and 于 or 於.
+func viaYu(between, verbs string) bool {
+	rs := []rune(between)
+	n := len(rs)
+	return n >= 2 && (rs[n-1] == '于' || rs[n-1] == '於') && strings.ContainsRune(verbs, rs[n-2])
 }

@@ -427,18 +427,18 @@ func TestBattlesAreEvents(t *testing.T) {
 	wantTriple(t, res, "秦军", "败", "巨鹿之战")
 	res = run1(t, "章邯引兵击赵，大破之邯郸城下。", nil)
 	wantTriple(t, res, "章邯", "胜", "邯郸之战")
-	res = run1(t, "项羽引兵西屠咸阳，还军霸上。", nil)
-	for _, tr := range res.Triples {
-		if tr.Tail.Type == "事件" || tr.Head.Type == "事件" {
-			t.Errorf("no rout, no battle: %v", tr)
-		}
-	}
+	noEvent(t, run1(t, "项羽引兵西屠咸阳，还军霸上。", nil), "no rout, no battle")
 	res = run1(t, "官渡之役，绣力战有功。", nil)
 	wantTriple(t, res, "官渡之战", "发生地点", "官渡")
-	res = run1(t, "遣使者迎之於洛阳。", nil)
+	noEvent(t, run1(t, "遣使者迎之於洛阳。", nil), "a meeting is not a battle")
+}
+
+// noEvent fails the test for every statement of res about an event.
+func noEvent(t *testing.T, res extract.Result, why string) {
+	t.Helper()
 	for _, tr := range res.Triples {
 		if tr.Tail.Type == "事件" || tr.Head.Type == "事件" {
-			t.Errorf("a meeting is not a battle: %v", tr)
+			t.Errorf("%s: %v", why, tr)
 		}
 	}
 }
