@@ -126,13 +126,13 @@ func Resolve(title, path string) (Called, bool) {
 		rest := string(t[1:])
 		for _, dyn := range d {
 			if c, ok := lookup(rest, dyn); ok {
-				return c, true
+				return named(c)
 			}
 		}
 	}
 	for _, dyn := range dynasties(path) {
 		if c, ok := lookup(title, dyn); ok {
-			return c, true
+			return named(c)
 		}
 	}
 	return Called{}, false
@@ -197,6 +197,19 @@ var prefixes = map[rune][]string{
 func IsDynastyPrefix(r rune) bool {
 	_, ok := prefixes[r]
 	return ok
+}
+
+// shared stands in the tables for the person of a form that names several
+// in its dynasty.
+const shared = "-"
+
+// named is a title found in a dynasty, unless the dynasty shares it: then
+// it names no one, and the search goes no further.
+func named(c Called) (Called, bool) {
+	if c.Person == shared {
+		return Called{}, false
+	}
+	return c, true
 }
 
 // lookup finds a title among a dynasty's sovereigns, also in the forms the

@@ -92,8 +92,8 @@ func TestTells(t *testing.T) {
 
 func TestTableIsWellFormed(t *testing.T) {
 	seen := map[string]bool{}
-	for _, s := range Sovereigns() {
-		if len([]rune(s.Person)) < 2 || len(s.Titles) == 0 {
+	for _, s := range append(Sovereigns(), table().consorts...) {
+		if (len([]rune(s.Person)) < 2 && s.Person != shared) || len(s.Titles) == 0 {
 			t.Errorf("bad row %+v", s)
 		}
 		for _, title := range s.Titles {
@@ -140,5 +140,38 @@ func TestNativePlaceIn(t *testing.T) {
 		if got != want || ok != (want != "") {
 			t.Errorf("%s: %q %v, want %q", sentence, got, ok, want)
 		}
+	}
+}
+
+// Consorts are found by the forms the histories call them by, in the
+// chapter's dynasty first; a form two consorts of a dynasty share names no
+// one there, and is not looked for in the dynasties after it.
+func TestConsorts(t *testing.T) {
+	for _, c := range []struct{ title, path, want string }{
+		{"卞太后", "三国志/魏书/后妃传", "武宣卞皇后"},
+		{"太皇卞太后", "三国志/魏书/后妃传", "武宣卞皇后"},
+		{"邓太后", "后汉书/本纪/孝安帝纪", "邓绥"},
+		{"光烈阴皇后", "后汉书/本纪/皇后纪上", "阴丽华"},
+		{"窦太后", "汉书/传/窦田灌韩传", "孝文窦皇后"},
+		{"窦太后", "后汉书/列传/窦融列传", ""}, // 章德 or 桓思: not 西汉's
+		{"王太后", "汉书/传/元后传", ""},
+		{"郭太后", "三国志/魏书/三少帝纪", ""},
+		{"郭皇后", "后汉书/本纪/光武帝纪上", "郭圣通"},
+		{"吕后", "史记/十二本纪/吕太后本纪", "吕雉"},
+	} {
+		got, ok := Resolve(c.title, c.path)
+		if got.Person != c.want || ok != (c.want != "") {
+			t.Errorf("Resolve(%s, %s) = %q %v, want %q", c.title, c.path, got.Person, ok, c.want)
+		}
+	}
+	// A consort is no sovereign: no annals are hers, and her given name
+	// names no one bare.
+	for _, s := range Sovereigns() {
+		if s.Person == "阴丽华" {
+			t.Error("阴丽华 listed among sovereigns")
+		}
+	}
+	if _, ok := ResolveGiven("姬", "后汉书/本纪/皇后纪下"); ok {
+		t.Error("阎姬's given name resolves bare")
 	}
 }

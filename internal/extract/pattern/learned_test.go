@@ -384,7 +384,8 @@ func TestSonsListedByMother(t *testing.T) {
 			t.Errorf("%s is 武皇帝's (曹操's) son", son)
 		}
 	}
-	for _, c := range [][2]string{{"卞皇后", "曹彰"}, {"刘夫人", "曹铄"}, {"环夫人", "曹宇"}} {
+	// 卞皇后 in 魏书 is the consort whose chapter opens 武宣卞皇后.
+	for _, c := range [][2]string{{"武宣卞皇后", "曹彰"}, {"刘夫人", "曹铄"}, {"环夫人", "曹宇"}} {
 		if !has(c[0], "子女", c[1]) {
 			t.Errorf("%s is %s's son", c[1], c[0])
 		}
@@ -392,7 +393,7 @@ func TestSonsListedByMother(t *testing.T) {
 	if !has("曹操", "婚恋", "刘夫人") {
 		t.Errorf("刘夫人 is 武皇帝's consort")
 	}
-	if has("刘夫人", "子女", "曹冲") || has("卞皇后", "子女", "曹昂") {
+	if has("刘夫人", "子女", "曹冲") || has("武宣卞皇后", "子女", "曹昂") {
 		t.Errorf("each mother has her own sons only")
 	}
 	for _, e := range res.Entities {
@@ -567,7 +568,7 @@ func TestAdverbsAndTitlesAreNoOne(t *testing.T) {
 		person string
 	}{
 		{"其妻尝谓曰：君何为也。", "尝", ""},
-		{"魏其子尝杀人，蚡活之。", "尝", "蚡"},
+		{"武安侯田蚡者，孝景后同母弟也。魏其子尝杀人，蚡活之。", "尝", "蚡"},
 		{"四年，晋平公初立。", "初", ""},
 		{"王后饮，太子前为寿，因据王后股。", "前", ""},
 		{"商君者，卫之诸庶孽公子也，名鞅。", "公子也", "商君"},
@@ -615,7 +616,7 @@ func TestPosthumousNames(t *testing.T) {
 		// though the list of surnames lacks 法.
 		{"三国志/蜀书/庞统法正传", "庞统字士元，襄阳人也。进围雒县，统率众攻城，为流矢所中，卒，时年三十六。追赐统爵关内侯，谥曰靖侯。\n法正字孝直，扶风郿人也。先主立为汉中王，以正为尚书令、护军将军。明年卒，时年四十五。先主为之流涕者累日。谥曰翼侯。", "法正", "翼侯"},
 		// 孝文 dates the death by his reign; 参 goes on as the subject.
-		{"史记/三十世家/梁孝王世家", "代王参立十七年，孝文後二年卒，谥为孝王。", "参", "孝王"},
+		{"史记/三十世家/梁孝王世家", "而以太原王参为代王。代王参立十七年，孝文後二年卒，谥为孝王。", "参", "孝王"},
 	}
 	for _, c := range cases {
 		res := extractIn(t, c.path, c.text)
@@ -653,5 +654,24 @@ func TestOldWomanIsNoGivenName(t *testing.T) {
 		if tr.Relation == "子女" && tr.Head.Canonical() == "吕媪" {
 			t.Errorf("吕媪 is not 高祖's mother: %v", tr)
 		}
+	}
+}
+
+// A place before a name is no native place unless the sentence says 人: 亡新
+// in 及亡新王莽 is the fallen dynasty, not where 王莽 came from.
+func TestNoNativePlaceWithout人(t *testing.T) {
+	res := extractIn(t, "后汉书/列传/郑范陈贾张列传", "及亡新王莽，遭汉中衰，专操国柄，以偷天下，况已自喻，不信群臣。")
+	for _, tr := range res.Triples {
+		if tr.Relation == "籍贯" {
+			t.Errorf("a native place without 人: %v", tr)
+		}
+	}
+	res = extractIn(t, "三国志/魏书/后妃传", "武宣卞皇后，琅邪开阳人，文帝母也。")
+	found := false
+	for _, tr := range res.Triples {
+		found = found || tr.Relation == "籍贯" && tr.Head.Canonical() == "武宣卞皇后"
+	}
+	if !found {
+		t.Errorf("琅邪开阳人 is a native place: %v", res.Triples)
 	}
 }

@@ -54,6 +54,8 @@ func (x *run) designate() {
 			// say who that name is here (韩信 in 韩王信's chapter).
 			if d := x.doc.Designations[en.name]; d != nil && d.Person != en.name && x.subjects[d.Person] {
 				en.name = d.Person
+			} else if c, found := histories.Resolve(en.name, path); found && c.Person != en.name {
+				en.name = c.Person // 太后 read as short for 邓太后, who is 邓绥
 			}
 			continue
 		}

@@ -254,3 +254,38 @@ func TestCourtesyNameIsNotTrimmedToAKnownName(t *testing.T) {
 		t.Fatalf("the 字 cut to the known name: %v", triples(res))
 	}
 }
+
+// A consort written by surname and rank is the consort of that surname in
+// the chapter's dynasty (卞太后 in 魏书, 邓太后 in 后汉书); a form that
+// dynasty gives two women (窦太后 in 后汉书) is left as written, and is not
+// taken for 西汉's 窦太后.
+func TestConsortsByTheirForms(t *testing.T) {
+	for _, c := range []struct{ path, text, surface, want string }{
+		{"三国志/魏书/明帝纪", "秋七月，卞太后葬高陵。", "卞太后", "武宣卞皇后"},
+		{"三国志/魏书/后妃传", "帝即位，太皇卞太后慰勉焉。", "太皇卞太后", "武宣卞皇后"},
+		{"后汉书/本纪/孝安帝纪", "邓太后临朝。", "邓太后", "邓绥"},
+		{"汉书/传/窦田灌韩传", "窦太后好黄老言。", "窦太后", "孝文窦皇后"},
+		{"后汉书/列传/窦融列传", "窦太后临朝。", "窦太后", "窦太后"},
+	} {
+		l := listed{c.surface: tPer}
+		res := runListed(t, l, c.text, inChapter(c.path))
+		if got := named(res, c.surface); len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s in %s: %v, want %s", c.surface, c.path, got, c.want)
+		}
+	}
+}
+
+// One who issues an edict is no subject of the offices after it: 太后又诏
+// 珍…，迁侍中 promotes 刘珍, whose life this is, not the regent.
+func TestTheEdictsIssuerTakesNoOffice(t *testing.T) {
+	text := "刘珍字秋孙，南阳蔡阳人也。邓太后诏，使与校书刘騊駼、马融校定东观。永宁元年，太后又诏珍与騊駼作建武已来名臣传，迁侍中、越骑校尉。"
+	l := listed{"刘珍": tPer, "秋孙": tPer, "南阳": tLoc, "蔡阳": tLoc, "邓太后": tPer, "太后": tPer, "刘騊駼": tPer, "騊駼": tPer, "马融": tPer, "珍": tPer, "东观": tLoc, "永宁元年": tTime, "侍中": tOff, "越骑校尉": tOff}
+	res := runListed(t, l, text, inChapter("后汉书/列传/文苑列传上"))
+	wantTriple(t, res, "刘珍", "任官", "侍中")
+	noTriple(t, res, "邓绥", "任官", "侍中")
+	noTriple(t, res, "太后", "任官", "侍中")
+	// The bare 太后 after 邓太后 is she, by her own name.
+	if got := named(res, "太后"); len(got) != 1 || got[0] != "邓绥" {
+		t.Errorf("太后 is %v, want 邓绥", got)
+	}
+}

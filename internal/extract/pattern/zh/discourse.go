@@ -104,6 +104,10 @@ func (x *run) clauses() {
 			// the dead man's (亮卒，子瞻嗣).
 			c.subj, c.named = k, true
 			carry, owner = heir, k
+		case k >= 0 && !x.plain && x.edicts(k):
+			// 太后又诏珍与騊駼作名臣传，迁侍中: the throne's edict is
+			// its own clause; the offices after it are the life's.
+			c.subj, c.named = k, true
 		case k >= 0:
 			c.subj, c.named = k, true
 			carry = k
@@ -343,6 +347,16 @@ func (x *run) imperial(s int) bool {
 		}
 	}
 	return false
+}
+
+// edicts says whether mention k issues an edict: 诏 right after him, or
+// after an adverb (邓太后诏, 太后又诏).
+func (x *run) edicts(k int) bool {
+	i := x.ents[k].e
+	if strings.ContainsRune("又乃复遂因亦即", x.at(i)) {
+		i++
+	}
+	return x.at(i) == '诏' || hasAt(x.rs, i, "下诏")
 }
 
 // sentenceStart reports whether rune s opens a sentence.

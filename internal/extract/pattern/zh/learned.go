@@ -97,7 +97,7 @@ func (x *run) classify(rl Relater, ss []sentence) {
 			}
 		}
 		for _, l := range rl.Relate(x.rs[sn.s:sn.e], ms) {
-			if l.Type == "别称" || !statesLifeEvent(l.Type, x.rs[sn.s:sn.e]) {
+			if l.Type == "别称" || !statesRelation(l.Type, x.rs[sn.s:sn.e]) {
 				continue
 			}
 			k := key{ks[l.Head], ks[l.Tail], l.Type}
@@ -141,23 +141,28 @@ func givesKinswoman(rs []rune, a, b ent) bool {
 // kinRelations are the relations a kin word states.
 var kinRelations = map[string]bool{"子女": true, "同胞": true, "婚恋": true, "孙": true, "同族": true}
 
-// lifeEventWords are the words without one of which a sentence dates no
-// birth or death: the classifier, reading a year before a name (四年春三月
-// 甲寅，立皇后上官氏), would otherwise date a death that is not there.
-var lifeEventWords = map[string]string{
-	"死亡时间": deathChars + "杀诛害弑戮",
-	"出生时间": "生诞产",
+// statingWords are the words without one of which a sentence states no
+// relation of a type: it dates no birth or death (the classifier, reading
+// a year before a name, 四年春三月甲寅，立皇后上官氏, would otherwise date a
+// death that is not there), and gives no native place without 人, 乡 or 本郡
+// (及亡新王莽, the fallen 新 before its ruler, is no place he came from;
+// 汝南绍之本郡 is).
+var statingWords = map[string][]string{
+	"死亡时间": strings.Split(deathChars+"杀诛害弑戮", ""),
+	"出生时间": {"生", "诞", "产"},
+	"籍贯":   {"人", "乡", "本郡", "本县", "本州"},
 }
 
-// statesLifeEvent says whether a sentence has a word of the life event a
-// relation dates; relations of other types pass.
-func statesLifeEvent(relation string, sentence []rune) bool {
-	words, ok := lifeEventWords[relation]
+// statesRelation says whether a sentence has a word that states a
+// relation of the type; types without such words pass.
+func statesRelation(relation string, sentence []rune) bool {
+	words, ok := statingWords[relation]
 	if !ok {
 		return true
 	}
-	for _, r := range sentence {
-		if strings.ContainsRune(words, r) {
+	s := string(sentence)
+	for _, w := range words {
+		if strings.Contains(s, w) {
 			return true
 		}
 	}
