@@ -675,3 +675,22 @@ func TestNoNativePlaceWithout人(t *testing.T) {
 		t.Errorf("琅邪开阳人 is a native place: %v", res.Triples)
 	}
 }
+
+// A place of death is read after 卒于 though the recogniser takes 武功 for
+// "merit"; a home or a post is no place.
+func TestDeathPlaceAfter卒于(t *testing.T) {
+	res := extractIn(t, "三国志/蜀书/杨仪传", "建兴五年，随丞相诸葛亮出屯汉中。十二年，亮卒于武功，军退还。")
+	found := false
+	for _, tr := range res.Triples {
+		found = found || tr.Relation == "卒于" && tr.Tail.Canonical() == "武功"
+	}
+	if !found {
+		t.Errorf("亮卒于武功: %v", res.Triples)
+	}
+	res = extractIn(t, "三国志/蜀书/杨仪传", "杨仪字威公，襄阳人也。后卒于家，时年六十。")
+	for _, en := range res.Entities {
+		if en.Text == "家" || en.Type == "地点" && en.Text != "襄阳" {
+			t.Errorf("a home is no place: %v", en)
+		}
+	}
+}

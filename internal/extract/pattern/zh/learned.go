@@ -274,9 +274,30 @@ func (x *run) learned(r Recogniser, ss []sentence) {
 			x.rels[i].t = k
 		}
 	}
+	x.deathPlaces()
 	x.sortOrder()
 	x.forgetDropped()
 	x.unlearn(confirmed)
+}
+
+// deathPlaces reads as a place the two to four characters between a
+// death, 于 and a clause's end that no one read (亮卒于武功，), where the
+// recogniser may take 武功 for "merit"; a home, a post or a camp (卒于家,
+// 卒于官, 卒于军中) is no named place.
+func (x *run) deathPlaces() {
+	for i := 0; i+3 < len(x.rs); i++ {
+		if !strings.ContainsRune(deathChars, x.rs[i]) || !strings.ContainsRune("于於", x.rs[i+1]) {
+			continue
+		}
+		s, e := i+2, i+2
+		for e < len(x.rs) && e-s <= 4 && isHan(x.rs[e]) && !clauseBreak.has(x.rs[e]) {
+			e++
+		}
+		if n := e - s; n < 2 || n > 4 || e >= len(x.rs) || !clauseBreak.has(x.rs[e]) || strings.ContainsRune("中所家官位军舍第", x.rs[e-1]) || !x.free(s, e) {
+			continue
+		}
+		x.add(s, e, tLoc, "")
+	}
 }
 
 // overlaps says whether any of ms overlaps [s, e).
