@@ -667,11 +667,9 @@ func TestNoNativePlaceWithout人(t *testing.T) {
 		}
 	}
 	res = extractIn(t, "三国志/魏书/后妃传", "武宣卞皇后，琅邪开阳人，文帝母也。")
-	found := false
-	for _, tr := range res.Triples {
-		found = found || tr.Relation == "籍贯" && tr.Head.Canonical() == "武宣卞皇后"
-	}
-	if !found {
+	if !anyTriple(res, func(tr extract.Triple) bool {
+		return tr.Relation == "籍贯" && tr.Head.Canonical() == "武宣卞皇后"
+	}) {
 		t.Errorf("琅邪开阳人 is a native place: %v", res.Triples)
 	}
 }
@@ -680,11 +678,7 @@ func TestNoNativePlaceWithout人(t *testing.T) {
 // "merit"; a home or a post is no place.
 func TestDeathPlaceAfter卒于(t *testing.T) {
 	res := extractIn(t, "三国志/蜀书/杨仪传", "建兴五年，随丞相诸葛亮出屯汉中。十二年，亮卒于武功，军退还。")
-	found := false
-	for _, tr := range res.Triples {
-		found = found || tr.Relation == "卒于" && tr.Tail.Canonical() == "武功"
-	}
-	if !found {
+	if !anyTriple(res, func(tr extract.Triple) bool { return tr.Relation == "卒于" && tr.Tail.Canonical() == "武功" }) {
 		t.Errorf("亮卒于武功: %v", res.Triples)
 	}
 	res = extractIn(t, "三国志/蜀书/杨仪传", "杨仪字威公，襄阳人也。后卒于家，时年六十。")
@@ -693,4 +687,14 @@ func TestDeathPlaceAfter卒于(t *testing.T) {
 			t.Errorf("a home is no place: %v", en)
 		}
 	}
+}
+
+// anyTriple says whether one of res's triples is as wanted.
+func anyTriple(res extract.Result, want func(extract.Triple) bool) bool {
+	for _, tr := range res.Triples {
+		if want(tr) {
+			return true
+		}
+	}
+	return false
 }
