@@ -457,7 +457,7 @@ func (r *Retriever) Global(ctx context.Context, a *Analysis, limit int) (*Global
 	if err != nil {
 		return nil, err
 	}
-	members = rulersApart(g, members, rulers)
+	members = rulersApart(a, members, rulers)
 	if house := houseOf(g, members, rulers); house != "" {
 		members = bySurname(house, g.House == HouseWithin, members)
 	}
@@ -1455,8 +1455,23 @@ func (r *Retriever) byRole(ctx context.Context, name string, ms []Member) ([]Mem
 }
 
 // rulerWords mark a group of rulers: kings enfeoffed, men who called
-// themselves emperor, warlords who held a region.
-var rulerWords = []string{"帝", "王", "君", "主", "群雄", "割据", "诸侯", "霸", "ruler", "king", "emperor"}
+// themselves emperor, warlords who held a region, men who rose in arms
+// and made themselves kings (刘玄, 刘盆子 among those who rose against
+// 王莽). 主 alone is left out: it is 主要 far more often than 君主.
+var rulerWords = []string{"帝", "王", "君", "群雄", "割据", "诸侯", "霸", "起兵", "ruler", "king", "emperor"}
+
+// asksRulers says whether the group a question asks for is one of
+// rulers, by its words once the people it names are taken out: 帝 in
+// 汉宣帝时…的功臣 dates the group, and 王 in 王莽末年 names a man.
+func asksRulers(a *Analysis) bool {
+	phrase := strings.ToLower(a.Global.Phrase)
+	for _, m := range a.Entities {
+		if isPersonType(m.Entity.Type) && m.Text != "" {
+			phrase = strings.ReplaceAll(phrase, strings.ToLower(m.Text), "·")
+		}
+	}
+	return containsAny(phrase, rulerWords)
+}
 
 // rulerPenalty scales a ruler's score in a group that is not one of
 // rulers: the emperor is named beside every official of his reign, and
@@ -1515,8 +1530,9 @@ func rulingOf(as []kg.Alias) ruling {
 // reign's 酷吏 or 宦官. A founder rose among others before he reigned,
 // and belongs to the groups of his rise, but not to the empresses' kin:
 // 曹操 gave 献帝 an empress, and no historian counts him among 外戚.
-func rulersApart(g *GlobalAsk, ms []Member, rulers map[int64]ruling) []Member {
-	if containsAny(strings.ToLower(g.Phrase), rulerWords) {
+func rulersApart(a *Analysis, ms []Member, rulers map[int64]ruling) []Member {
+	g := a.Global
+	if asksRulers(a) {
 		return ms
 	}
 	changed := false

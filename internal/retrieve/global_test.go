@@ -124,16 +124,26 @@ func TestRulersApart(t *testing.T) {
 	if rulers[1] != succeeded || rulers[2] != founded || rulers[3] != notRuler {
 		t.Fatalf("rulers %v", rulers)
 	}
-	ms := rulersApart(&GlobalAsk{Phrase: "西汉以严刑峻法著称的酷吏"}, members(), rulers)
+	ms := rulersApart(&Analysis{Global: &GlobalAsk{Phrase: "西汉以严刑峻法著称的酷吏"}}, members(), rulers)
 	if ms[0].Entity.Name != "刘邦" || ms[1].Entity.Name != "张汤" || ms[2].Entity.Name != "刘询" {
 		t.Errorf("order %s %s %s: the emperor by succession last", ms[0].Entity.Name, ms[1].Entity.Name, ms[2].Entity.Name)
 	}
-	ms = rulersApart(&GlobalAsk{Phrase: "两汉之际称帝称王的"}, members(), rulers)
+	ms = rulersApart(&Analysis{Global: &GlobalAsk{Phrase: "两汉之际称帝称王的"}}, members(), rulers)
 	if ms[0].Entity.Name != "刘询" || ms[0].Score != 1 {
 		t.Errorf("a group of rulers keeps its emperors: %+v", ms[0])
 	}
+	// The emperor who dates a group, the man who names it and 主要 do
+	// not make it one of rulers.
+	for _, a := range []*Analysis{
+		{Global: &GlobalAsk{Phrase: "汉宣帝时图画于麒麟阁的功臣"}, Entities: []Mention{{Text: "汉宣帝", Entity: kg.Entity{Type: "人物"}}}},
+		{Global: &GlobalAsk{Phrase: "曹操手下的主要将领"}, Entities: []Mention{{Text: "曹操", Entity: kg.Entity{Type: "人物"}}}},
+	} {
+		if ms = rulersApart(a, members(), rulers); ms[2].Entity.Name != "刘询" {
+			t.Errorf("%s: the emperor by succession ranks %s last, not %s", a.Global.Phrase, ms[2].Entity.Name, "刘询")
+		}
+	}
 	// No founder is among the empresses' kin.
-	ms = rulersApart(&GlobalAsk{Phrase: "西汉的外戚", Link: LinkConsort}, members(), rulers)
+	ms = rulersApart(&Analysis{Global: &GlobalAsk{Phrase: "西汉的外戚", Link: LinkConsort}}, members(), rulers)
 	if ms[0].Entity.Name != "张汤" {
 		t.Errorf("外戚 led by %s: a founder is no consort's kin", ms[0].Entity.Name)
 	}
