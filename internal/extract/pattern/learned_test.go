@@ -2,6 +2,7 @@ package pattern
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -275,7 +276,7 @@ func TestAnOpeningJoinsItsNameAndTeachesTheGivenName(t *testing.T) {
 
 // A kin word names the one kinsman right after it: the relation model
 // adds no second child further along the sentence (刘表长子琦，亦深器亮
-// makes 琦 刘表's son, not 诸葛亮).
+// makes 琦, that is 刘琦, 刘表's son, not 诸葛亮).
 func TestRelationModelAddsNoSecondKinsman(t *testing.T) {
 	res := extractIn(t, "三国志/蜀书/诸葛亮传", "诸葛亮字孔明，琅邪阳都人也。\n刘表长子琦，亦深器亮。")
 	var kids []string
@@ -284,8 +285,8 @@ func TestRelationModelAddsNoSecondKinsman(t *testing.T) {
 			kids = append(kids, tr.Tail.Canonical())
 		}
 	}
-	if len(kids) != 1 || kids[0] != "琦" {
-		t.Fatalf("刘表's children: %v; want 琦 alone", kids)
+	if len(kids) != 1 || kids[0] != "刘琦" {
+		t.Fatalf("刘表's children: %v; want 刘琦 alone", kids)
 	}
 }
 
@@ -697,4 +698,58 @@ func anyTriple(res extract.Result, want func(extract.Triple) bool) bool {
 		}
 	}
 	return false
+}
+
+// A kin named by given name alone right after the one whose kin he is,
+// written by his personal name, bears that one's surname in any chapter;
+// after a title (梁孝王) no surname is guessed from the title.
+func TestKinAfterANamedPersonTakesHisSurname(t *testing.T) {
+	names := func(res extract.Result, surface string) []string {
+		var out []string
+		for _, en := range res.Entities {
+			if en.Text == surface && en.Type == "人物" {
+				out = append(out, en.Canonical())
+			}
+		}
+		return out
+	}
+	res := extractIn(t, "三国志/吴书/吴主传", "刘表死，曹公已临其境，表子琮举众以降。")
+	if !anyTriple(res, func(tr extract.Triple) bool {
+		return tr.Head.Canonical() == "刘表" && tr.Relation == "子女" && tr.Tail.Canonical() == "刘琮"
+	}) {
+		t.Errorf("表子琮 is 刘琮, 刘表's son: %v", res.Triples)
+	}
+	for _, c := range []struct{ path, text, given, want string }{
+		{"汉书/传/外戚传上", "卫氏遂灭。而霍去病弟光贵盛。", "光", "霍光"},
+		{"三国志/魏书/武帝纪", "太祖武皇帝，沛国谯人也，姓曹，讳操，字孟德。太祖所乘马被创，从弟洪以马与太祖。", "洪", "曹洪"},
+	} {
+		if got := names(extractIn(t, c.path, c.text), c.given); !slices.Contains(got, c.want) {
+			t.Errorf("%s: %s named %v, want %s", c.text, c.given, got, c.want)
+		}
+	}
+	if got := names(extractIn(t, "史记/三十世家/梁孝王世家", "梁孝王子定为山阳王。"), "定"); slices.Contains(got, "梁定") {
+		t.Errorf("定 after 梁孝王子 named 梁定: a fief is no surname")
+	}
+}
+
+// 有三子：…，中子武最知名: the middle son is the father's, though another son
+// was named just before, and bears his surname; 以父任 is his father's
+// standing, not a father named 任.
+func TestCountedSonsBelongToTheirFather(t *testing.T) {
+	res := extractIn(t, "汉书/传/李广苏建传", "苏建，杜陵人也。其后为代郡太守，卒官。有三子：嘉为奉车都尉，贤为骑都尉，中子武最知名。武少以父任，兄弟并为郎。")
+	if !anyTriple(res, func(tr extract.Triple) bool {
+		return tr.Head.Canonical() == "苏建" && tr.Relation == "子女" && tr.Tail.Canonical() == "苏武"
+	}) {
+		t.Errorf("苏武 is 苏建's middle son: %v", res.Triples)
+	}
+	for _, tr := range res.Triples {
+		if tr.Relation == "子女" && tr.Head.Canonical() == "贤" {
+			t.Errorf("a brother made a father: %v", tr)
+		}
+	}
+	for _, en := range res.Entities {
+		if en.Text == "任" {
+			t.Errorf("任 of 以父任 read as %s", en.Type)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package zh
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -45,9 +46,9 @@ var notKinName = set("妇仍今")
 // name (之子X, 与弟X, 遣子X).
 const kinPrev = "之其生有为曰与及以遣封立杀诛并"
 
-// kinFollow are the adverbs of time that follow a kin's name as it is
-// introduced (以父冏昔为郡功曹, 父某早卒).
-var kinFollow = set("昔早先本故被")
+// kinFollow are the adverbs that follow a kin's name as it is introduced
+// (以父冏昔为郡功曹, 父某早卒, 中子武最知名).
+var kinFollow = set("昔早先本故被最")
 
 // chapterSubject is a mention of the person the chapter is about: in the
 // sentence, else the last before it; -1 when there is none.
@@ -175,7 +176,7 @@ func (x *run) kinNames() {
 			if g == 1 && (noSingle.has(rs[e0]) || kinVerbs.has(rs[e0]) && (x.boundary(e) || !x.plain && x.at(e) == '守') || x.togetherAfterKin(e0, e) || x.adverbAsName(e0, e)) {
 				continue
 			}
-			if g == 1 && !x.plain && rs[e0] == '任' && x.at(e) == '为' {
+			if g == 1 && (!x.plain && rs[e0] == '任' && x.at(e) == '为' || x.kinsStanding(e0, e)) {
 				// 以父任为郎: by his father's standing, not a father 任
 				// (at work only, as kinFollow).
 				break
@@ -256,7 +257,8 @@ func (x *run) kinAt(i int) bool {
 // kinship turns kinship words into relations with the person they belong
 // to: the one right before (X子Y, X之子Y) or the subject.
 func (x *run) kinship(ss []sentence) {
-	children := map[int][]int{} // anchor → children read in a row
+	children := map[int][]int{}  // anchor → children read in a row
+	namedFamily := map[int]int{} // anchor written by name → its sentence's start + 1
 	lastAnchor := -1
 	for _, kn := range x.kins {
 		sen := sentOf(ss, kn.s)
@@ -284,6 +286,7 @@ func (x *run) kinship(ss []sentence) {
 		if anchor >= 0 && x.ents[anchor].typ != tPer {
 			anchor = -1
 		}
+		written := anchor // the person the text names right before the kin word
 		// 立子亮为太子 with no one named before it in the sentence: the
 		// ruler the text is about raised his own son (立其弟 is someone
 		// else's brother), whoever the clauses before were about.
@@ -323,6 +326,22 @@ func (x *run) kinship(ss []sentence) {
 				}
 			}
 		}
+		if birthOrder[kn.word] {
+			// 有三子：嘉为奉车都尉，贤为骑都尉，中子武最知名: the middle son of
+			// the one who had three, not of the son named before.
+			if p := countedSons(x.rs, sen.s, q); p >= 0 {
+				a := x.subject(p, sen, false)
+				if ci := x.clauseAt(p); a < 0 && ci >= 0 {
+					a = x.cls[ci].owner
+				}
+				if a < 0 {
+					a = x.chapterSubject(sen)
+				}
+				if a >= 0 {
+					anchor = a
+				}
+			}
+		}
 		if kn.word == "次曰" || kn.word == "长曰" || kn.word == "少曰" {
 			if lastAnchor >= 0 {
 				anchor = lastAnchor
@@ -331,9 +350,14 @@ func (x *run) kinship(ss []sentence) {
 		if anchor < 0 || anchor == kn.name || x.ents[anchor].typ != tPer {
 			continue
 		}
+		// A family the sentence began by name (袁绍长子谭，次子熙) goes on by it.
+		byName := anchor == written || namedFamily[anchor] == sen.s+1
+		if byName {
+			namedFamily[anchor] = sen.s + 1
+		}
 		anchor = x.aliasHead(anchor)
 		name := kn.name
-		x.familyName(anchor, name, kn.word)
+		x.familyName(anchor, name, kn.word, byName)
 		switch kinKind(kn.word) {
 		case "parent":
 			x.rels = append(x.rels, rel{h: name, t: anchor, r: "子女"})
@@ -402,7 +426,8 @@ func (x *run) heirOfOther(kn kin, sen sentence, ruler int) bool {
 
 // sharesSurname are the kin words whose kin bear the person's surname.
 var sharesSurname = map[string]bool{"父": true, "子": true, "长子": true, "次子": true, "少子": true, "中子": true, "幼子": true, "嫡子": true, "庶子": true,
-	"弟": true, "兄": true, "母弟": true, "同母弟": true, "少弟": true, "季弟": true, "长兄": true, "孙": true}
+	"弟": true, "兄": true, "母弟": true, "同母弟": true, "少弟": true, "季弟": true, "长兄": true, "孙": true,
+	"从弟": true, "从兄": true, "从子": true, "兄子": true, "族子": true, "从父": true, "叔父": true, "伯父": true, "季父": true, "从孙": true, "族孙": true, "太子": true, "世子": true}
 
 // personBetween says whether a person is named in [s, e).
 func (x *run) personBetween(s, e int) bool {
@@ -461,7 +486,14 @@ func (x *run) ageOpening(s, e int) bool {
 // notAPerson says whether [s, e), read as a person, is an adverb after a
 // kin word or a title, or a bare title: no one a reader could tell apart.
 func (x *run) notAPerson(s, e int) bool {
-	return x.togetherAfterKin(s, e) || x.ageOpening(s, e) || x.adverbAsName(s, e) || x.titleAsPerson(s, e)
+	return x.togetherAfterKin(s, e) || x.ageOpening(s, e) || x.adverbAsName(s, e) || x.titleAsPerson(s, e) || x.kinsStanding(s, e)
+}
+
+// kinsStanding says whether [s, e) is the 任 of 以父任, 以兄任: appointed
+// by a father's or a brother's standing, no father named 任 (少以父任，
+// 兄弟并为郎). At work only, as kinFollow.
+func (x *run) kinsStanding(s, e int) bool {
+	return !x.plain && e-s == 1 && x.rs[s] == '任' && x.at(s-2) == '以' && strings.ContainsRune("父兄", x.at(s-1))
 }
 
 // adverbAsName says whether [s, e) is one of adverbWords before the verb
@@ -501,10 +533,13 @@ const ageWords = "幼少早"
 // may: a one-character "name" among them is not given a surname.
 const togetherWords = "俱皆并共同亦各自"
 
-// familyName names a kin the chapter's subject's text gives by given name
-// alone (兄固 in 班超's life) with the subject's surname: 班固. The
-// chapter then knows him by it.
-func (x *run) familyName(anchor, k int, word string) {
+// familyName names a kin given by given name alone with the surname of
+// the one whose kin he is: in the chapter's subject's text (兄固 in 班超's
+// life: 班固), or where the text writes that one by a personal name right
+// before the kin word (表子琮: 刘琮; 霍去病弟光: 霍光). Only the subject's
+// kin teach the chapter the name: elsewhere another may bear it (琮 is
+// 全琮 across 吴书).
+func (x *run) familyName(anchor, k int, word string, byName bool) {
 	en := &x.ents[k]
 	g := x.rs[en.s:en.e]
 	if x.plain || !sharesSurname[word] || len(g) > 2 || len(g) == 2 && x.surnameLen(g) > 0 {
@@ -515,7 +550,11 @@ func (x *run) familyName(anchor, k int, word string) {
 	}
 	full := []rune(x.ents[anchor].canonical(x.rs))
 	n := x.surnameLen(full)
-	if n == 0 || !x.isChapterSubject(string(full)) {
+	if n == 0 {
+		return
+	}
+	subject := x.isChapterSubject(string(full))
+	if !personalName(full, n) || !subject && !byName {
 		return
 	}
 	surname := string(full[:n])
@@ -525,8 +564,55 @@ func (x *run) familyName(anchor, k int, word string) {
 	if en.name != "" && (len(g) != 1 || strings.HasPrefix(en.name, surname)) {
 		return
 	}
+	if !subject {
+		en.name = surname + string(g)
+		x.doc.Types[en.name] = tPer
+		return
+	}
 	x.nameInFamily(k, surname)
 }
+
+// birthOrder are the kin words that place a son among his brothers.
+var birthOrder = map[string]bool{"长子": true, "次子": true, "中子": true, "少子": true, "幼子": true}
+
+// countedSons is where 有N子 stands in rs[s:e], the sons of someone
+// counted before they are named; -1 when it does not.
+func countedSons(rs []rune, s, e int) int {
+	for i := s; i+2 < e; i++ {
+		if rs[i] == '有' && numeral.has(rs[i+1]) && rs[i+2] == '子' {
+			return i
+		}
+	}
+	return -1
+}
+
+// kinWordBetween is the kin word that alone stands between mentions a
+// and b (霍去病弟光, 表之子琮); "" when there is none.
+func (x *run) kinWordBetween(a, b int) string {
+	s, e := x.ents[a].e, x.ents[b].s
+	if x.at(s) == '之' {
+		s++
+	}
+	if s >= e || e > len(x.rs) {
+		return ""
+	}
+	w := string(x.rs[s:e])
+	if slices.Contains(kinWords, w) {
+		return w
+	}
+	return ""
+}
+
+// personalName says whether a name of n surname runes is a surname and a
+// given name (刘表), not a title that begins with a surname-like state
+// (梁孝王, 魏公): the surname of a title is no family's.
+func personalName(full []rune, n int) bool {
+	given := full[n:]
+	return len(given) >= 1 && len(given) <= 2 && !strings.ContainsRune(titleEnds, given[len(given)-1])
+}
+
+// titleEnds end the titles that name a person by his fief or rank.
+const titleEnds = "王侯公帝后君主氏"
 
 // near reports whether two mentions lie in the same or adjacent sentences.
 func (x *run) near(a, b int, ss []sentence) bool {

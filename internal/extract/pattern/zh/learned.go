@@ -115,6 +115,9 @@ func (x *run) classify(rl Relater, ss []sentence) {
 			}
 			if !have[k] && !have[key{k.h, k.t, ""}] {
 				have[k] = true
+				if w := x.kinWordBetween(k.h, k.t); w != "" && kinRelations[k.r] {
+					x.familyName(k.h, k.t, w, true) // 霍去病弟光, where the model read 光
+				}
 				x.rels = append(x.rels, rel{h: k.h, t: k.t, r: k.r})
 			}
 		}

@@ -95,9 +95,9 @@ func TestKinshipFamilies(t *testing.T) {
 	wantTriple(t, res, "孙坚", "更代", "策")
 
 	res = run1(t, "刘表二子：琦、琮。", nil)
-	wantTriple(t, res, "刘表", "子女", "琦")
-	wantTriple(t, res, "刘表", "子女", "琮")
-	wantTriple(t, res, "琦", "同胞", "琮")
+	wantTriple(t, res, "刘表", "子女", "刘琦")
+	wantTriple(t, res, "刘表", "子女", "刘琮")
+	wantTriple(t, res, "刘琦", "同胞", "刘琮")
 
 	res = run1(t, "曹操生曹丕、曹植。", nil)
 	wantTriple(t, res, "曹操", "子女", "曹丕")
@@ -105,10 +105,10 @@ func TestKinshipFamilies(t *testing.T) {
 
 	// Every son of the list belongs to the father, not to his brother.
 	res = run1(t, "袁绍长子谭，次子熙，少子尚。", nil)
-	wantTriple(t, res, "袁绍", "子女", "谭")
-	wantTriple(t, res, "袁绍", "子女", "熙")
-	wantTriple(t, res, "袁绍", "子女", "尚")
-	noTriple(t, res, "熙", "子女", "尚")
+	wantTriple(t, res, "袁绍", "子女", "袁谭")
+	wantTriple(t, res, "袁绍", "子女", "袁熙")
+	wantTriple(t, res, "袁绍", "子女", "袁尚")
+	noTriple(t, res, "袁熙", "子女", "袁尚")
 
 	res = run1(t, "刘禅，字公嗣，刘备子也。", nil)
 	wantTriple(t, res, "刘备", "子女", "刘禅")
@@ -122,7 +122,7 @@ func TestKinshipFamilies(t *testing.T) {
 	wantTriple(t, res, "关道", "任官", "功曹")
 
 	res = run1(t, "孙权兄策。", nil)
-	wantTriple(t, res, "孙权", "同胞", "策")
+	wantTriple(t, res, "孙权", "同胞", "孙策")
 
 	res = run1(t, "马超与弟马岱奔汉中。", nil)
 	wantTriple(t, res, "马超", "同胞", "马岱")
@@ -153,7 +153,7 @@ func TestHierarchy(t *testing.T) {
 
 	// The son named right before the verb is the one who surrendered.
 	res = run1(t, "刘表子琮降曹公。", nil)
-	wantTriple(t, res, "曹公", "下级", "琮")
+	wantTriple(t, res, "曹公", "下级", "刘琮")
 	noTriple(t, res, "曹公", "下级", "刘表")
 
 	res = run1(t, "关羽事刘备，甚见亲待。", nil)

@@ -171,7 +171,7 @@ func TestKinship(t *testing.T) {
 
 	res = run1(t, "姜维父冏，为郡功曹。", nil)
 	wantEnt(t, res, "冏", tPer, 3)
-	wantTriple(t, res, "冏", "子女", "姜维")
+	wantTriple(t, res, "姜冏", "子女", "姜维")
 }
 
 func TestDeathAndTime(t *testing.T) {
