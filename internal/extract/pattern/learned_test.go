@@ -752,4 +752,28 @@ func TestCountedSonsBelongToTheirFather(t *testing.T) {
 			t.Errorf("任 of 以父任 read as %s", en.Type)
 		}
 	}
+	res = extractIn(t, "后汉书/列传/郑范陈贾张列传", "陈元字长孙，苍梧广信人也。父钦，习《左氏春秋》。元少传父业，为之训诂。")
+	for _, tr := range res.Triples {
+		if tr.Relation == "子女" && tr.Tail.Canonical() == "陈元" && tr.Head.Canonical() != "陈钦" {
+			t.Errorf("陈元's father is 陈钦 alone: %v", tr)
+		}
+	}
+}
+
+// A bare given name in a life the chapter has begun is that life's man's,
+// though the given name is also a word (仁) or the surname one the list
+// lacks (爰); a title in the opening's kin (太祖从弟也) stays its holder's.
+func TestAGivenNameInALifeIsItsMans(t *testing.T) {
+	for _, c := range []struct{ path, text, given, want string }{
+		{"汉书/传/爰盎晁错传", "爰盎字丝。其父楚人也，故为群盗，徙安陵。高后时，盎为吕禄舍人。", "盎", "爰盎"},
+		{"三国志/魏书/诸夏侯曹传", "夏侯惇字元让，沛国谯人。\n曹仁字子孝，太祖从弟也。少好弓马弋猎。后豪杰并起，仁亦阴结少年。", "仁", "曹仁"},
+		{"三国志/魏书/诸夏侯曹传", "曹仁字子孝，太祖从弟也。", "太祖", "曹操"},
+	} {
+		res := extractIn(t, c.path, c.text)
+		for _, en := range res.Entities {
+			if en.Text == c.given && en.Type == "人物" && en.Canonical() != c.want {
+				t.Errorf("%s: %s named %s, want %s", c.text, c.given, en.Canonical(), c.want)
+			}
+		}
+	}
 }

@@ -3,6 +3,7 @@ package zh
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/annals-project/annals/internal/extract"
 	"github.com/annals-project/annals/internal/histories"
@@ -65,6 +66,14 @@ func (x *run) designate() {
 			en.name = full
 			continue
 		}
+		// A bare given name in a life the text has begun is that life's
+		// man's, though no full name taught it: a given name that is
+		// also a word (仁 in 曹仁's life in 诸夏侯曹传) or one behind a
+		// surname the list lacks (盎 after 爰盎字丝) is not learned.
+		if full := x.lifeAt(en.s); !x.plain && givenIn(full, surf) && x.doc.Designations[surf] == nil {
+			en.name = full
+			continue
+		}
 		d, ok := x.doc.Designations[surf]
 		if !ok {
 			if c, found := histories.Resolve(surf, path); found && c.Person != surf {
@@ -102,11 +111,20 @@ func (x *run) livesJoined() {
 		if en.typ != tPer || !(en.s == 0 || x.at(en.s-1) == '\n') || x.at(en.e) != '字' && x.at(en.e) != '讳' {
 			continue
 		}
-		if full := []rune(en.canonical(x.rs)); len(full) >= 2 && len(full) <= 4 && (x.surnameLen(full) > 0 || x.opensLife(en.e)) {
+		// The chapter's first name before 字 is its subject's, whatever
+		// the list of surnames says (爰盎字丝).
+		if full := []rune(en.canonical(x.rs)); len(full) >= 2 && len(full) <= 4 && (x.surnameLen(full) > 0 || x.opensLife(en.e) || !x.plain && en.s == 0 && x.doc.Chunks == 0 && x.at(en.e) == '字') {
 			x.subjects[string(full)] = true
 			x.lives = append(x.lives, life{en.s, string(full)})
 		}
 	}
+}
+
+// givenIn says whether g, one or two characters, is the given name of
+// full, behind a surname of one or two.
+func givenIn(full, g string) bool {
+	f, n := utf8.RuneCountInString(full), utf8.RuneCountInString(g)
+	return n >= 1 && n <= 2 && f-n >= 1 && f-n <= 2 && strings.HasSuffix(full, g)
 }
 
 // opensLife says whether the text at i, right after a name, goes on as a
@@ -175,6 +193,9 @@ func (x *run) openingKin() {
 		g := x.rs[en.s:en.e]
 		if en.name != "" || len(g) > 2 || x.surnameLen(g) > 0 && len(g) > 1 {
 			continue
+		}
+		if _, title := histories.Resolve(string(g), x.docPath()); title && !x.plain {
+			continue // 曹仁字子孝，太祖从弟也: 太祖 is 曹操, no 曹太祖
 		}
 		if !(x.at(en.s-1) == '父' && x.boundary(en.s-2)) && !kinOfOpening(x.rs, en.e) {
 			continue

@@ -176,7 +176,7 @@ func (x *run) kinNames() {
 			if g == 1 && (noSingle.has(rs[e0]) || kinVerbs.has(rs[e0]) && (x.boundary(e) || !x.plain && x.at(e) == '守') || x.togetherAfterKin(e0, e) || x.adverbAsName(e0, e)) {
 				continue
 			}
-			if g == 1 && (!x.plain && rs[e0] == '任' && x.at(e) == '为' || x.kinsStanding(e0, e)) {
+			if g == 1 && (!x.plain && rs[e0] == '任' && x.at(e) == '为' || x.kinsNoName(e0, e)) {
 				// 以父任为郎: by his father's standing, not a father 任
 				// (at work only, as kinFollow).
 				break
@@ -486,14 +486,24 @@ func (x *run) ageOpening(s, e int) bool {
 // notAPerson says whether [s, e), read as a person, is an adverb after a
 // kin word or a title, or a bare title: no one a reader could tell apart.
 func (x *run) notAPerson(s, e int) bool {
-	return x.togetherAfterKin(s, e) || x.ageOpening(s, e) || x.adverbAsName(s, e) || x.titleAsPerson(s, e) || x.kinsStanding(s, e)
+	return x.togetherAfterKin(s, e) || x.ageOpening(s, e) || x.adverbAsName(s, e) || x.titleAsPerson(s, e) || x.kinsNoName(s, e)
 }
 
-// kinsStanding says whether [s, e) is the 任 of 以父任, 以兄任: appointed
-// by a father's or a brother's standing, no father named 任 (少以父任，
-// 兄弟并为郎). At work only, as kinFollow.
-func (x *run) kinsStanding(s, e int) bool {
-	return !x.plain && e-s == 1 && x.rs[s] == '任' && x.at(s-2) == '以' && strings.ContainsRune("父兄", x.at(s-1))
+// kinsNoName says whether [s, e) is a word a kin word owns, no kin's
+// name: the 任 of 以父任 (appointed by a father's standing: 少以父任，兄弟并
+// 为郎) and the 业 of 传父业 (a father's learning: 元少传父业, no father 陈业).
+// At work only, as kinFollow.
+func (x *run) kinsNoName(s, e int) bool {
+	if x.plain || e-s != 1 {
+		return false
+	}
+	switch x.rs[s] {
+	case '任':
+		return x.at(s-2) == '以' && strings.ContainsRune("父兄", x.at(s-1))
+	case '业':
+		return strings.ContainsRune("父祖", x.at(s-1))
+	}
+	return false
 }
 
 // adverbAsName says whether [s, e) is one of adverbWords before the verb
