@@ -200,18 +200,18 @@ func (x *run) openingKin() {
 		if !(x.at(en.s-1) == '父' && x.boundary(en.s-2)) && !kinOfOpening(x.rs, en.e) {
 			continue
 		}
-		x.nameInFamily(k, surname)
+		x.nameInFamily(k, surname, true)
 	}
 }
 
 // nameInFamily names kin mention k, written by given name alone, with the
-// family's surname, and lets the chapter know him by it unless it already
-// knows another by that given name.
-func (x *run) nameInFamily(k int, surname string) {
+// family's surname; where teach says, the chapter then knows him by it
+// unless it already knows another by that given name.
+func (x *run) nameInFamily(k int, surname string, teach bool) {
 	en := &x.ents[k]
 	g := string(x.rs[en.s:en.e])
 	en.name = surname + g
-	if _, known := x.doc.Names[g]; !known {
+	if _, known := x.doc.Names[g]; teach && !known {
 		x.doc.Names[g] = en.name
 	}
 	x.doc.Types[en.name] = tPer

@@ -574,12 +574,7 @@ func (x *run) familyName(anchor, k int, word string, byName bool) {
 	if en.name != "" && (len(g) != 1 || strings.HasPrefix(en.name, surname)) {
 		return
 	}
-	if !subject {
-		en.name = surname + string(g)
-		x.doc.Types[en.name] = tPer
-		return
-	}
-	x.nameInFamily(k, surname)
+	x.nameInFamily(k, surname, subject)
 }
 
 // birthOrder are the kin words that place a son among his brothers.
