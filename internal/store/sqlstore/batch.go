@@ -20,6 +20,7 @@ type batch struct {
 	cols         int
 	args         []any
 	full         *sql.Stmt // the statement of a full batch, prepared once
+	affected     int       // rows the statements written so far changed
 }
 
 func newBatch(tx *txn, head, row, suffix string) *batch {
@@ -39,9 +40,9 @@ func (b *batch) add(ctx context.Context, args ...any) error {
 		}
 		b.full = st
 	}
-	_, err := b.full.ExecContext(ctx, b.args...)
+	res, err := b.full.ExecContext(ctx, b.args...)
 	b.args = b.args[:0]
-	return err
+	return b.count(res, err)
 }
 
 // flush writes the rows queued.
@@ -49,22 +50,35 @@ func (b *batch) flush(ctx context.Context) error {
 	if len(b.args) == 0 {
 		return nil
 	}
-	_, err := b.tx.ExecContext(ctx, b.statement(len(b.args)/b.cols), b.args...)
+	res, err := b.tx.ExecContext(ctx, b.statement(len(b.args)/b.cols), b.args...)
 	b.args = b.args[:0]
-	return err
+	return b.count(res, err)
+}
+
+func (b *batch) count(res sql.Result, err error) error {
+	if err != nil {
+		return err
+	}
+	n, _ := res.RowsAffected()
+	b.affected += int(n)
+	return nil
 }
 
 func (b *batch) statement(rows int) string {
+	return b.head + valuesList(b.row, rows) + b.suffix
+}
+
+// valuesList repeats one row of placeholders, "(?, ?)", rows times, comma
+// separated: the body of a VALUES list.
+func valuesList(row string, rows int) string {
 	var s strings.Builder
-	s.Grow(len(b.head) + rows*(len(b.row)+2) + len(b.suffix))
-	s.WriteString(b.head)
+	s.Grow(rows * (len(row) + 2))
 	for i := range rows {
 		if i > 0 {
 			s.WriteString(", ")
 		}
-		s.WriteString(b.row)
+		s.WriteString(row)
 	}
-	s.WriteString(b.suffix)
 	return s.String()
 }
 

@@ -147,6 +147,64 @@ func (w *docWriter) close() {
 	}
 }
 
+// knowNames finds or adds every name the document's facts use that the
+// writer has not met yet, 256 names to a statement: nameID then asks the
+// database nothing. Two statements a name were most of what writing a
+// document cost on PostgreSQL, where each is a round trip.
+func (w *docWriter) knowNames(ctx context.Context, d *store.DocWrite) error {
+	var todo []nameKey
+	queued := map[nameKey]bool{}
+	want := func(name, typ string) {
+		k := nameKey{name, typ}
+		if _, ok := w.names[k]; !ok && !queued[k] {
+			queued[k] = true
+			todo = append(todo, k)
+		}
+	}
+	for _, cf := range d.Facts {
+		for _, m := range cf.Mentions {
+			want(m.Name, m.Type)
+		}
+		for _, st := range cf.Evidence {
+			want(st.Head.Name, st.Head.Type)
+			want(st.Tail.Name, st.Tail.Type)
+		}
+		for _, a := range cf.Attributes {
+			want(a.Entity.Name, a.Entity.Type)
+		}
+	}
+	for len(todo) > 0 {
+		part := todo[:min(len(todo), batchRows)]
+		todo = todo[len(part):]
+		args := make([]any, 0, 2*len(part))
+		for _, k := range part {
+			args = append(args, k.name, k.typ)
+		}
+		rows := valuesList("(?, ?)", len(part))
+		if _, err := w.tx.ExecContext(ctx, "INSERT INTO names(name, type) VALUES "+rows+" ON CONFLICT(name, type) DO NOTHING", args...); err != nil {
+			return fmt.Errorf("add names: %w", err)
+		}
+		found, err := w.tx.QueryContext(ctx, "SELECT id, name, type FROM names WHERE (name, type) IN (VALUES "+rows+")", args...)
+		if err != nil {
+			return fmt.Errorf("find names: %w", err)
+		}
+		for found.Next() {
+			var id int64
+			var k nameKey
+			if err := found.Scan(&id, &k.name, &k.typ); err != nil {
+				found.Close()
+				return fmt.Errorf("find names: %w", err)
+			}
+			w.names[k] = id
+		}
+		found.Close()
+		if err := found.Err(); err != nil {
+			return fmt.Errorf("find names: %w", err)
+		}
+	}
+	return nil
+}
+
 func (w *docWriter) nameID(ctx context.Context, name, typ string) (int64, error) {
 	k := nameKey{name, typ}
 	if id, ok := w.names[k]; ok {
@@ -254,6 +312,9 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 				return fmt.Errorf("drop old facts: %w", err)
 			}
 		}
+	}
+	if err := w.knowNames(ctx, d); err != nil {
+		return err
 	}
 	sentences := newSentenceSource(doc)
 	for _, cf := range d.Facts {

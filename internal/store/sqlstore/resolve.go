@@ -214,42 +214,37 @@ func (a *applier) exec(ctx context.Context, st *sql.Stmt, args ...any) error {
 }
 
 func (a *applier) apply(ctx context.Context, r store.Resolution) error {
-	var err error
-	prep := func(q string) *sql.Stmt {
-		st, perr := a.tx.PrepareContext(ctx, q)
-		if perr != nil && err == nil {
-			err = perr
-		}
-		return st
+	dropAlias, err := a.tx.PrepareContext(ctx, "DELETE FROM aliases WHERE entity_id = ? AND alias = ? AND kind = ? AND source = ?")
+	if err != nil {
+		return fmt.Errorf("prepare alignment: %w", err)
 	}
-	addEntity := prep("INSERT INTO entities(name, type) VALUES(?, ?) RETURNING id")
-	setName := prep("UPDATE names SET entity_id = ? WHERE id = ?")
-	addAlias := prep("INSERT INTO aliases(entity_id, alias, kind, source) VALUES(?, ?, ?, ?) ON CONFLICT DO NOTHING")
-	dropAlias := prep("DELETE FROM aliases WHERE entity_id = ? AND alias = ? AND kind = ? AND source = ?")
-	dropEntity := prep(`DELETE FROM entities WHERE id = ?
+	defer dropAlias.Close()
+	dropEntity, err := a.tx.PrepareContext(ctx, `DELETE FROM entities WHERE id = ?
 		AND NOT EXISTS (SELECT 1 FROM relations WHERE head_id = ?1 AND status != 'extracted')
 		AND NOT EXISTS (SELECT 1 FROM relations WHERE tail_id = ?1 AND status != 'extracted')`)
 	if err != nil {
 		return fmt.Errorf("prepare alignment: %w", err)
 	}
-	for _, st := range []*sql.Stmt{addEntity, setName, addAlias, dropAlias, dropEntity} {
-		defer st.Close()
+	defer dropEntity.Close()
+	// Names and aliases are written 256 to a statement: on a new corpus
+	// there is one of each per name, and on PostgreSQL each statement is a
+	// round trip.
+	setName := newBatch(a.tx, "UPDATE names SET entity_id = v.column2 FROM (VALUES ",
+		"(CAST(? AS BIGINT), CAST(? AS BIGINT))", ") AS v WHERE names.id = v.column1")
+	defer setName.close()
+	addAlias := newBatch(a.tx, "INSERT INTO aliases(entity_id, alias, kind, source) VALUES ", "(?, ?, ?, ?)", " ON CONFLICT DO NOTHING")
+	defer addAlias.close()
+	if err := a.addEntities(ctx, r.Entities); err != nil {
+		return err
 	}
 	kept := map[int64]bool{}
 	for _, e := range r.Entities {
-		id, ok := a.entities[nameKey{e.Name, e.Type}]
-		if !ok {
-			if err := addEntity.QueryRowContext(ctx, e.Name, e.Type).Scan(&id); err != nil {
-				return fmt.Errorf("store entity %s: %w", e.Name, err)
-			}
-			a.entities[nameKey{e.Name, e.Type}] = id
-			a.written++
-		}
+		id := a.entities[nameKey{e.Name, e.Type}]
 		kept[id] = true
 		for _, nid := range e.NameIDs {
 			if old, ok := a.names[nid]; !ok || old != id {
-				if err := a.exec(ctx, setName, id, nid); err != nil {
-					return fmt.Errorf("align name %d: %w", nid, err)
+				if err := setName.add(ctx, nid, id); err != nil {
+					return fmt.Errorf("align names: %w", err)
 				}
 				a.moved = append(a.moved, nid)
 			}
@@ -260,8 +255,8 @@ func (a *applier) apply(ctx context.Context, r store.Resolution) error {
 			row := aliasRow{al.Name, al.Kind, al.Source}
 			want[row] = true
 			if !a.aliases[id][row] {
-				if err := a.exec(ctx, addAlias, id, row.alias, row.kind, row.source); err != nil {
-					return fmt.Errorf("store alias %s: %w", al.Name, err)
+				if err := addAlias.add(ctx, id, row.alias, row.kind, row.source); err != nil {
+					return fmt.Errorf("store aliases: %w", err)
 				}
 			}
 		}
@@ -275,11 +270,18 @@ func (a *applier) apply(ctx context.Context, r store.Resolution) error {
 	}
 	// Names no entity claims any more (nothing uses them) lose theirs.
 	for nid := range a.names {
-		if err := a.exec(ctx, setName, nil, nid); err != nil {
-			return fmt.Errorf("unalign name %d: %w", nid, err)
+		if err := setName.add(ctx, nid, nil); err != nil {
+			return fmt.Errorf("unalign names: %w", err)
 		}
 		a.moved = append(a.moved, nid)
 	}
+	if err := setName.flush(ctx); err != nil {
+		return fmt.Errorf("align names: %w", err)
+	}
+	if err := addAlias.flush(ctx); err != nil {
+		return fmt.Errorf("store aliases: %w", err)
+	}
+	a.written += setName.affected + addAlias.affected
 	// Entities nobody refers to any more go, unless a person or reasoning
 	// attached a fact to them; their aliases go with them.
 	for _, id := range a.entities {
@@ -287,6 +289,46 @@ func (a *applier) apply(ctx context.Context, r store.Resolution) error {
 			if err := a.exec(ctx, dropEntity, id); err != nil {
 				return fmt.Errorf("drop entity %d: %w", id, err)
 			}
+		}
+	}
+	return nil
+}
+
+// addEntities stores the entities of the alignment that are not stored
+// yet, 256 to a statement, and learns their ids.
+func (a *applier) addEntities(ctx context.Context, es []store.ResolvedEntity) error {
+	var todo []nameKey
+	for _, e := range es {
+		k := nameKey{e.Name, e.Type}
+		if _, ok := a.entities[k]; !ok {
+			a.entities[k] = 0 // queued: an alignment names each entity once, but be sure
+			todo = append(todo, k)
+		}
+	}
+	for len(todo) > 0 {
+		part := todo[:min(len(todo), batchRows)]
+		todo = todo[len(part):]
+		args := make([]any, 0, 2*len(part))
+		for _, k := range part {
+			args = append(args, k.name, k.typ)
+		}
+		rows, err := a.tx.QueryContext(ctx, "INSERT INTO entities(name, type) VALUES "+valuesList("(?, ?)", len(part))+" RETURNING id, name, type", args...)
+		if err != nil {
+			return fmt.Errorf("store entities: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			var k nameKey
+			if err := rows.Scan(&id, &k.name, &k.typ); err != nil {
+				rows.Close()
+				return fmt.Errorf("store entities: %w", err)
+			}
+			a.entities[k] = id
+			a.written++
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("store entities: %w", err)
 		}
 	}
 	return nil
