@@ -119,11 +119,8 @@ func (s *DB) ReplaceCommunities(ctx context.Context, cs []kg.Community, members 
 		return err
 	}
 	defer ins.Close()
-	mem, err := tx.PrepareContext(ctx, "INSERT INTO community_members(community_id, entity_id, rank, centrality) VALUES(?, ?, ?, ?)")
-	if err != nil {
-		return err
-	}
-	defer mem.Close()
+	mem := newBatch(tx, "INSERT INTO community_members(community_id, entity_id, rank, centrality) VALUES ", "(?, ?, ?, ?)", "")
+	defer mem.close()
 	for i, c := range cs {
 		report, err := json.Marshal(c)
 		if err != nil {
@@ -133,10 +130,13 @@ func (s *DB) ReplaceCommunities(ctx context.Context, cs []kg.Community, members 
 			return fmt.Errorf("write community %d: %w", c.ID, err)
 		}
 		for rank, m := range members[i] {
-			if _, err := mem.ExecContext(ctx, c.ID, m.EntityID, rank, m.Centrality); err != nil {
+			if err := mem.add(ctx, c.ID, m.EntityID, rank, m.Centrality); err != nil {
 				return fmt.Errorf("write community %d's members: %w", c.ID, err)
 			}
 		}
+	}
+	if err := mem.flush(ctx); err != nil {
+		return fmt.Errorf("write communities' members: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("write communities: %w", err)

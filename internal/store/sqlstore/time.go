@@ -235,11 +235,8 @@ func (s *DB) SetDates(ctx context.Context, d *store.DatedDoc, step, version stri
 	if err != nil {
 		return fmt.Errorf("read chunk years: %w", err)
 	}
-	cy, err := tx.PrepareContext(ctx, "INSERT INTO chunk_years(chunk_id, year) VALUES(?, ?) ON CONFLICT DO NOTHING")
-	if err != nil {
-		return err
-	}
-	defer cy.Close()
+	cy := newBatch(tx, "INSERT INTO chunk_years(chunk_id, year) VALUES ", "(?, ?)", " ON CONFLICT DO NOTHING")
+	defer cy.close()
 	for _, c := range d.Chunks {
 		for _, y := range c.Years {
 			k := chunkYear{c.ID, y}
@@ -247,10 +244,13 @@ func (s *DB) SetDates(ctx context.Context, d *store.DatedDoc, step, version stri
 				delete(had, k)
 				continue
 			}
-			if _, err := cy.ExecContext(ctx, c.ID, y); err != nil {
+			if err := cy.add(ctx, c.ID, y); err != nil {
 				return fmt.Errorf("index chunk years: %w", err)
 			}
 		}
+	}
+	if err := cy.flush(ctx); err != nil {
+		return fmt.Errorf("index chunk years: %w", err)
 	}
 	for k := range had {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM chunk_years WHERE chunk_id = ? AND year = ?", k.chunk, k.year); err != nil {
