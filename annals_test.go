@@ -12,6 +12,7 @@ import (
 
 	"github.com/annals-project/annals"
 	"github.com/annals-project/annals/internal/demo"
+	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/store/sqlstore/sqltest"
 )
 
@@ -206,6 +207,13 @@ func TestFactsGetYearsAndTimelines(t *testing.T) {
 		if it.Citation.Sentence == "" || it.Fact.Head == "" {
 			t.Fatalf("item without fact or citation: %+v", it)
 		}
+		if kg.IsAliasRelation(it.Fact.Type) {
+			t.Fatalf("a name is no event, but the timeline lists %s %s %s", it.Fact.Head, it.Fact.Type, it.Fact.Tail)
+		}
+	}
+	// Asked for, the dated alias facts come.
+	if names, err := ws.Timeline(ctx, "诸葛亮", annals.TimelineOptions{Type: "别称"}); err != nil || len(names) == 0 {
+		t.Fatalf("诸葛亮's names by date: %d, %v", len(names), err)
 	}
 	// Pages of two follow each other without a gap or a repeat.
 	for off := 0; off < len(items); off += 2 {

@@ -307,6 +307,16 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("SearchFromTheAddress", func(t *testing.T) {
+		b := b.on(t)
+		// q, as the ask page has it, works as well as text.
+		b.hash("#/search?q=" + "孔明")
+		b.wait(`document.querySelectorAll('.kwic tr').length > 0`)
+		if v := b.str(`document.querySelector('main input[type=search]').value`); v != "孔明" {
+			t.Errorf("the search box holds %q, want the address's 孔明", v)
+		}
+	})
+
 	t.Run("MarkupStaysText", func(t *testing.T) {
 		b := b.on(t)
 		b.hash("#/doc/" + "杂记%2Fxss.txt")

@@ -3,6 +3,8 @@
 // offsets it came from. It imports nothing else of the project.
 package kg
 
+import "slices"
+
 // Fact status values (see docs/architecture.md, "Fact status").
 const (
 	StatusExtracted = "extracted" // an extractor read it in a sentence
@@ -14,7 +16,10 @@ const (
 // IsAliasRelation says whether a relation type says that two names name
 // one thing: the alias relations of the shipped schemas (zh-history's 别称,
 // general's alias_of). Such relations are identity, not edges.
-func IsAliasRelation(t string) bool { return t == "别称" || t == "alias_of" }
+func IsAliasRelation(t string) bool { return slices.Contains(AliasRelations, t) }
+
+// AliasRelations are the alias relations of the shipped schemas.
+var AliasRelations = []string{"别称", "alias_of"}
 
 // Span is a half-open range [Start,End) of Unicode code points.
 type Span struct {

@@ -6,7 +6,8 @@ import { href, loading, showError, go } from '../ui.js';
 const PAGE = 50;
 
 export function searchPage(ctx) {
-  const text = ctx.query.get('text') || '';
+  // q as on the ask page, so that either address a reader guesses works.
+  const text = ctx.query.get('text') || ctx.query.get('q') || '';
   const offset = Math.max(0, parseInt(ctx.query.get('offset') || '0', 10) || 0);
   const width = Math.min(200, Math.max(5, parseInt(ctx.query.get('context') || '30', 10) || 30));
   const input = h('input', { type: 'search', value: text, placeholder: t('search.text.placeholder'), 'aria-label': t('search.text.placeholder'), required: true });
