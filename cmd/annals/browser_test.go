@@ -286,6 +286,10 @@ func TestBrowser(t *testing.T) {
 		if over := b.str(`[...document.querySelectorAll('.card, .graph, .graph-rels, .fact-group')].filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.className + ' ' + Math.round(e.getBoundingClientRect().right)).join(', ')`); over != "" {
 			t.Errorf("wider than the phone's %s px: %s", b.str(`String(window.innerWidth)`), over)
 		}
+		// Every page of the menu is in sight, none scrolled off the side.
+		if off := b.str(`[...document.querySelectorAll('header nav a')].filter(a => a.getBoundingClientRect().right > window.innerWidth + 1).map(a => a.textContent).join(', ')`); off != "" {
+			t.Errorf("menu items off the phone's screen: %s", off)
+		}
 		if px := b.str(`document.querySelector('[data-testid=graph]').dataset.labelPx + ' ' + window.innerWidth`); !strings.HasSuffix(px, " 390") {
 			t.Errorf("label px and page width %q: the phone's view is not 390 wide", px)
 		} else if v, err := strconv.ParseFloat(strings.Fields(px)[0], 64); err != nil || v < 11 {
