@@ -235,6 +235,14 @@ func (b apiBackend) Timeline(ctx context.Context, q server.TimelineQuery) (any, 
 
 func (b apiBackend) Date(ctx context.Context, expr, dynasty string) (any, error) {
 	simp, _ := text.ToSimplified(expr)
+	if year, ok := chrono.BareYear(simp); ok {
+		// A year in numerals: how the histories name it.
+		names := chrono.YearNames(year)
+		if names == nil {
+			names = []chrono.YearName{}
+		}
+		return map[string]any{"expression": expr, "year": year, "names": names, "times": []chrono.Time{}}, nil
+	}
 	times := chrono.Parse(simp, &chrono.Context{Dynasty: dynasty})
 	if times == nil {
 		times = []chrono.Time{}

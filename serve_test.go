@@ -72,6 +72,9 @@ func TestAPIOverTheDemo(t *testing.T) {
 	if s, b := get("/api/date?expr=" + q("建兴十二年") + "&dynasty=" + q("蜀汉")); s != 200 || !strings.Contains(b, "234") {
 		t.Fatalf("date: %d %.300s", s, b)
 	}
+	if s, b := get("/api/date?expr=208"); s != 200 || !strings.Contains(b, "建安十三年") {
+		t.Fatalf("date of a year in numerals: %d %.300s", s, b)
+	}
 	if s, _ := post("/api/feedback/999/revert", ""); s != 404 {
 		t.Fatalf("revert of no feedback: %d", s)
 	}

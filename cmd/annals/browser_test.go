@@ -259,6 +259,14 @@ func TestBrowser(t *testing.T) {
 		b.screenshot("timeline", "")
 	})
 
+	t.Run("YearInNumerals", func(t *testing.T) {
+		b := b.on(t)
+		b.hash("#/timeline")
+		b.str(`(() => { const q = document.querySelector('input[placeholder^="建兴"]'); q.value = '208'; return ''; })()`)
+		b.click(`.col-side form button[type=submit]`)
+		b.wait(`(document.querySelector('[data-testid=year-names]')?.textContent || '').includes('建安十三年')`)
+	})
+
 	t.Run("AskFromTheAddress", func(t *testing.T) {
 		b := b.on(t)
 		b.hash("#/ask?q=" + "诸葛亮的父亲是谁")

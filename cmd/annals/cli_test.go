@@ -414,6 +414,21 @@ func TestDateConvertsAndChecks(t *testing.T) {
 	if _, err := run(t, "date", "天下大乱"); err == nil {
 		t.Fatal("text without a date should say so")
 	}
+	// A year in numerals is read the other way: what the histories call it.
+	if out := mustRun(t, "date", "208"); !strings.Contains(out, "建安十三年") || !strings.Contains(out, "献帝") {
+		t.Fatalf("208 is 建安十三年 of 献帝:\n%s", out)
+	}
+	var named struct {
+		Year  int
+		Names []struct{ Name string }
+	}
+	json.Unmarshal([]byte(mustRun(t, "--json", "date", "公元前160年")), &named)
+	if named.Year != -159 || len(named.Names) == 0 || named.Names[0].Name != "孝文后元四年" {
+		t.Fatalf("160 BCE is 孝文后元四年: %+v", named)
+	}
+	if _, err := run(t, "date", "3000"); err == nil {
+		t.Fatal("a year no count of the table reaches should exit non-zero")
+	}
 }
 
 func TestTimelineJSON(t *testing.T) {

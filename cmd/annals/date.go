@@ -24,12 +24,16 @@ and emperor when the reading is ambiguous. Years are astronomical (−121 is
 122 BCE). --check YEAR says whether the expression agrees with that year and
 what the right conversion is.
 
+A year in numerals (208, -121, 公元前122年, 122 BCE) is read the other way:
+annals lists the eras and sovereigns' years that name it (208: 建安十三年).
+
 A note follows a reading that needs one: a year past the end of its era or
 reign (建安三十年 is 225, but 建安 ended in 220), or why an expression stays
 unresolved (甲子 alone is a day of a sixty-day cycle). The exit status is 3 when
 EXPRESSION holds no time expression or none could be placed in a year, even as
 one of several candidates; the result is printed all the same, with --json too.`,
 		Example: `  annals date 建兴十二年
+  annals date 208
   annals date 十二年 --context "建兴元年，封亮武乡侯。"
   annals date 建兴 --dynasty 西晋
   annals date 建兴十二年 --check 234 --json`,
@@ -56,6 +60,9 @@ one of several candidates; the result is printed all the same, with --json too.`
 					a.printf("  %s  %s  (%s)\n", yearLabel(c.Year), strings.TrimSpace(c.Dynasty+" "+c.Emperor+" "+c.Era+c.Ruler), c.Reason)
 				}
 				return nil
+			}
+			if year, ok := chrono.BareYear(expr); ok {
+				return a.yearNames(args[0], year)
 			}
 			times := chrono.Parse(expr, ctx)
 			if len(times) == 0 {
@@ -92,6 +99,26 @@ one of several candidates; the result is printed all the same, with --json too.`
 	cmd.Flags().StringVar(&dynasty, "dynasty", "", "the text's dynasty, to choose among eras of the same name (蜀汉, 西晋 …)")
 	cmd.Flags().IntVar(&check, "check", 0, "a year (astronomical, −121 for 122 BCE) to check the expression against")
 	return cmd
+}
+
+// yearNames prints how the histories count a year given in numerals:
+// its eras and sovereigns' years.
+func (a *app) yearNames(expr string, year int) error {
+	names := chrono.YearNames(year)
+	if a.json {
+		if err := a.printJSON(map[string]any{"expression": expr, "year": year, "names": names}); err != nil {
+			return err
+		}
+	} else {
+		a.printf("%s\n", yearLabel(year))
+		for _, n := range names {
+			a.printf("  %s  %s\n", n.Name, strings.TrimSpace(n.Dynasty+" "+n.Emperor))
+		}
+	}
+	if len(names) == 0 {
+		return notFoundError{fmt.Sprintf("%s: no era or sovereign's count of the table names %s", expr, yearLabel(year))}
+	}
+	return nil
 }
 
 // unplaced is a not-found error when no time of expr was placed in a year,

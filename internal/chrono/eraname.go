@@ -2,6 +2,7 @@ package chrono
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -226,4 +227,78 @@ func leadingYear(expr string) int {
 		}
 	}
 	return n + cur
+}
+
+// YearName is one way the histories count a year: an era's year or a
+// sovereign's regnal year.
+type YearName struct {
+	Name    string `json:"name"` // 建安十三年, 孝文后元三年
+	Dynasty string `json:"dynasty"`
+	Emperor string `json:"emperor,omitempty"`
+}
+
+// YearNames lists how the table's eras and sovereigns count a year
+// (astronomical): 208 is 东汉 献帝's 建安十三年. Eras come first, by the
+// year they began; then the sovereigns whose count is known to reach it.
+func YearNames(year int) []YearName {
+	var out []YearName
+	for _, e := range erasIn(year) {
+		if n := year - e.Start + 1; n >= 1 {
+			out = append(out, YearName{Name: e.Name + yearNumeral(n), Dynasty: e.Dynasty, Emperor: e.Emperor})
+		}
+	}
+	for _, r := range eras.Rulers() {
+		// A count without a known end (the last of a line in the table)
+		// would run on for ever: it names no year.
+		if r.Accession > year || r.Last == 0 || r.Last < year {
+			continue
+		}
+		name, start := r.Name, r.Accession
+		for k, s := range r.Reckonings { // the latest restart before the year
+			if s <= year && s > start {
+				name, start = r.Name+k, s
+			}
+		}
+		out = append(out, YearName{Name: name + yearNumeral(year-start+1), Dynasty: r.Dynasty})
+	}
+	return out
+}
+
+// BareYear reads an expression that is nothing but a year in Arabic
+// numerals, astronomical (208, -121), or with its era marker (公元208年,
+// 前122年, 122 BCE); ok is false for anything else.
+func BareYear(expr string) (year int, ok bool) {
+	s := strings.TrimSpace(expr)
+	bce := false
+	for _, p := range []string{"公元前", "前"} {
+		if strings.HasPrefix(s, p) {
+			s, bce = strings.TrimPrefix(s, p), true
+			break
+		}
+	}
+	s = strings.TrimPrefix(s, "公元")
+	s = strings.TrimSuffix(s, "年")
+	if t, found := strings.CutSuffix(strings.TrimSpace(s), "BCE"); found {
+		s, bce = strings.TrimSpace(t), true
+	} else if t, found := strings.CutSuffix(s, "CE"); found {
+		s = strings.TrimSpace(t)
+	}
+	neg := strings.HasPrefix(s, "-") || strings.HasPrefix(s, "−")
+	s = strings.TrimLeft(s, "-−")
+	if s == "" || len(s) > 5 || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || (bce || neg) && n == 0 {
+		return 0, false
+	}
+	switch {
+	case bce && neg:
+		return 0, false
+	case bce:
+		return 1 - n, true // 122 BCE is −121
+	case neg:
+		return -n, true
+	}
+	return n, true
 }

@@ -27,7 +27,7 @@ export function timelinePage(ctx) {
   const fromIn = h('input', { type: 'number', class: 'num', value: from, 'aria-label': t('timeline.from'), placeholder: '208' });
   const toIn = h('input', { type: 'number', class: 'num', value: to, 'aria-label': t('timeline.to'), placeholder: '234' });
   const out = h('div');
-  const exprIn = h('input', { type: 'text', placeholder: '建兴十二年', 'aria-label': t('date.expr') });
+  const exprIn = h('input', { type: 'text', placeholder: '建兴十二年 · 208', 'aria-label': t('date.expr') });
   const dynIn = h('input', { type: 'text', placeholder: t('date.dynasty.placeholder'), 'aria-label': t('date.dynasty'), class: 'short' });
   const dateOut = h('div');
   const use = (a, b) => go(href.timeline(a, b));
@@ -56,6 +56,14 @@ export function timelinePage(ctx) {
             fill(dateOut, loading());
             getJSON('/api/date' + qs({ expr, dynasty: dynIn.value.trim() }), { signal: ctx.signal }).then((r) => {
               const times = r.times || [];
+              if (r.names) {
+                // A year in numerals: how the histories name it.
+                fill(dateOut, h('div', { 'data-testid': 'year-names' },
+                  h('p', null, h('button', { type: 'button', class: 'link', title: t('date.use'), onclick: () => use(r.year, r.year) }, fmtYear(r.year))),
+                  r.names.length ? h('ul', { class: 'readings' }, r.names.map((n) => h('li', null, h('strong', null, n.name), ' ', h('span', { class: 'muted' }, [n.dynasty, n.emperor].filter(Boolean).join(' ')))))
+                    : h('p', { class: 'muted' }, t('date.nonames'))));
+                return;
+              }
               fill(dateOut, times.length ? h('ul', { class: 'readings' }, times.map((tm) => readingView(tm, use))) : h('p', { class: 'muted' }, t('date.none', expr)));
             }).catch((err) => {
               fill(dateOut);
