@@ -839,6 +839,13 @@ func TestAliasesImportRefusesUnknownMainNames(t *testing.T) {
 	if out := mustRun(t, "-w", ws, "aliases", "import", good); !strings.Contains(out, "1 new") {
 		t.Fatalf("aliases import of known names:\n%s", out)
 	}
+	// A file not in the format at all (a table, say) is an error, not an
+	// import of nothing.
+	table := filepath.Join(dir, "table.tsv")
+	os.WriteFile(table, []byte("曹操\t孟德\n刘备\t玄德\n"), 0o644)
+	if _, stderr, code := execArgs(t, "-w", ws, "aliases", "import", table); code == 0 || !strings.Contains(stderr, "no line could be read") {
+		t.Fatalf("aliases import of a file in another format: exit %d, %q", code, stderr)
+	}
 }
 
 // progressLines runs the CLI with its progress drawn into a buffer and

@@ -536,12 +536,21 @@ names merge once they are).`,
 					return err
 				}
 				if a.json {
-					return a.printJSON(rep)
+					if err := a.printJSON(rep); err != nil {
+						return err
+					}
+				} else {
+					for _, p := range rep.Problems {
+						a.warnf("warning: %s\n", p)
+					}
+					a.printf("read %d aliases from %s, %d new\n", rep.Read, rep.File, rep.Added)
 				}
-				for _, p := range rep.Problems {
-					a.warnf("warning: %s\n", p)
+				// A file none of whose lines could be read is not in the
+				// format: most likely the wrong file, which should not pass
+				// as an import of nothing.
+				if rep.Read == 0 && len(rep.Problems) > 0 {
+					return fmt.Errorf("%s: no line could be read as 主名:别名1,别名2 (%d problem(s))", args[0], len(rep.Problems))
 				}
-				a.printf("read %d aliases from %s, %d new\n", rep.Read, rep.File, rep.Added)
 				return nil
 			})
 		},
