@@ -777,3 +777,22 @@ func TestAGivenNameInALifeIsItsMans(t *testing.T) {
 		}
 	}
 }
+
+// The man a verb of leaving takes as its object is not the doer of the
+// next verb: in 彧去绍从太祖 荀彧 follows 曹操, and 袁绍, whom he left, does not.
+func TestWhomOneLeavesIsNoSubject(t *testing.T) {
+	res := extractIn(t, "三国志/魏书/荀彧传", "荀彧字文若，颍川颍阴人也。初平二年，彧去绍从太祖。")
+	var follows bool
+	for _, tr := range res.Triples {
+		if tr.Relation != "下级" {
+			continue
+		}
+		if tr.Tail.Text == "绍" {
+			t.Errorf("袁绍, whom 荀彧 left, read as following 曹操: %v", tr)
+		}
+		follows = follows || tr.Tail.Text == "彧"
+	}
+	if !follows {
+		t.Errorf("荀彧 follows 曹操: %v", res.Triples)
+	}
+}

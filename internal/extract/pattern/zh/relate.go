@@ -11,7 +11,7 @@ type sentence struct{ s, e int }
 
 // objVerbs take the mention after them as their object, so that mention is
 // not the subject of a later verb.
-var objVerbs = set("杀诛斩害弑执擒获攻击讨破伐围袭降归投依奔事从随见谓问召征举荐表告报救助迎送遇代立废逐捕收囚赦赐封生娶嫁谮劾拒败于於与及和并以拜为")
+var objVerbs = set("杀诛斩害弑执擒获攻击讨破伐围袭降归投依奔事从随见谓问召征举荐表告报救助迎送遇代立废逐捕收囚赦赐封生娶嫁谮劾拒败于於与及和并以拜为去弃背舍")
 
 // causative verbs make the mention after them the doer of what follows.
 var causative = set("遣使命令率督")
@@ -491,6 +491,9 @@ func (x *run) verbsIn(ss []sentence) {
 				}
 				if v.w == "执" && x.takesHand(t) {
 					break // 执亮手: a mark of trust, not an arrest
+				}
+				if v.w == "事" && strings.ContainsRune("专共", x.at(i-1)) {
+					break // 得专事绍: to deal with 绍 alone; 共事: to serve beside
 				}
 				objs := x.objects(t, sen, tPer+tLoc+tGrp)
 				if len(objs) == 0 && v.per != "" {

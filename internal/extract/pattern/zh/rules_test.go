@@ -351,3 +351,11 @@ func TestAReignDateWithoutItsTimeMention(t *testing.T) {
 		}
 	}
 }
+
+// 专事 is to deal with a man, not to serve him.
+func TestDealingWithIsNoService(t *testing.T) {
+	res := run1(t, "时太祖方与袁绍相拒，而臧霸数以精兵入青州，故太祖得专事袁绍。", inChapter("三国志/魏书/臧霸传"))
+	if hasTriple(res, "袁绍", "下级", "曹操") != nil {
+		t.Errorf("专事袁绍 read as serving him: %v", triples(res))
+	}
+}
