@@ -123,6 +123,9 @@ var askers = func() []asker {
 		with(a(`(的号|号什么|号是|号为|别号|art name)`, QCourtesy, "号", false, "别称", "alias_of"), kinds("号")),
 		with(a(`(又称|又叫|别名|别称|还叫|称号|又名|也叫|other names?)`, QCourtesy, "别称", false, "别称", "alias_of"), list),
 		with(a(`是(谁|何人|哪位)的(儿子|之子|子|女儿|孩子)`, QKin, "父亲", true, "子女", "parent_of"), male),
+		// X是谁的妻子 asks for her husband, not for X's wives.
+		with(a(`是(谁|何人|哪位)的(妻子|夫人|妻|皇后|王后|妃子|妃)`, QKin, "丈夫", false, "婚恋", "spouse_of"), male),
+		with(a(`是(谁|何人|哪位)的(丈夫|夫君)`, QKin, "妻子", false, "婚恋", "spouse_of"), func(k *Ask) { female(k); list(k) }),
 		// Kin the schema does not hold (岳父, 祖父, 叔父 …): asked, and
 		// answered by no relation, so refused rather than read as 父.
 		a(`(岳父|岳丈|岳母|祖父|祖母|叔父|伯父|舅父|舅舅|叔叔|义父|继父|养父|外祖)`, QKin, "亲属", false),
