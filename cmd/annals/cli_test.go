@@ -629,7 +629,8 @@ func TestEmptyLists(t *testing.T) {
 // date exits 3 when nothing could be placed in a year, in text and JSON
 // alike, and says why; a year past its era's end is given with a note.
 func TestDateExitCodesAndNotes(t *testing.T) {
-	for _, expr := range []string{"208", "甲子", "天下大乱"} {
+	// 3000 in numerals is a year no era or sovereign of the table counts.
+	for _, expr := range []string{"3000", "甲子", "天下大乱"} {
 		_, _, text := execArgs(t, "date", expr)
 		out, _, js := execArgs(t, "--json", "date", expr)
 		if text != exitNotFound || js != exitNotFound {
@@ -638,6 +639,13 @@ func TestDateExitCodesAndNotes(t *testing.T) {
 		if expr == "甲子" && !strings.Contains(out, `"notes"`) {
 			t.Errorf("date --json 甲子 should say why it stays unresolved:\n%s", out)
 		}
+	}
+	// 208 is 建安十三年, in text and JSON alike.
+	if _, _, text := execArgs(t, "date", "208"); text != 0 {
+		t.Errorf("date 208: exit %d in text, want 0", text)
+	}
+	if _, _, js := execArgs(t, "--json", "date", "208"); js != 0 {
+		t.Errorf("date 208: exit %d in JSON, want 0", js)
 	}
 	out, _, code := execArgs(t, "date", "甲子")
 	if !strings.Contains(out, "note: ") || !strings.Contains(out, "sexagenary day") {
