@@ -796,3 +796,36 @@ func TestWhomOneLeavesIsNoSubject(t *testing.T) {
 		t.Errorf("荀彧 follows 曹操: %v", res.Triples)
 	}
 }
+
+// The son named after a man's death is that man's, by his surname, though
+// the sentence is about someone else and the rules cut the name longer
+// than the model does (琮代).
+func TestSonAfterADeathIsTheDeadMans(t *testing.T) {
+	for _, c := range [][2]string{
+		{"三国志/魏书/武帝纪", "十三年秋七月，公南征刘表。八月，表卒，其子琮代，屯襄阳，刘备屯樊。"},
+		{"三国志/蜀书/先主传", "刘表自郊迎，以上宾礼待之。曹公南征表，会表卒，子琮代立，遣使请降。"},
+	} {
+		res := extractIn(t, c[0], c[1])
+		var son, heir bool
+		for _, tr := range res.Triples {
+			if tr.Head.Canonical() != "刘表" || tr.Tail.Canonical() != "刘琮" {
+				if tr.Relation == "子女" {
+					t.Errorf("%s: a wrong son or father: %v", c[0], tr)
+				}
+				continue
+			}
+			son = son || tr.Relation == "子女"
+			heir = heir || tr.Relation == "更代"
+		}
+		if !son || !heir {
+			t.Errorf("%s: 刘琮 is 刘表's son and heir: %v", c[0], res.Triples)
+		}
+	}
+	// A royal line's names carry no surname to pass on: 相土, not 昭相土.
+	res := extractIn(t, "史记/本纪/殷本纪", "契卒，子昭明立。昭明卒，子相土立。")
+	for _, tr := range res.Triples {
+		if tr.Relation == "子女" && tr.Tail.Canonical() != tr.Tail.Text {
+			t.Errorf("a king's son given a surname: %v", tr)
+		}
+	}
+}

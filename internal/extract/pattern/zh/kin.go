@@ -286,7 +286,19 @@ func (x *run) kinship(ss []sentence) {
 		if anchor >= 0 && x.ents[anchor].typ != tPer {
 			anchor = -1
 		}
+		// 表卒，其子琮代: the kin of the man whose death the clause before
+		// tells, named by his surname (刘琮), whoever the sentence is about.
+		died := -1
+		if anchor < 0 && !x.plain {
+			died = x.diedRightBefore(q)
+			anchor = died
+		}
 		written := anchor // the person the text names right before the kin word
+		if died >= 0 && x.at(x.ents[kn.name].e) == '立' {
+			// 昭明卒，子相土立: the formula of a royal line, whose names
+			// (昭明, 高圉) carry no surname to pass on.
+			written = -1
+		}
 		// 立子亮为太子 with no one named before it in the sentence: the
 		// ruler the text is about raised his own son (立其弟 is someone
 		// else's brother), whoever the clauses before were about.
@@ -301,7 +313,7 @@ func (x *run) kinship(ss []sentence) {
 			// named; where this part of the chapter does not name him,
 			// no one is read as the father.
 			anchor = x.chapterSubject(sen)
-		} else if ci >= 0 && (x.cls[ci].s == q || x.cls[ci].s == q-1 && opens) && x.endsAt(q) < 0 {
+		} else if ci >= 0 && died < 0 && (x.cls[ci].s == q || x.cls[ci].s == q-1 && opens) && x.endsAt(q) < 0 {
 			// 父祐, 子禅嗣 (and 以父冏…, "because his father …") open a
 			// clause: the kin of the subject of the text, not of the last
 			// kin named. With no subject in reach, in a person's own
@@ -365,7 +377,9 @@ func (x *run) kinship(ss []sentence) {
 			x.rels = append(x.rels, rel{h: name, t: anchor, r: "孙"})
 		case "child":
 			x.rels = append(x.rels, rel{h: anchor, t: name, r: "子女"})
-			if c := x.at(x.ents[name].e); c == '嗣' || c == '立' || hasAt(x.rs, x.ents[name].e, "袭爵") {
+			e := x.ents[name].e
+			if c := x.at(e); c == '嗣' || c == '立' || hasAt(x.rs, e, "袭爵") || c == '代' && (x.boundary(e+1) || x.at(e+1) == '立') {
+				// 子琮代，屯襄阳 and 子琮代立 too: he took his father's place.
 				x.rels = append(x.rels, rel{h: anchor, t: name, r: "更代"})
 			}
 			children[anchor] = append(children[anchor], name)
@@ -395,6 +409,23 @@ func (x *run) kinship(ss []sentence) {
 			}
 		}
 	}
+}
+
+// diedRightBefore is the person whose death alone the clause ending right
+// before rune q tells (表卒，|其子琮代); -1 when none. A ruler's 崩 is left
+// out: his heir is read by the rules of succession.
+func (x *run) diedRightBefore(q int) int {
+	i := q - 1
+	if x.at(i) != '，' && x.at(i) != ',' {
+		return -1
+	}
+	for _, w := range deathWords {
+		s := i - utf8.RuneCountInString(w)
+		if k := x.endsAt(s); s > 0 && k >= 0 && x.ents[k].typ == tPer && x.deathClause(k, i) {
+			return k
+		}
+	}
+	return -1
 }
 
 // heirOfOther says whether kin opening a clause belongs to the chapter's
@@ -557,6 +588,9 @@ func (x *run) familyName(anchor, k int, word string, byName bool) {
 	}
 	if len(g) == 1 && strings.ContainsRune(togetherWords, g[0]) {
 		return // 与父俱亡命: "together", read as a name
+	}
+	if strings.ContainsRune(titleEnds, g[len(g)-1]) {
+		return // 子愍公嗣: a title, which takes no surname
 	}
 	full := []rune(x.ents[anchor].canonical(x.rs))
 	n := x.surnameLen(full)

@@ -354,10 +354,19 @@ func (x *run) unlearn(confirmed map[string]bool) {
 func (x *run) forgetDropped() {
 	live := func(k int) bool { return k >= 0 && k < len(x.ents) && x.ents[k].s >= 0 }
 	kins := x.kins[:0]
+	relinked := map[int]bool{} // kin words given the model's name
 	for _, kn := range x.kins {
-		if live(kn.name) {
-			kins = append(kins, kn)
+		if !live(kn.name) {
+			// The rules' name after the kin word was cut otherwise (琮代 in
+			// 其子琮代，屯襄阳: the model reads 琮): the kin word names the
+			// person the model reads right after it.
+			k := x.startsAt(kn.e)
+			if k < 0 || x.ents[k].typ != tPer || relinked[kn.s] {
+				continue
+			}
+			kn.name, relinked[kn.s] = k, true
 		}
+		kins = append(kins, kn)
 	}
 	x.kins = kins
 	posths := x.posths[:0]

@@ -90,9 +90,16 @@ func TestObjectControl(t *testing.T) {
 }
 
 func TestKinshipFamilies(t *testing.T) {
+	// The son of the man whose death the clause before tells bears his
+	// surname.
 	res := run1(t, "孙坚卒，子策嗣。", nil)
-	wantTriple(t, res, "孙坚", "子女", "策")
-	wantTriple(t, res, "孙坚", "更代", "策")
+	wantTriple(t, res, "孙坚", "子女", "孙策")
+	wantTriple(t, res, "孙坚", "更代", "孙策")
+	// A title takes no surname: 愍公, not 丁愍公.
+	res = run1(t, "丁公申卒，子愍公嗣。", nil)
+	if tr := hasTriple(res, "丁公申", "子女", "丁愍公"); tr != nil {
+		t.Errorf("a title given a surname: %v", triples(res))
+	}
 
 	res = run1(t, "刘表二子：琦、琮。", nil)
 	wantTriple(t, res, "刘表", "子女", "刘琦")
