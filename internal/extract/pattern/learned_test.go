@@ -829,3 +829,22 @@ func TestSonAfterADeathIsTheDeadMans(t *testing.T) {
 		}
 	}
 }
+
+// An office followed by 府 is its seat, where another works (署左将军府事:
+// 诸葛亮 ran 刘备's office as 左将军), not an office held.
+func TestAnOfficesSeatIsNotHeld(t *testing.T) {
+	res := extractIn(t, "三国志/蜀书/诸葛亮传", "诸葛亮字孔明。成都平，以亮为军师将军，署左将军府事。")
+	var held bool
+	for _, tr := range res.Triples {
+		if tr.Relation != "任官" || tr.Head.Canonical() != "诸葛亮" {
+			continue
+		}
+		if tr.Tail.Text == "左将军" {
+			t.Errorf("诸葛亮 read as 左将军: %v", tr)
+		}
+		held = held || tr.Tail.Text == "军师将军"
+	}
+	if !held {
+		t.Errorf("诸葛亮 was made 军师将军: %v", res.Triples)
+	}
+}

@@ -174,11 +174,15 @@ func (x *run) fought(k, office int) bool {
 	return foughtVerbs.has(x.at(x.ents[k].s-1)) && x.ents[office].s != x.ents[k].e
 }
 
-// notHeld says whether the words right after office or title t make the
-// 为 before it "by" or "for" rather than "became": 为太守所杀 (killed by
+// notHeld says whether the words right after office or title t say that
+// it is not held: 府 after it names its seat (署左将军府事), and after 为
+// they make 为 "by" or "for" rather than "became": 为太守所杀 (killed by
 // the governor), 为义帝发丧 (mourned for him), 为太上皇寿 (toasted him).
 func (x *run) notHeld(t int) bool {
 	e := x.ents[t].e
+	if x.at(e) == '府' {
+		return true // 署左将军府事, 丞相府长史: the office's seat, where another works
+	}
 	if x.at(x.ents[t].s-1) != '为' {
 		return false
 	}
