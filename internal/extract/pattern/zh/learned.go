@@ -348,6 +348,9 @@ func (x *run) unlearn(confirmed map[string]bool) {
 	}
 }
 
+// heirVerbs follow a son's name when he succeeds (子琮代, 子策嗣).
+const heirVerbs = "代立嗣袭继"
+
 // forgetDropped removes what the rules noted about mentions since dropped:
 // kin words, posthumous names and relations found while recognising; the
 // rules after recognition take every mention they meet as live.
@@ -357,11 +360,12 @@ func (x *run) forgetDropped() {
 	relinked := map[int]bool{} // kin words given the model's name
 	for _, kn := range x.kins {
 		if !live(kn.name) {
-			// The rules' name after the kin word was cut otherwise (琮代 in
-			// 其子琮代，屯襄阳: the model reads 琮): the kin word names the
-			// person the model reads right after it.
+			// The rules took a verb of succession into the name after the
+			// kin word (琮代 in 其子琮代，屯襄阳), where the model reads 琮:
+			// the kin word names the model's person. Elsewhere the
+			// rules' longer name is the likelier (子宝鼎嗣, not 宝).
 			k := x.startsAt(kn.e)
-			if k < 0 || x.ents[k].typ != tPer || relinked[kn.s] {
+			if k < 0 || x.ents[k].typ != tPer || relinked[kn.s] || !strings.ContainsRune(heirVerbs, x.at(x.ents[k].e)) {
 				continue
 			}
 			kn.name, relinked[kn.s] = k, true
