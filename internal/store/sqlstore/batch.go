@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 )
 
@@ -86,4 +87,45 @@ func (b *batch) close() {
 	if b != nil && b.full != nil {
 		b.full.Close()
 	}
+}
+
+// idsByKey reads the ids of (name, type) keys, 256 keys to a statement:
+// for each batch it runs first (when not "") and then query, each with the
+// batch's VALUES list in place of %s, and puts the (id, name, type) rows
+// query returns into ids. It returns how many rows it read.
+func idsByKey(ctx context.Context, tx *txn, keys []nameKey, first, query string, ids map[nameKey]int64) (int, error) {
+	read := 0
+	for len(keys) > 0 {
+		part := keys[:min(len(keys), batchRows)]
+		keys = keys[len(part):]
+		args := make([]any, 0, 2*len(part))
+		for _, k := range part {
+			args = append(args, k.name, k.typ)
+		}
+		values := valuesList("(?, ?)", len(part))
+		if first != "" {
+			if _, err := tx.ExecContext(ctx, fmt.Sprintf(first, values), args...); err != nil {
+				return read, err
+			}
+		}
+		rows, err := tx.QueryContext(ctx, fmt.Sprintf(query, values), args...)
+		if err != nil {
+			return read, err
+		}
+		for rows.Next() {
+			var id int64
+			var k nameKey
+			if err := rows.Scan(&id, &k.name, &k.typ); err != nil {
+				rows.Close()
+				return read, err
+			}
+			ids[k] = id
+			read++
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return read, err
+		}
+	}
+	return read, nil
 }

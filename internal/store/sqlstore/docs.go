@@ -173,34 +173,10 @@ func (w *docWriter) knowNames(ctx context.Context, d *store.DocWrite) error {
 			want(a.Entity.Name, a.Entity.Type)
 		}
 	}
-	for len(todo) > 0 {
-		part := todo[:min(len(todo), batchRows)]
-		todo = todo[len(part):]
-		args := make([]any, 0, 2*len(part))
-		for _, k := range part {
-			args = append(args, k.name, k.typ)
-		}
-		rows := valuesList("(?, ?)", len(part))
-		if _, err := w.tx.ExecContext(ctx, "INSERT INTO names(name, type) VALUES "+rows+" ON CONFLICT(name, type) DO NOTHING", args...); err != nil {
-			return fmt.Errorf("add names: %w", err)
-		}
-		found, err := w.tx.QueryContext(ctx, "SELECT id, name, type FROM names WHERE (name, type) IN (VALUES "+rows+")", args...)
-		if err != nil {
-			return fmt.Errorf("find names: %w", err)
-		}
-		for found.Next() {
-			var id int64
-			var k nameKey
-			if err := found.Scan(&id, &k.name, &k.typ); err != nil {
-				found.Close()
-				return fmt.Errorf("find names: %w", err)
-			}
-			w.names[k] = id
-		}
-		found.Close()
-		if err := found.Err(); err != nil {
-			return fmt.Errorf("find names: %w", err)
-		}
+	_, err := idsByKey(ctx, w.tx, todo, "INSERT INTO names(name, type) VALUES %s ON CONFLICT(name, type) DO NOTHING",
+		"SELECT id, name, type FROM names WHERE (name, type) IN (VALUES %s)", w.names)
+	if err != nil {
+		return fmt.Errorf("add names: %w", err)
 	}
 	return nil
 }

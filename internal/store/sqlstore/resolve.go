@@ -305,31 +305,10 @@ func (a *applier) addEntities(ctx context.Context, es []store.ResolvedEntity) er
 			todo = append(todo, k)
 		}
 	}
-	for len(todo) > 0 {
-		part := todo[:min(len(todo), batchRows)]
-		todo = todo[len(part):]
-		args := make([]any, 0, 2*len(part))
-		for _, k := range part {
-			args = append(args, k.name, k.typ)
-		}
-		rows, err := a.tx.QueryContext(ctx, "INSERT INTO entities(name, type) VALUES "+valuesList("(?, ?)", len(part))+" RETURNING id, name, type", args...)
-		if err != nil {
-			return fmt.Errorf("store entities: %w", err)
-		}
-		for rows.Next() {
-			var id int64
-			var k nameKey
-			if err := rows.Scan(&id, &k.name, &k.typ); err != nil {
-				rows.Close()
-				return fmt.Errorf("store entities: %w", err)
-			}
-			a.entities[k] = id
-			a.written++
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("store entities: %w", err)
-		}
+	n, err := idsByKey(ctx, a.tx, todo, "", "INSERT INTO entities(name, type) VALUES %s RETURNING id, name, type", a.entities)
+	a.written += n
+	if err != nil {
+		return fmt.Errorf("store entities: %w", err)
 	}
 	return nil
 }
