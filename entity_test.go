@@ -4,6 +4,8 @@ import (
 	"context"
 	"reflect"
 	"testing"
+
+	"github.com/annals-project/annals/internal/kg"
 )
 
 // A name the texts state as another kind (字羽) is not also a given name.
@@ -63,5 +65,32 @@ func TestPatternNamesAreStatedAttributes(t *testing.T) {
 	if zi == nil || zi.Value != "孔明" || zi.Extractor != "pattern" || zi.Evidence == nil ||
 		zi.Evidence.Tail.Start != 4 || zi.Evidence.Tail.End != 6 || zi.Evidence.Sentence != "诸葛亮字孔明，琅邪阳都人也。" {
 		t.Fatalf("stated attributes %+v", v.Stated)
+	}
+}
+
+func TestPreferBetterAttested(t *testing.T) {
+	e := func(name, typ string, mentions int) kg.Entity {
+		return kg.Entity{Name: name, Type: typ, Mentions: mentions}
+	}
+	for _, c := range []struct {
+		found []kg.Entity
+		want  string
+	}{
+		// A split-off 孔明 of 6 mentions yields to 诸葛亮, whose 字 it is.
+		{[]kg.Entity{e("孔明", "人物", 6), e("诸葛亮", "人物", 407), e("胡昭", "人物", 10)}, "诸葛亮"},
+		// A name never mentioned yields to the entity it is a name of.
+		{[]kg.Entity{e("汉高祖", "人物", 0), e("刘邦", "人物", 2190)}, "刘邦"},
+		// The named entity stays first when it is well attested itself,
+		{[]kg.Entity{e("刘备", "人物", 852), e("刘玄德", "人物", 3000)}, "刘备"},
+		// or the other is of another type,
+		{[]kg.Entity{e("长沙", "地点", 40), e("长沙王", "人物", 900)}, "长沙"},
+		// or is not attested ten times as often.
+		{[]kg.Entity{e("孔明", "人物", 60), e("诸葛亮", "人物", 407)}, "孔明"},
+		{[]kg.Entity{e("孔明", "人物", 6)}, "孔明"},
+	} {
+		got := preferBetterAttested(c.found)
+		if got[0].Name != c.want || len(got) != len(c.found) {
+			t.Errorf("%s first of %v: got %v", c.want, c.found, got)
+		}
 	}
 }
