@@ -319,6 +319,15 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("HomeNamesLanguages", func(t *testing.T) {
+		b := b.on(t)
+		b.hash("#/")
+		b.wait(`[...document.querySelectorAll('main .chips li')].some(li => /Classical Chinese|文言/.test(li.textContent))`)
+		if raw := b.str(`[...document.querySelectorAll('main .chips li')].map(li => li.textContent).filter(s => /^(lzh|vi|en) /.test(s)).join(', ')`); raw != "" {
+			t.Errorf("language codes shown as they are: %s", raw)
+		}
+	})
+
 	t.Run("SearchFromTheAddress", func(t *testing.T) {
 		b := b.on(t)
 		// q, as the ask page has it, works as well as text.

@@ -674,3 +674,19 @@ export function label(name) {
   if (current === 'en' && Object.prototype.hasOwnProperty.call(namesEn, name)) return namesEn[name];
   return name;
 }
+
+// The languages annals detects, by their codes, in each interface language.
+const langNames = {
+  lzh: { zh: '文言', en: 'Classical Chinese' },
+  zh: { zh: '现代汉语', en: 'Modern Chinese' },
+  en: { zh: '英语', en: 'English' },
+  vi: { zh: '越南语', en: 'Vietnamese' },
+  und: { zh: '未能识别', en: 'undetermined' },
+};
+
+// langName names a language code (lzh) in the interface language; a code
+// not known shows as it is.
+export function langName(code) {
+  const n = langNames[code];
+  return n ? n[current] || n.en : code;
+}

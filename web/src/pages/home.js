@@ -1,5 +1,5 @@
 import { h, fill } from '../dom.js';
-import { t, label } from '../i18n.js';
+import { t, label, langName } from '../i18n.js';
 import { getJSON, qs } from '../api.js';
 import { href, loading, showError, suggestBox, typeBadge, typeColor, go, entityLink, relBadge } from '../ui.js';
 
@@ -38,7 +38,7 @@ export function homePage(ctx) {
       h('ul', { class: 'chips' }, tally(s.entity_types).map(([k, n]) => h('li', null, typeBadge(k), ' ', h('span', { class: 'muted' }, n)))),
       h('h3', null, t('home.relations')),
       h('ul', { class: 'chips' }, tally(s.relation_types).map(([k, n]) => h('li', null, relBadge(k), ' ', h('span', { class: 'muted' }, n)))),
-      s.languages ? [h('h3', null, t('home.languages')), h('ul', { class: 'chips' }, tally(s.languages).map(([k, n]) => h('li', null, k, ' ', h('span', { class: 'muted' }, n))))] : null);
+      s.languages ? [h('h3', null, t('home.languages')), h('ul', { class: 'chips' }, tally(s.languages).map(([k, n]) => h('li', null, h('span', { title: k }, langName(k)), ' ', h('span', { class: 'muted' }, n))))] : null);
   }).catch((err) => {
     fill(stats);
     showError(err);
