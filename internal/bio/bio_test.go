@@ -319,3 +319,25 @@ func TestCareerLeavesOutPassingPosts(t *testing.T) {
 		t.Errorf("without the own chapter, the passing post is all there is: %v", got)
 	}
 }
+
+// A child's sex comes from whichever sentence says it: the word before the
+// name, a courtesy name after it, or sons or daughters counted before a
+// list; a sentence that says nothing leaves 子女.
+func TestKinOfReadsTheSexWhereASentenceSaysIt(t *testing.T) {
+	cite := func(s, says string) Citation { return Citation{norm: s, says: says} }
+	for _, c := range []struct {
+		cs   []Citation
+		want string
+	}{
+		{[]Citation{cite("环夫人生邓哀王冲、彭城王据", "冲"), cite("时太祖爱子仓舒亦没", "仓舒")}, "子"},
+		{[]Citation{cite("邓哀王冲字仓舒。", "冲")}, "子"},
+		{[]Citation{cite("武皇帝二十五男：卞皇后生文皇帝、任城威王彰", "彰")}, "子"},
+		{[]Citation{cite("生三女：长曰宪", "宪")}, "女"},
+		{[]Citation{cite("生二男二女：长曰宪", "宪")}, "子女"}, // both counted: no telling
+		{[]Citation{cite("环夫人生邓哀王冲", "冲")}, "子女"},
+	} {
+		if got := kinOf("子女", true, c.cs); got != c.want {
+			t.Errorf("%v: %s, want %s", c.cs, got, c.want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ package bio
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -676,7 +677,7 @@ func (r reader) kin(by map[string][]kg.Relation) []Item {
 				continue
 			}
 			it := r.item(name, "", id, rel.Evidence, r.end(rel))
-			it.Kind = kinKind(t, head, it.Citations[0])
+			it.Kind = kinOf(t, head, it.Citations)
 			if g, ok := kinGeneration[it.Kind]; ok {
 				it.Generation = &g
 			}
@@ -764,8 +765,32 @@ var kinGeneration = map[string]int{"祖": -2, "父": -1, "母": -1, "父母": -1
 
 var kinRank = map[string]int{"祖": 0, "父": 1, "母": 1, "父母": 1, "配偶": 2, "兄弟姊妹": 3, "子": 4, "女": 4, "子女": 4, "孙": 5, "族人": 6}
 
+// kinOf names a relative by the first of the sentences that says his or
+// her sex, else by the first sentence: 曹冲 is a son by 爱子仓舒, though
+// the first sentence lists him by his title.
+func kinOf(rel string, selfIsHead bool, cs []Citation) string {
+	first := kinKind(rel, selfIsHead, cs[0])
+	if first != "子女" && first != "父母" {
+		return first
+	}
+	for _, c := range cs[1:] {
+		if k := kinKind(rel, selfIsHead, c); k != first {
+			return k
+		}
+	}
+	return first
+}
+
+// sonsCounted and daughtersCounted count a man's sons or daughters before
+// naming them (武皇帝二十五男：…, 生三女).
+var (
+	sonsCounted      = regexp.MustCompile(`[一二三四五六七八九十百两]+(男|子[：:，,])`)
+	daughtersCounted = regexp.MustCompile(`[一二三四五六七八九十百两]+女`)
+)
+
 // kinKind names a relative: the relation's direction says parent or
-// child; the sentence, where it says so, the sex (X女Y, Y母).
+// child; the sentence, where it says so, the sex (X女Y, Y母, 爱子Y, a son
+// with a courtesy name, sons counted before they are listed).
 func kinKind(rel string, selfIsHead bool, c Citation) string {
 	s, other := c.norm, c.says
 	if other == "" {
@@ -787,6 +812,18 @@ func kinKind(rel string, selfIsHead bool, c Citation) string {
 			}
 			if before(other) == "子" {
 				return "子"
+			}
+			at := strings.Index(s, other)
+			switch {
+			case at < 0:
+			case strings.HasPrefix(s[at+len(other):], "字"):
+				return "子" // a courtesy name: a son (邓哀王冲字仓舒)
+			case daughtersCounted.MatchString(s[:at]) != sonsCounted.MatchString(s[:at]):
+				// Only sons or only daughters counted before the name.
+				if sonsCounted.MatchString(s[:at]) {
+					return "子"
+				}
+				return "女"
 			}
 			return "子女"
 		}
