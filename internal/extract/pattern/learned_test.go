@@ -848,3 +848,19 @@ func TestAnOfficesSeatIsNotHeld(t *testing.T) {
 		t.Errorf("诸葛亮 was made 军师将军: %v", res.Triples)
 	}
 }
+
+// A grandfather named by given name bears the family's surname (先主祖雄:
+// 刘雄), and 以兄事之 treats a man as an elder brother: it names no brother.
+func TestGrandfatherAndTreatedAsBrother(t *testing.T) {
+	res := extractIn(t, "三国志/蜀书/先主传", "先主姓刘，讳备，字玄德，涿郡涿县人。先主祖雄，父弘，世仕州郡。瓒年长，先主以兄事之。")
+	var grandfather bool
+	for _, tr := range res.Triples {
+		grandfather = grandfather || tr.Relation == "孙" && tr.Head.Canonical() == "刘雄" && tr.Tail.Canonical() == "刘备"
+		if tr.Relation == "同胞" {
+			t.Errorf("以兄事之 read as a brother: %v", tr)
+		}
+	}
+	if !grandfather {
+		t.Errorf("刘雄 is 刘备's grandfather: %v", res.Triples)
+	}
+}

@@ -458,7 +458,8 @@ func (x *run) heirOfOther(kn kin, sen sentence, ruler int) bool {
 // sharesSurname are the kin words whose kin bear the person's surname.
 var sharesSurname = map[string]bool{"父": true, "子": true, "长子": true, "次子": true, "少子": true, "中子": true, "幼子": true, "嫡子": true, "庶子": true,
 	"弟": true, "兄": true, "母弟": true, "同母弟": true, "少弟": true, "季弟": true, "长兄": true, "孙": true,
-	"从弟": true, "从兄": true, "从子": true, "兄子": true, "族子": true, "从父": true, "叔父": true, "伯父": true, "季父": true, "从孙": true, "族孙": true, "太子": true, "世子": true}
+	"从弟": true, "从兄": true, "从子": true, "兄子": true, "族子": true, "从父": true, "叔父": true, "伯父": true, "季父": true, "从孙": true, "族孙": true, "太子": true, "世子": true,
+	"祖": true, "祖父": true, "曾祖": true}
 
 // personBetween says whether a person is named in [s, e).
 func (x *run) personBetween(s, e int) bool {
@@ -533,6 +534,9 @@ func (x *run) kinsNoName(s, e int) bool {
 		return x.at(s-2) == '以' && strings.ContainsRune("父兄", x.at(s-1))
 	case '业':
 		return strings.ContainsRune("父祖", x.at(s-1))
+	case '事', '礼', '待':
+		// 先主以兄事之: he treated him as an elder brother.
+		return x.at(s-2) == '以' && x.at(e) == '之'
 	}
 	return false
 }

@@ -154,6 +154,12 @@ var statingWords = map[string][]string{
 	"死亡时间": strings.Split(deathChars+"杀诛害弑戮", ""),
 	"出生时间": {"生", "诞", "产"},
 	"籍贯":   {"人", "乡", "本郡", "本县", "本州"},
+	// Kin: a sentence that says no word of family states none (将军吴班
+	// … in 先主传 makes 吴班 no parent of 刘备).
+	"子女": strings.Split("子女父母男生嗣息孤儿胤", ""),
+	"孙":  {"孙"},
+	"同胞": strings.Split("兄弟姊妹昆", ""),
+	"婚恋": strings.Split("妻夫妇后妃娶嫁尚纳聘配姬室婚", ""),
 }
 
 // statesRelation says whether a sentence has a word that states a
