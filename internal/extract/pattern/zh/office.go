@@ -129,7 +129,10 @@ func (x *run) appointsAnother(h, t int) bool {
 			return true
 		}
 	}
-	for s < e && strings.ContainsRune("乃遂复又因即亦寻则悉皆尽并咸", x.rs[s]) {
+	if x.elidedAppointee(s, e) {
+		return true
+	}
+	for s < e && strings.ContainsRune(adverbsBeforeVerb, x.rs[s]) {
 		s++
 	}
 	if s >= e || !gives(x.rs[s]) {
@@ -149,6 +152,40 @@ func (x *run) appointsAnother(h, t int) bool {
 		}
 	}
 	return true
+}
+
+// adverbsBeforeVerb may stand between a subject and its verb.
+const adverbsBeforeVerb = "乃遂复又因即亦寻则悉皆尽并咸"
+
+// activeAppointers take the one appointed as their object: with it left
+// out (辟为从事, 辟署西曹属), their subject is the one who appointed, not the one
+// appointed, as the subject of 拜为 or 迁为 may be.
+var activeAppointers = set("以辟署表荐举召引")
+
+// elidedAppointee says whether the clause that ends at rune e (where the
+// office starts), after a clause of its own from rune s on, opens on an
+// appointing verb whose object is left out: 太祖临兖州，辟为从事 tells that
+// 曹操 made the chapter's man 从事, not that he was one.
+func (x *run) elidedAppointee(s, e int) bool {
+	c := e
+	for c > s && !x.boundary(c-1) {
+		c--
+	}
+	if c <= s {
+		return false // the office's clause is the head's own
+	}
+	for c < e && strings.ContainsRune(adverbsBeforeVerb, x.rs[c]) {
+		c++
+	}
+	v := c
+	for v < e && v-c < 2 && activeAppointers.has(x.rs[v]) {
+		v++ // 辟为, 辟署
+	}
+	verbs := v - c
+	if v < e && x.rs[v] == '为' {
+		v++
+	}
+	return verbs > 0 && v == e && (x.rs[e-1] == '为' || verbs == 2)
 }
 
 // servedOffice says whether office t is an heir's or a retainer's post

@@ -366,3 +366,15 @@ func TestDealingWithIsNoService(t *testing.T) {
 		t.Errorf("专事袁绍 read as serving him: %v", triples(res))
 	}
 }
+
+// An appointing verb that opens a clause with its object left out (辟为,
+// 以为, 辟署) tells what the subject gave, not what he held.
+func TestAppointerOfAnElidedAppointee(t *testing.T) {
+	res := run1(t, "满宠字伯宁，山阳昌邑人也。太祖临兖州，辟为从事。", inChapter("三国志/魏书/满田牵郭传"))
+	noTriple(t, res, "曹操", "任官", "从事")
+	res = run1(t, "太祖在兖州，闻虔有胆策，以为从事。", inChapter("三国志/魏书/二李臧文吕许典二庞阎传"))
+	noTriple(t, res, "曹操", "任官", "从事")
+	// A clause of 为 alone is still the subject's own office.
+	res = run1(t, "张辽，雁门马邑人也。太祖时，为中郎将。", nil)
+	wantTriple(t, res, "张辽", "任官", "中郎将")
+}
