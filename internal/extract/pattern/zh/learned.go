@@ -110,7 +110,7 @@ func (x *run) classify(rl Relater, ss []sentence) {
 			if (x.ents[k.t].typ == tTime || k.r == "任官" || k.r == "封爵") && x.datesByReign(k.h) {
 				continue // 孝文元年薨, 以高祖六年赐爵: the ruler dates it
 			}
-			if (k.r == "任官" || k.r == "封爵") && (x.notGiven(k.h, k.t, k.t) || x.servedOffice(k.t)) {
+			if (k.r == "任官" || k.r == "封爵") && (x.notGiven(k.h, k.t, k.t) || x.servedOffice(k.t) || x.rulerOfAnotherLife(k.h, k.t)) {
 				continue // 汉王以苍为代相: 汉王 gave the office; 为义帝发丧: for him
 			}
 			if !have[k] && !have[key{k.h, k.t, ""}] {

@@ -92,7 +92,7 @@ func (x *run) appointment(o int, sen sentence) {
 		return
 	}
 	head := x.holder(first, sen)
-	if head < 0 || x.ents[head].typ != tPer || x.isRuler(head) || x.notGiven(head, first, last) {
+	if head < 0 || x.ents[head].typ != tPer || x.isRuler(head) || x.notGiven(head, first, last) || x.rulerOfAnotherLife(head, first) {
 		return
 	}
 	give(head)
@@ -138,7 +138,9 @@ func (x *run) appointsAnother(h, t int) bool {
 	if s >= e || !gives(x.rs[s]) {
 		return false
 	}
-	if hasAt(x.rs, s, "以为") {
+	// 太祖以为, 太祖辟为司空掾属: he appointed someone; but in 召淮署为门下
+	// 贼曹 the one summoned is the one appointed.
+	if hasAt(x.rs, s, "以为") || e-s == 2 && activeAppointers.has(x.rs[s]) && x.rs[s+1] == '为' && !appointers.has(x.at(x.ents[h].s-1)) {
 		return true
 	}
 	// 召其姊为: a short object, in the same clause; 以X为 with no person
@@ -160,7 +162,7 @@ const adverbsBeforeVerb = "乃遂复又因即亦寻则悉皆尽并咸"
 // activeAppointers take the one appointed as their object: with it left
 // out (辟为从事, 辟署西曹属), their subject is the one who appointed, not the one
 // appointed, as the subject of 拜为 or 迁为 may be.
-var activeAppointers = set("以辟署表荐举召引")
+var activeAppointers = set("以辟署表荐举召引命")
 
 // elidedAppointee says whether the clause that ends at rune e (where the
 // office starts), after a clause of its own from rune s on, opens on an
@@ -185,7 +187,30 @@ func (x *run) elidedAppointee(s, e int) bool {
 	if v < e && x.rs[v] == '为' {
 		v++
 	}
-	return verbs > 0 && v == e && (x.rs[e-1] == '为' || verbs == 2)
+	said := v // 为 said, or two verbs
+	// Offices and places before this one are of the same chain (辟为丞相掾主簿).
+	for v < e {
+		k := x.startsAt(v)
+		if k < 0 || x.ents[k].typ != tOff && x.ents[k].typ != tLoc && x.ents[k].typ != tTitle {
+			break
+		}
+		v = x.ents[k].e
+		if x.at(v) == '、' {
+			v++
+		}
+	}
+	return verbs > 0 && v == e && (x.rs[said-1] == '为' || verbs == 2)
+}
+
+// rulerOfAnotherLife says whether person h is a ruler named by his title
+// (太祖) in another man's life, in an earlier clause than office t: the
+// clauses after him that leave their subject out tell of the life's man
+// (太祖益嘉之，复入为丞相掾: 杜畿 became 丞相掾, not 曹操).
+func (x *run) rulerOfAnotherLife(h, t int) bool {
+	if !x.byTitle(h) || x.isChapterSubject(x.ents[h].canonical(x.rs)) {
+		return false
+	}
+	return x.clauseAt(x.ents[h].s) != x.clauseAt(x.ents[t].s)
 }
 
 // servedOffice says whether office t is an heir's or a retainer's post

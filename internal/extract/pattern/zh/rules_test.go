@@ -374,6 +374,15 @@ func TestAppointerOfAnElidedAppointee(t *testing.T) {
 	noTriple(t, res, "曹操", "任官", "从事")
 	res = run1(t, "太祖在兖州，闻虔有胆策，以为从事。", inChapter("三国志/魏书/二李臧文吕许典二庞阎传"))
 	noTriple(t, res, "曹操", "任官", "从事")
+	res = run1(t, "太祖辟为司空掾属，除东缗、发干令。", inChapter("三国志/魏书/桓二陈徐卫卢传"))
+	noTriple(t, res, "曹操", "任官", "司空掾属")
+	// A ruler named by his title in another man's life is not the subject
+	// of the clauses after him that leave theirs out.
+	res = run1(t, "杜畿字伯侯，京兆杜陵人也。太祖益嘉之，复入为丞相掾。文帝即位，为侍御史，加驸马都尉。", inChapter("三国志/魏书/任苏杜郑仓传"))
+	for _, o := range []string{"丞相掾", "侍御史", "驸马都尉"} {
+		noTriple(t, res, "曹操", "任官", o)
+		noTriple(t, res, "曹丕", "任官", o)
+	}
 	// A clause of 为 alone is still the subject's own office.
 	res = run1(t, "张辽，雁门马邑人也。太祖时，为中郎将。", nil)
 	wantTriple(t, res, "张辽", "任官", "中郎将")
