@@ -2,6 +2,7 @@ package annals_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -68,6 +69,23 @@ func TestAPIOverTheDemo(t *testing.T) {
 	}
 	if s, b := get("/api/timeline?name=" + q("诸葛亮")); s != 200 || !strings.HasPrefix(b, "[") {
 		t.Fatalf("timeline: %d %.300s", s, b)
+	}
+	// A chart's marks: the year and the fact's ends, no citation.
+	full, marks := "", ""
+	if s, b := get("/api/timeline?from=180&to=240&limit=5000"); s == 200 {
+		full = b
+	}
+	if s, b := get("/api/timeline?from=180&to=240&limit=5000&fields=marks"); s == 200 {
+		marks = b
+	}
+	var fullItems, markItems []map[string]any
+	json.Unmarshal([]byte(full), &fullItems)
+	json.Unmarshal([]byte(marks), &markItems)
+	if len(markItems) == 0 || len(markItems) != len(fullItems) || strings.Contains(marks, `"citation"`) || !strings.Contains(marks, `"head_type"`) || len(marks)*3 > len(full) {
+		t.Fatalf("timeline marks: %d items against %d, %d bytes against %d", len(markItems), len(fullItems), len(marks), len(full))
+	}
+	if s, _ := get("/api/timeline?from=180&to=240&fields=everything"); s != 400 {
+		t.Fatalf("timeline with unknown fields: %d, want 400", s)
 	}
 	if s, b := get("/api/date?expr=" + q("建兴十二年") + "&dynasty=" + q("蜀汉")); s != 200 || !strings.Contains(b, "234") {
 		t.Fatalf("date: %d %.300s", s, b)

@@ -131,6 +131,9 @@ type TimelineQuery struct {
 	Type     string
 	Limit    int
 	Offset   int // items skipped, for paging
+	// Marks asks for each fact's year and ends only, without its
+	// citation: what a chart of thousands of facts draws.
+	Marks bool
 }
 
 // Options configure a server.
@@ -377,6 +380,13 @@ func (s *Server) relate(w http.ResponseWriter, r *http.Request) {
 func (s *Server) timeline(r *http.Request) (any, error) {
 	q := r.URL.Query()
 	tq := TimelineQuery{Name: strings.TrimSpace(q.Get("name")), Type: q.Get("type")}
+	switch q.Get("fields") {
+	case "", "all":
+	case "marks":
+		tq.Marks = true
+	default:
+		return nil, badRequest("fields", errors.New("all (the default) or marks"))
+	}
 	if err := checkText("name", tq.Name, MaxName); err != nil {
 		return nil, err
 	}

@@ -198,6 +198,8 @@ func TestEndpointsParseAndAnswer(t *testing.T) {
 		{"GET", "/api/timeline?name=诸葛亮", "", 200, func(m map[string]any) bool { return m["Name"] == "诸葛亮" }},
 		{"GET", "/api/timeline?from=220&to=-5", "", 200, func(m map[string]any) bool { return m["To"] == -5.0 }},
 		{"GET", "/api/timeline?from=220", "", 400, nil},
+		{"GET", "/api/timeline?from=200&to=210&fields=marks", "", 200, func(m map[string]any) bool { return m["Marks"] == true }},
+		{"GET", "/api/timeline?from=200&to=210&fields=sentences", "", 400, nil},
 		{"GET", "/api/timeline?name=诸葛亮&limit=20&offset=40", "", 200, func(m map[string]any) bool { return m["Limit"] == 20.0 && m["Offset"] == 40.0 }},
 		{"GET", "/api/timeline?name=诸葛亮&offset=-1", "", 400, nil},
 		{"GET", "/api/timeline?name=x&from=abc", "", 400, nil},

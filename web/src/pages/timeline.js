@@ -92,7 +92,7 @@ export function timelinePage(ctx) {
       h('p', { class: 'muted' }, t('timeline.window.range', fmtYear(Number(from)), fmtYear(Number(to)))),
       shown.length ? [pager(), list, more || offset > 0 ? pager() : null] : h('p', { class: 'muted' }, t('timeline.empty')));
     // The chart shows the whole window (up to CHART facts), not one page.
-    getJSON('/api/timeline' + qs({ from, to, limit: CHART }), { signal: ctx.signal }).then((all) => {
+    getJSON('/api/timeline' + qs({ from, to, limit: CHART, fields: 'marks' }), { signal: ctx.signal }).then((all) => {
       fill(chart, timelineChart(all, Number(from), Number(to), (y) => {
         const li = list && list.querySelector(`[data-year="${y}"]`);
         if (li) li.scrollIntoView({ behavior: 'smooth', block: 'start' });
