@@ -407,9 +407,14 @@ func TestDateConvertsAndChecks(t *testing.T) {
 	if !chk.Agrees {
 		t.Fatal("建兴十二年 agrees with 234")
 	}
-	json.Unmarshal([]byte(mustRun(t, "--json", "date", "建兴十二年", "--dynasty", "蜀汉", "--check", "235")), &chk)
-	if chk.Agrees {
-		t.Fatal("建兴十二年 of 蜀汉 does not agree with 235")
+	// A disagreement is printed and exits 1, as test(1) does.
+	out, _, code := execArgs(t, "--json", "date", "建兴十二年", "--dynasty", "蜀汉", "--check", "235")
+	json.Unmarshal([]byte(out), &chk)
+	if chk.Agrees || code != exitError {
+		t.Fatalf("建兴十二年 of 蜀汉 does not agree with 235: agrees %v, exit %d", chk.Agrees, code)
+	}
+	if out, _, code := execArgs(t, "date", "建兴十二年", "--dynasty", "蜀汉", "--check", "235"); code != exitError || !strings.Contains(out, "does not agree") {
+		t.Fatalf("date --check 235 in text: exit %d\n%s", code, out)
 	}
 	if _, err := run(t, "date", "天下大乱"); err == nil {
 		t.Fatal("text without a date should say so")

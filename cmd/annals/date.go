@@ -31,7 +31,8 @@ A note follows a reading that needs one: a year past the end of its era or
 reign (建安三十年 is 225, but 建安 ended in 220), or why an expression stays
 unresolved (甲子 alone is a day of a sixty-day cycle). The exit status is 3 when
 EXPRESSION holds no time expression or none could be placed in a year, even as
-one of several candidates; the result is printed all the same, with --json too.`,
+one of several candidates; the result is printed all the same, with --json too.
+With --check it is 1 when the expression does not agree with the year.`,
 		Example: `  annals date 建兴十二年
   annals date 208
   annals date 十二年 --context "建兴元年，封亮武乡侯。"
@@ -49,15 +50,23 @@ one of several candidates; the result is printed all the same, with --json too.`
 			if checking {
 				agree, cands := chrono.Check(expr, check, *ctx)
 				if a.json {
-					return a.printJSON(map[string]any{"expression": args[0], "year": check, "agrees": agree, "candidates": cands})
+					if err := a.printJSON(map[string]any{"expression": args[0], "year": check, "agrees": agree, "candidates": cands}); err != nil {
+						return err
+					}
+				} else {
+					verdict := "does not agree with"
+					if agree {
+						verdict = "agrees with"
+					}
+					a.printf("%s %s year %s\n", args[0], verdict, yearLabel(check))
+					for _, c := range cands {
+						a.printf("  %s  %s  (%s)\n", yearLabel(c.Year), strings.TrimSpace(c.Dynasty+" "+c.Emperor+" "+c.Era+c.Ruler), c.Reason)
+					}
 				}
-				verdict := "does not agree with"
-				if agree {
-					verdict = "agrees with"
-				}
-				a.printf("%s %s year %s\n", args[0], verdict, yearLabel(check))
-				for _, c := range cands {
-					a.printf("  %s  %s  (%s)\n", yearLabel(c.Year), strings.TrimSpace(c.Dynasty+" "+c.Emperor+" "+c.Era+c.Ruler), c.Reason)
+				if !agree {
+					// A script checking conversions reads the verdict from
+					// the exit status, as from test(1).
+					return fmt.Errorf("%s does not agree with year %s", args[0], yearLabel(check))
 				}
 				return nil
 			}
