@@ -241,7 +241,7 @@ func (b apiBackend) Timeline(ctx context.Context, q server.TimelineQuery) (any, 
 	return marks, nil
 }
 
-// timelineMark is a dated fact as a chart draws it: a tenth of the bytes
+// timelineMark is a dated fact as a chart draws it: a sixth of the bytes
 // of a cited item, for the thousands of facts of a busy decade.
 type timelineMark struct {
 	Year *int     `json:"year"`

@@ -264,41 +264,26 @@ func YearNames(year int) []YearName {
 	return out
 }
 
-// BareYear reads an expression that is nothing but a year in Arabic
-// numerals, astronomical (208, -121), or with its era marker (公元208年,
-// 前122年, 122 BCE); ok is false for anything else.
+// BareYear reads an expression that is nothing but a year: Arabic
+// numerals, astronomical (208, -121), or a year the parser reads in the
+// Gregorian calendar with its marker (公元208年, 公元前122年, 122 BCE); ok
+// is false for anything else.
 func BareYear(expr string) (year int, ok bool) {
 	s := strings.TrimSpace(expr)
-	bce := false
-	for _, p := range []string{"公元前", "前"} {
-		if strings.HasPrefix(s, p) {
-			s, bce = strings.TrimPrefix(s, p), true
-			break
+	digits := strings.TrimLeft(s, "-−")
+	if digits != "" && len(digits) <= 5 && strings.Trim(digits, "0123456789") == "" {
+		n, err := strconv.Atoi(digits)
+		if err != nil || n == 0 && digits != s {
+			return 0, false
 		}
+		if digits != s {
+			n = -n
+		}
+		return n, true
 	}
-	s = strings.TrimPrefix(s, "公元")
-	s = strings.TrimSuffix(s, "年")
-	if t, found := strings.CutSuffix(strings.TrimSpace(s), "BCE"); found {
-		s, bce = strings.TrimSpace(t), true
-	} else if t, found := strings.CutSuffix(s, "CE"); found {
-		s = strings.TrimSpace(t)
-	}
-	neg := strings.HasPrefix(s, "-") || strings.HasPrefix(s, "−")
-	s = strings.TrimLeft(s, "-−")
-	if s == "" || len(s) > 5 || strings.Trim(s, "0123456789") != "" {
+	ts := Parse(s, &Context{})
+	if len(ts) != 1 || ts[0].Calendar != CalGregorian || ts[0].Precision != Year || !ts[0].Resolved || ts[0].Span.Start != 0 || ts[0].Span.End != utf8.RuneCountInString(s) {
 		return 0, false
 	}
-	n, err := strconv.Atoi(s)
-	if err != nil || (bce || neg) && n == 0 {
-		return 0, false
-	}
-	switch {
-	case bce && neg:
-		return 0, false
-	case bce:
-		return 1 - n, true // 122 BCE is −121
-	case neg:
-		return -n, true
-	}
-	return n, true
+	return ts[0].Year, true
 }

@@ -102,6 +102,9 @@ func yearWithMarker(rs []rune, i int, plain bool) (Time, int, bool) {
 		return Time{}, i, false
 	}
 	n := atoi(w)
+	if n == 0 {
+		return Time{}, i, false // there is no year 0 AD or 0 BC
+	}
 	j := spaces(rs, e)
 	if bce, me := eraMarker(rs, j); bce != 0 {
 		y := gregorian(n, bce < 0)

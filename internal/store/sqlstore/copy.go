@@ -104,7 +104,7 @@ func copyTable(ctx context.Context, src, out *txn, table string) (int, error) {
 		}
 	}
 	b := newBatch(out, "INSERT INTO "+table+"("+strings.Join(quoted, ", ")+") VALUES ",
-		"("+strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ")+")", "")
+		"("+valuesList("?", len(cols))+")", "")
 	defer b.close()
 	vals := make([]any, len(cols))
 	ptrs := make([]any, len(cols))

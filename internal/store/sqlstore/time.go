@@ -306,7 +306,7 @@ func (s *DB) Timeline(ctx context.Context, q store.TimelineQuery) ([]store.Timel
 	} else {
 		// That two names name one man is no event: a timeline asked for
 		// no type in particular leaves it out (曹操 also called 曹公).
-		where = append(where, "r.type NOT IN ("+strings.TrimSuffix(strings.Repeat("?, ", len(kg.AliasRelations)), ", ")+")")
+		where = append(where, "r.type NOT IN ("+valuesList("?", len(kg.AliasRelations))+")")
 		for _, t := range kg.AliasRelations {
 			args = append(args, t)
 		}
