@@ -162,16 +162,23 @@ func (m *Mapping) RelationRow(label, tailType string) (RelationMapping, bool) {
 }
 
 // RelationLabel returns the data set label that one of our relation types
-// stands for first (table order), and false when it has none.
+// stands for, and false when it has none: the first (table order) that
+// reads it as written, else the first that reads it swapped, so that our
+// 下级 counts as 下级, not as the 上级 it also states the other way round.
 func (m *Mapping) RelationLabel(ours string) (string, bool) {
+	swapped := ""
 	for _, r := range m.Relations {
 		for _, a := range r.Alts {
-			if a.Relation == ours {
+			switch {
+			case a.Relation != ours:
+			case !a.Swap:
 				return r.Label, true
+			case swapped == "":
+				swapped = r.Label
 			}
 		}
 	}
-	return "", false
+	return swapped, swapped != ""
 }
 
 // EntityAlts returns our entity types that a data set entity label accepts.

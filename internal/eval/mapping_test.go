@@ -123,6 +123,23 @@ func TestTripleMappingDirections(t *testing.T) {
 	}
 }
 
+// A relation another row also accepts swapped is counted under its own
+// label: our 下级 under 下级, not under the 上级 it states the other way.
+func TestRelationLabelPrefersTheUnswappedRow(t *testing.T) {
+	m, err := MappingFor(Annals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ours, want := range map[string]string{"下级": "下级", "上级": "上级", "子女": "子女"} {
+		if got, ok := m.RelationLabel(ours); !ok || got != want {
+			t.Errorf("RelationLabel(%s) = %q, %v; want %q", ours, got, ok, want)
+		}
+	}
+	if _, ok := m.RelationLabel("无此关系"); ok {
+		t.Error("a relation no row accepts has a label")
+	}
+}
+
 func TestTripleMappedFigures(t *testing.T) {
 	m, _ := MappingFor(CCLUE)
 	ex := Example{Text: "x", Triples: []GoldTriple{
