@@ -658,8 +658,9 @@ func TestOldWomanIsNoGivenName(t *testing.T) {
 	}
 }
 
-// A place before a name is no native place unless the sentence says 人: 亡新
-// in 及亡新王莽 is the fallen dynasty, not where 王莽 came from.
+// A place before a name is a native place only when the gazetteer knows it
+// (琅邪贡禹): 亡新 in 及亡新王莽 is the fallen dynasty, not where 王莽 came
+// from.
 func TestNoNativePlaceWithout人(t *testing.T) {
 	res := extractIn(t, "后汉书/列传/郑范陈贾张列传", "及亡新王莽，遭汉中衰，专操国柄，以偷天下，况已自喻，不信群臣。")
 	for _, tr := range res.Triples {

@@ -96,12 +96,48 @@ func (x *run) appointment(o int, sen sentence) {
 		return
 	}
 	give(head)
+	if x.jointlyGiven(head, first) {
+		for _, k := range x.listOf(head) {
+			give(k)
+		}
+	}
 	// 以X为Y, 拜X Y: whoever appointed him was his superior.
 	if p := x.ents[head].s; appointers.has(x.at(p-1)) && x.ents[head].e <= x.ents[first].s {
 		if a := x.subject(p-1, sen, false); a >= 0 && a != head && x.ents[a].typ == tPer {
 			x.rels = append(x.rels, rel{h: x.aliasHead(a), t: x.aliasHead(head), r: "下级"})
 		}
 	}
+}
+
+// jointWords before 为 say that the office went to each of a list (贡、
+// 薛、韦、匡迭为宰相; 吴汉、王梁，…，并为三公).
+const jointWords = "皆并俱迭咸同"
+
+// jointlyGiven says whether office t went to every name of person h's
+// list: the words from h to t end in 皆为 or the like, or an appointing
+// verb governs the whole list right before 为 (引闳、弘为议郎).
+func (x *run) jointlyGiven(h, t int) bool {
+	e := x.ents[t].s
+	if e-x.ents[h].e >= 2 && x.at(e-1) == '为' && strings.ContainsRune(jointWords, x.at(e-2)) && x.free(e-2, e) {
+		return true
+	}
+	mates := x.listMates(h)
+	return len(mates) > 0 && x.ents[h].e == e-1 && x.at(e-1) == '为' && appointers.has(x.at(x.ents[mates[len(mates)-1]].s-1))
+}
+
+// listOf returns the other names of the list of mentions of k's type,
+// joined by 、, that mention k is one of.
+func (x *run) listOf(k int) []int {
+	out := x.listMates(k)
+	for e := x.ents[k].e; x.at(e) == '、'; {
+		j := x.startsAt(e + 1)
+		if j < 0 || x.ents[j].typ != x.ents[k].typ {
+			break
+		}
+		out = append(out, j)
+		e = x.ents[j].e
+	}
+	return out
 }
 
 // notGiven says whether the words around the chain of offices from first

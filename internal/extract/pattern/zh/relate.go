@@ -312,7 +312,7 @@ var verbs = []verb{
 	{w: "下", loc: "占"},
 	{w: "平", loc: "占", loc2: "攻"},
 	{w: "定", loc: "占"},
-	{w: "略", loc: "占"},
+	{w: "略", loc: "攻", grp: "攻"}, // 略X: raided it (略陈留、颍川), not held it
 	{w: "得", loc: "占"},
 	{w: "战", loc: "攻", grp: "消极态度倾向", per: "消极态度倾向"},
 	{w: "犯", loc: "攻", grp: "攻"},
@@ -401,6 +401,7 @@ func (x *run) relate(ss []sentence) {
 	x.pronouns()
 	x.reigns()
 	x.allegiance()
+	x.placesBefore()
 	x.reignNames(ss)
 	x.marriages(ss)
 	x.shortForms()
@@ -618,6 +619,9 @@ func (x *run) battles(ss []sentence) {
 					}
 				}
 			}
+			if r == "" && x.friends(j) && !strings.ContainsRune("闻知", x.at(i-1)) { // 闻与布厚: what he heard of another
+				r = "积极态度倾向"
+			}
 			if r == "" {
 				continue
 			}
@@ -632,6 +636,25 @@ func (x *run) battles(ss []sentence) {
 			}
 		}
 	}
+}
+
+// friendship after 与X, past an adverb or two (与云相结, 与光素旧, 独与长交):
+// the two were friends or allies.
+const (
+	friendAdverbs = "素相甚雅深最尤益"
+	friendWords   = "结交亲善厚旧友和好"
+)
+
+// friends says whether the words at rune j, after 与X, say that the two
+// were friends.
+func (x *run) friends(j int) bool {
+	for k := 0; k < 2 && strings.ContainsRune(friendAdverbs, x.at(j)) && x.cov[j] == 0; k++ {
+		j++
+	}
+	if j >= len(x.rs) || x.cov[j] != 0 || !strings.ContainsRune(friendWords, x.rs[j]) {
+		return false
+	}
+	return !hasAt(x.rs, j, "交战") && !hasAt(x.rs, j, "交兵") && !hasAt(x.rs, j, "和战")
 }
 
 // deathChars are the one-character death verbs of deathVerbs.
@@ -1070,6 +1093,46 @@ func (x *run) allegiance() {
 			break
 		}
 	}
+}
+
+// placesBefore reads places written right before a person's name (琅邪贡禹,
+// 淮阳赵征卿): the histories name a man in passing with his commandery or
+// county, which is where he came from; a province so written (荆州刘表) is
+// the one he held. The place must be one the gazetteer knows: a span the
+// name model guessed (亡新, the fallen dynasty, in 亡新王莽) may be none. A ruler before whose title a place
+// is written (豫章郡高帝置, 庐江郡文帝分淮南置) is not from it, and a place a verb governs (攻
+// 下邳) is the verb's, not the man's.
+func (x *run) placesBefore() {
+	for _, k := range x.order {
+		en := x.ents[k]
+		if en.typ != tPer || x.isRuler(k) || x.byTitle(k) || x.at(en.e) == '置' {
+			continue
+		}
+		var places []int
+		for i := en.s; ; {
+			p := x.endsAt(i)
+			if p < 0 || x.ents[p].typ != tLoc || x.at(i-1) == '州' || x.lex.lookup(x.rs[x.ents[p].s:i])&fLoc == 0 {
+				break // 荆州刘表 is the province's governor, not a native of it
+			}
+			places, i = append(places, p), x.ents[p].s
+		}
+		if len(places) == 0 || x.placeVerbBefore(x.ents[places[len(places)-1]].s) {
+			continue
+		}
+		for _, p := range places {
+			x.rels = append(x.rels, rel{h: x.aliasHead(k), t: p, r: "籍贯"})
+		}
+	}
+}
+
+// placeVerbs take a place as their object: a place right after one is
+// where someone went, attacked or stayed.
+var placeVerbs = set("至到诣如之入出还归攻伐击围破拔取下据屯守镇居徙迁过幸在于自从向赴奔走治都")
+
+// placeVerbBefore says whether a verb that governs a place comes right
+// before rune i.
+func (x *run) placeVerbBefore(i int) bool {
+	return i > 0 && placeVerbs.has(x.rs[i-1]) && x.free(i-1, i)
 }
 
 // reignNames reads 是为X and 号为X after an accession (子辛立，是为帝辛): X is

@@ -387,3 +387,49 @@ func TestAppointerOfAnElidedAppointee(t *testing.T) {
 	res = run1(t, "张辽，雁门马邑人也。太祖时，为中郎将。", nil)
 	wantTriple(t, res, "张辽", "任官", "中郎将")
 }
+
+// A commandery or county written right before a name is the man's native
+// place; a province so written is the one he held, and a place a verb
+// governs is the verb's.
+func TestPlaceBeforeAName(t *testing.T) {
+	res := run1(t, "时琅邪诸葛瑾、彭城严畯俱为宾客。", nil)
+	wantTriple(t, res, "诸葛瑾", "籍贯", "琅邪")
+	wantTriple(t, res, "严畯", "籍贯", "彭城")
+	res = run1(t, "荆州刘表遣使迎之。", nil)
+	noTriple(t, res, "刘表", "籍贯", "荆州")
+	res = run1(t, "曹操攻下邳吕布。", nil)
+	noTriple(t, res, "吕布", "籍贯", "下邳")
+}
+
+// 皆为, 并为 after a list, and an appointing verb before one, give the
+// office to every name of the list.
+func TestAListTakesTheOffice(t *testing.T) {
+	res := run1(t, "关羽、张飞皆为中郎将。", nil)
+	wantTriple(t, res, "关羽", "任官", "中郎将")
+	wantTriple(t, res, "张飞", "任官", "中郎将")
+	res = run1(t, "先主以关羽、张飞为中郎将。", nil)
+	wantTriple(t, res, "关羽", "任官", "中郎将")
+	wantTriple(t, res, "张飞", "任官", "中郎将")
+	// A list with its own verb after it shares nothing.
+	res = run1(t, "关羽、张飞从之，赵云为主骑。", nil)
+	noTriple(t, res, "张飞", "任官", "主骑")
+}
+
+// 与X相善, 与X素厚: the two were friends; what one heard of another's
+// friendships (闻与X厚) is not the hearer's.
+func TestFriendsAfterYu(t *testing.T) {
+	res := run1(t, "鲁肃与周瑜相善。", nil)
+	wantTriple(t, res, "鲁肃", "积极态度倾向", "周瑜")
+	res = run1(t, "袁绍既怨张邈，且闻与吕布厚，乃欲杀之。", nil)
+	noTriple(t, res, "袁绍", "积极态度倾向", "吕布")
+	res = run1(t, "曹操与袁绍交战于官渡。", nil)
+	noTriple(t, res, "曹操", "积极态度倾向", "袁绍")
+}
+
+// 略X raids a place: an attack, not a hold.
+func TestRaidIsAnAttack(t *testing.T) {
+	res := run1(t, "李傕、郭汜略陈留、颍川。", nil)
+	wantTriple(t, res, "李傕", "攻", "陈留")
+	wantTriple(t, res, "郭汜", "攻", "颍川")
+	noTriple(t, res, "李傕", "占", "陈留")
+}
