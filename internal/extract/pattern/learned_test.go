@@ -658,9 +658,8 @@ func TestOldWomanIsNoGivenName(t *testing.T) {
 	}
 }
 
-// A place before a name is a native place only when the gazetteer knows it
-// (琅邪贡禹): 亡新 in 及亡新王莽 is the fallen dynasty, not where 王莽 came
-// from.
+// A place before a name is his native place (琅邪贡禹), but 亡新 in 及亡新
+// 王莽 is the fallen dynasty, not where 王莽 came from.
 func TestNoNativePlaceWithout人(t *testing.T) {
 	res := extractIn(t, "后汉书/列传/郑范陈贾张列传", "及亡新王莽，遭汉中衰，专操国柄，以偷天下，况已自喻，不信群臣。")
 	for _, tr := range res.Triples {
@@ -863,5 +862,16 @@ func TestGrandfatherAndTreatedAsBrother(t *testing.T) {
 	}
 	if !grandfather {
 		t.Errorf("刘雄 is 刘备's grandfather: %v", res.Triples)
+	}
+}
+
+// A state written before one man's office and name is his, not that of a
+// man named after him in another clause of the sentence.
+func TestAStateIsTheNearestMans(t *testing.T) {
+	res := extractIn(t, "三国志/蜀书/董刘马陈董吕传", "卒后，魏尚书仆射陈群与丞相诸葛亮书，问巴消息，称曰刘君子初，甚敬重焉。")
+	if anyTriple(res, func(tr extract.Triple) bool {
+		return tr.Relation == "所属团体" && tr.Head.Canonical() == "诸葛亮"
+	}) {
+		t.Errorf("诸葛亮 made a man of 魏: %v", res.Triples)
 	}
 }

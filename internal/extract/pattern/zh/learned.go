@@ -113,6 +113,9 @@ func (x *run) classify(rl Relater, ss []sentence) {
 			if (k.r == "任官" || k.r == "封爵") && (x.notGiven(k.h, k.t, k.t) || x.servedOffice(k.t) || x.rulerOfAnotherLife(k.h, k.t)) {
 				continue // 汉王以苍为代相: 汉王 gave the office; 为义帝发丧: for him
 			}
+			if k.r == "所属团体" && x.groupOfAnother(k.h, k.t) {
+				continue // 魏尚书仆射陈群与丞相诸葛亮书: 魏 is 陈群's
+			}
 			if !have[k] && !have[key{k.h, k.t, ""}] {
 				have[k] = true
 				if w := x.kinWordBetween(k.h, k.t); w != "" && kinRelations[k.r] {
@@ -120,6 +123,25 @@ func (x *run) classify(rl Relater, ss []sentence) {
 				}
 				x.rels = append(x.rels, rel{h: k.h, t: k.t, r: k.r})
 			}
+		}
+	}
+}
+
+// groupOfAnother says whether state or group g, written before person h,
+// names another man: one it stands right before, offices between (魏大将
+// 军司马宣王攻亮 makes 司马懿, not 亮, a man of 魏). A state that acts (汉遣
+// 使者刘琬, 梁使韩安国及张羽) is still the one its envoys serve.
+func (x *run) groupOfAnother(h, g int) bool {
+	i := x.ents[g].e
+	for {
+		k := x.startsAt(i)
+		switch {
+		case k < 0:
+			return false
+		case x.ents[k].typ == tOff || x.ents[k].typ == tTitle:
+			i = x.ents[k].e
+		default:
+			return x.ents[k].typ == tPer && k != h && x.listOf(k) == nil
 		}
 	}
 }

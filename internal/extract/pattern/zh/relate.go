@@ -503,6 +503,9 @@ func (x *run) verbsIn(ss []sentence) {
 				if len(objs) == 0 {
 					break
 				}
+				if v.w == "从" && strings.ContainsRune(askVerbs, x.at(x.ents[objs[len(objs)-1]].e)) {
+					break // 从权请裔: asked 权 for him, not served him
+				}
 				head := x.subject(i, sen, v.grp != "" || attack)
 				heads := []int{head}
 				if !v.perFlip {
@@ -543,6 +546,9 @@ func (x *run) verbsIn(ss []sentence) {
 		}
 	}
 }
+
+// askVerbs after 从X make 从 "from": one asked X for something.
+const askVerbs = "请求乞借索"
 
 // takesHand says whether the person read at rune t is followed by his
 // hand (执X手, 执X之手).
@@ -1098,8 +1104,7 @@ func (x *run) allegiance() {
 // placesBefore reads places written right before a person's name (琅邪贡禹,
 // 淮阳赵征卿): the histories name a man in passing with his commandery or
 // county, which is where he came from; a province so written (荆州刘表) is
-// the one he held. The place must be one the gazetteer knows: a span the
-// name model guessed (亡新, the fallen dynasty, in 亡新王莽) may be none. A ruler before whose title a place
+// the one he held, and 亡新, 亡秦 are fallen dynasties (亡新王莽). A ruler before whose title a place
 // is written (豫章郡高帝置, 庐江郡文帝分淮南置) is not from it, and a place a verb governs (攻
 // 下邳) is the verb's, not the man's.
 func (x *run) placesBefore() {
@@ -1111,7 +1116,7 @@ func (x *run) placesBefore() {
 		var places []int
 		for i := en.s; ; {
 			p := x.endsAt(i)
-			if p < 0 || x.ents[p].typ != tLoc || x.at(i-1) == '州' || x.lex.lookup(x.rs[x.ents[p].s:i])&fLoc == 0 {
+			if p < 0 || x.ents[p].typ != tLoc || x.at(i-1) == '州' || x.at(x.ents[p].s) == '亡' {
 				break // 荆州刘表 is the province's governor, not a native of it
 			}
 			places, i = append(places, p), x.ents[p].s

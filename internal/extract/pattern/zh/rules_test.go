@@ -433,3 +433,12 @@ func TestRaidIsAnAttack(t *testing.T) {
 	wantTriple(t, res, "郭汜", "攻", "颍川")
 	noTriple(t, res, "李傕", "占", "陈留")
 }
+
+// 从X请: asked X for something, which is no service.
+func TestAskingFromIsNoService(t *testing.T) {
+	res := run1(t, "诸葛亮令邓芝从孙权请张裔。", nil)
+	noTriple(t, res, "孙权", "下级", "邓芝")
+	noTriple(t, res, "孙权", "下级", "诸葛亮")
+	res = run1(t, "赵云从刘备征荆州。", nil)
+	wantTriple(t, res, "刘备", "下级", "赵云")
+}
