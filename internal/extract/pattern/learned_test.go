@@ -875,3 +875,13 @@ func TestAStateIsTheNearestMans(t *testing.T) {
 		t.Errorf("诸葛亮 made a man of 魏: %v", res.Triples)
 	}
 }
+
+// A state that sends men is theirs, not the man they pursue.
+func TestAStateIsItsEnvoys(t *testing.T) {
+	res := extractIn(t, "三国志/蜀书/先主传", "吴遣将军李异、刘阿等踵蹑先主军，屯驻南山。")
+	if anyTriple(res, func(tr extract.Triple) bool {
+		return tr.Relation == "所属团体" && tr.Head.Canonical() == "刘备"
+	}) {
+		t.Errorf("刘备 made a man of 吴: %v", res.Triples)
+	}
+}

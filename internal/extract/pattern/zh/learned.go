@@ -1,6 +1,7 @@
 package zh
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/annals-project/annals/internal/docstats"
@@ -129,10 +130,14 @@ func (x *run) classify(rl Relater, ss []sentence) {
 
 // groupOfAnother says whether state or group g, written before person h,
 // names another man: one it stands right before, offices between (魏大将
-// 军司马宣王攻亮 makes 司马懿, not 亮, a man of 魏). A state that acts (汉遣
-// 使者刘琬, 梁使韩安国及张羽) is still the one its envoys serve.
+// 军司马宣王攻亮 makes 司马懿, not 亮, a man of 魏), or the men it sends
+// (吴遣将军李异、刘阿等踵蹑先主军: not 刘备); the names of their list (魏将张
+// 郃、徐晃) are its men too.
 func (x *run) groupOfAnother(h, g int) bool {
 	i := x.ents[g].e
+	if strings.ContainsRune("遣使命", x.at(i)) && x.cov[i] == 0 {
+		i++ // 吴遣将军李异、刘阿等踵蹑先主军: 吴's men are the ones it sent
+	}
 	for {
 		k := x.startsAt(i)
 		switch {
@@ -141,7 +146,7 @@ func (x *run) groupOfAnother(h, g int) bool {
 		case x.ents[k].typ == tOff || x.ents[k].typ == tTitle:
 			i = x.ents[k].e
 		default:
-			return x.ents[k].typ == tPer && k != h && x.listOf(k) == nil
+			return x.ents[k].typ == tPer && k != h && !slices.Contains(x.listOf(k), h)
 		}
 	}
 }

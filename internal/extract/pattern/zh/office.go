@@ -131,6 +131,9 @@ func (x *run) listOf(k int) []int {
 	out := x.listMates(k)
 	for e := x.ents[k].e; x.at(e) == '、'; {
 		j := x.startsAt(e + 1)
+		for j >= 0 && x.ents[k].typ == tPer && (x.ents[j].typ == tOff || x.ents[j].typ == tTitle) {
+			j = x.startsAt(x.ents[j].e) // 侍郎郑吉、校尉司马憙: each with his office
+		}
 		if j < 0 || x.ents[j].typ != x.ents[k].typ {
 			break
 		}
