@@ -1103,10 +1103,10 @@ func (x *run) allegiance() {
 
 // placesBefore reads places written right before a person's name (琅邪贡禹,
 // 淮阳赵征卿): the histories name a man in passing with his commandery or
-// county, which is where he came from; a province so written (荆州刘表) is
-// the one he held, and 亡新, 亡秦 are fallen dynasties (亡新王莽). A ruler before whose title a place
-// is written (豫章郡高帝置, 庐江郡文帝分淮南置) is not from it, and a place a verb governs (攻
-// 下邳) is the verb's, not the man's.
+// county, which is where he came from. It is not so for a province (荆州刘
+// 表 is the one who held it), a fallen dynasty (亡新王莽), a ruler's title
+// (豫章郡高帝置, 庐江郡文帝分淮南置: who set the commandery up), or a place a
+// verb governs (攻下邳吕布: the verb's).
 func (x *run) placesBefore() {
 	for _, k := range x.order {
 		en := x.ents[k]
@@ -1117,7 +1117,7 @@ func (x *run) placesBefore() {
 		for i := en.s; ; {
 			p := x.endsAt(i)
 			if p < 0 || x.ents[p].typ != tLoc || x.at(i-1) == '州' || x.at(x.ents[p].s) == '亡' {
-				break // 荆州刘表 is the province's governor, not a native of it
+				break
 			}
 			places, i = append(places, p), x.ents[p].s
 		}
