@@ -10,7 +10,8 @@ import (
 
 // A frozen table scores exactly as the dense rows it was frozen from,
 // collisions in the first slot included, whether it keeps a feature's
-// weights as pairs or as a dense row, and keeps no all-zero feature.
+// weights as a list, as a pair x, −x in the slot or as a dense row, and
+// keeps no all-zero feature.
 func TestSparseScoresAsTheDenseRows(t *testing.T) {
 	const labels = 5
 	tab := NewTable(0)
@@ -30,6 +31,20 @@ func TestSparseScoresAsTheDenseRows(t *testing.T) {
 			if ((i+k)%3 == 0 || i%5 == 0) && i%11 != 0 {
 				w = float32(i%17) - 8 + float32(k)/4
 			}
+			// Every 13th weighs labels 1 and 4 alike but for the sign,
+			// as a perceptron's update leaves them; every 26th has them
+			// swapped.
+			if i%13 == 0 && i%5 != 0 {
+				w = 0
+				if x := float32(i%9) + 0.5; k == 1 {
+					w = x
+				} else if k == 4 {
+					w = -x
+				}
+				if i%26 == 0 {
+					w = -w
+				}
+			}
 			dense = append(dense, w)
 		}
 	}
@@ -47,8 +62,14 @@ func TestSparseScoresAsTheDenseRows(t *testing.T) {
 	if s.Len() != kept {
 		t.Errorf("%d features kept, want %d", s.Len(), kept)
 	}
-	if len(s.dense) == 0 || len(s.weights) == 0 {
-		t.Fatalf("%d dense weights and %d pairs: both forms should be in use", len(s.dense), len(s.weights))
+	pairs := 0
+	for _, sl := range s.slots {
+		if sl.b&slotPair != 0 {
+			pairs++
+		}
+	}
+	if len(s.dense) == 0 || len(s.weights) == 0 || pairs == 0 {
+		t.Fatalf("%d dense weights, %d listed and %d pairs: every form should be in use", len(s.dense), len(s.weights), pairs)
 	}
 	// Runs longer than AddTo's batch, with absent hashes among them.
 	for start := 0; start < len(hashes); start += 97 {
