@@ -865,23 +865,42 @@ func TestGrandfatherAndTreatedAsBrother(t *testing.T) {
 	}
 }
 
-// A state written before one man's office and name is his, not that of a
-// man named after him in another clause of the sentence.
+// A state is the nearest man's: written before one man's office and name,
+// it is his, not that of a man named after him in another clause of the
+// sentence; a state that sends men is theirs, not the man they pursue.
 func TestAStateIsTheNearestMans(t *testing.T) {
-	res := extractIn(t, "三国志/蜀书/董刘马陈董吕传", "卒后，魏尚书仆射陈群与丞相诸葛亮书，问巴消息，称曰刘君子初，甚敬重焉。")
-	if anyTriple(res, func(tr extract.Triple) bool {
-		return tr.Relation == "所属团体" && tr.Head.Canonical() == "诸葛亮"
-	}) {
-		t.Errorf("诸葛亮 made a man of 魏: %v", res.Triples)
+	for _, c := range []struct{ chapter, text, not string }{
+		{"三国志/蜀书/董刘马陈董吕传", "卒后，魏尚书仆射陈群与丞相诸葛亮书，问巴消息，称曰刘君子初，甚敬重焉。", "诸葛亮"},
+		{"三国志/蜀书/先主传", "吴遣将军李异、刘阿等踵蹑先主军，屯驻南山。", "刘备"},
+	} {
+		res := extractIn(t, c.chapter, c.text)
+		if anyTriple(res, func(tr extract.Triple) bool {
+			return tr.Relation == "所属团体" && tr.Head.Canonical() == c.not
+		}) {
+			t.Errorf("%s: %s made a man of another's state: %v", c.text, c.not, res.Triples)
+		}
 	}
 }
 
-// A state that sends men is theirs, not the man they pursue.
-func TestAStateIsItsEnvoys(t *testing.T) {
-	res := extractIn(t, "三国志/蜀书/先主传", "吴遣将军李异、刘阿等踵蹑先主军，屯驻南山。")
+// When the sovereign turns to the man whose life is told (帝思陶言), the
+// reward in the next clause is his, not that of the subject of the clauses
+// before (张角反乱); one the sovereign fights is rewarded nothing.
+func TestTheSovereignRewardsTheLifesMan(t *testing.T) {
+	res := extractIn(t, "后汉书/列传/杜栾刘李刘谢列传", "刘陶字子奇，一名伟，颍川颍阴人。帝殊不悟，方诏陶次第《春秋》条例。明年，张角反乱，海内鼎沸，帝思陶言，封中陵乡侯，三迁尚书令。以所举将为尚书，难与齐列，乞从冗散，拜侍中。")
+	for _, want := range []string{"中陵乡侯", "侍中"} {
+		if !anyTriple(res, func(tr extract.Triple) bool {
+			return tr.Head.Canonical() == "刘陶" && tr.Tail.Canonical() == want
+		}) {
+			t.Errorf("刘陶 lacks %s: %v", want, res.Triples)
+		}
+	}
 	if anyTriple(res, func(tr extract.Triple) bool {
-		return tr.Relation == "所属团体" && tr.Head.Canonical() == "刘备"
+		return tr.Head.Canonical() == "张角" && (tr.Relation == "封爵" || tr.Relation == "任官")
 	}) {
-		t.Errorf("刘备 made a man of 吴: %v", res.Triples)
+		t.Errorf("张角 given 刘陶's rewards: %v", res.Triples)
+	}
+	res = extractIn(t, "三国志/魏书/诸夏侯曹传", "曹休字文烈，太祖族子也。帝征孙权，以休为征东大将军，假黄钺。")
+	if anyTriple(res, func(tr extract.Triple) bool { return tr.Head.Canonical() == "孙权" && tr.Relation != "别称" }) {
+		t.Errorf("孙权, whom the sovereign fights, is given something: %v", res.Triples)
 	}
 }

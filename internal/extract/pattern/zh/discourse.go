@@ -85,9 +85,18 @@ func (x *run) clauses() {
 		if k >= 0 && x.deathClause(k, c.e) {
 			heir = x.outlivedBy(k, c)
 		}
+		rewarded := -1
+		if k < 0 && !x.plain {
+			rewarded = x.throneRewards(ci)
+		}
 		switch {
 		case x.imperial(c.s):
 			// 诏以X为Y: the throne acts, the subject waits.
+		case rewarded >= 0:
+			// 张角反乱，…，帝思陶言，封中陵乡侯: the throne turns to the
+			// man it names, and the reward in the clause after is his,
+			// not the subject's before.
+			carry = rewarded
 		case k >= 0 && x.ancestryClause(k, c.e):
 			// 诸葛亮字孔明…汉司隶校尉诸葛丰后也。父珪: the ancestor named
 			// in a genealogy is not the subject, whose kin come next.
@@ -337,16 +346,55 @@ func (x *run) clauseAt(i int) int {
 var imperialWords = []string{"有诏", "诏", "制曰", "制", "敕", "上命", "帝命"}
 
 // imperial reports whether the clause at s opens with an edict.
-func (x *run) imperial(s int) bool {
+func (x *run) imperial(s int) bool { return x.opensWith(s, imperialWords) >= 0 }
+
+// opensWith returns where the first of words that opens the clause at s,
+// after a time, ends; −1 when none does.
+func (x *run) opensWith(s int, words []string) int {
 	if k := x.startsAt(s); k >= 0 && x.ents[k].typ == tTime {
 		s = x.ents[k].e
 	}
-	for _, w := range imperialWords {
-		if hasAt(x.rs, s, w) && x.free(s, s+len([]rune(w))) {
-			return true
+	for _, w := range words {
+		if e := s + len([]rune(w)); hasAt(x.rs, s, w) && x.free(s, e) {
+			return e
 		}
 	}
-	return false
+	return -1
+}
+
+// throneWords open a clause whose doer is the sovereign, named by no
+// name.
+var throneWords = []string{"天子", "帝"}
+
+// rewardVerbs open a clause that rewards a man the text leaves out.
+var rewardVerbs = set("封拜迁除徙转加赐进")
+
+// throneRewards returns the man whose life is told when a clause that
+// opens with the sovereign names him first (帝思陶言, 帝嘉长义) and the
+// next clause rewards someone it leaves out; else −1. One the sovereign
+// fights (帝征孙权) is not rewarded, nor is a precedent he cites
+// (帝慰谕以荀林父、孟明视故事，拜为安远将军 rewards 于禁).
+func (x *run) throneRewards(ci int) int {
+	if ci+1 >= len(x.cls) || !rewardVerbs.has(x.at(x.cls[ci+1].s)) {
+		return -1
+	}
+	if k := x.startsAt(x.cls[ci+1].s + 1); k >= 0 && x.ents[k].typ == tPer {
+		return -1 // 拜某为…: the sovereign names whom he rewards
+	}
+	c := x.cls[ci]
+	s := x.opensWith(c.s, throneWords)
+	if s < 0 {
+		return -1
+	}
+	for _, k := range x.order {
+		if en := x.ents[k]; en.s >= s && en.e <= c.e && en.typ == tPer {
+			if foughtVerbs.has(x.at(en.s-1)) || !x.isChapterSubject(en.canonical(x.rs)) {
+				return -1
+			}
+			return k
+		}
+	}
+	return -1
 }
 
 // edicts says whether mention k issues an edict: 诏 right after him, or
