@@ -182,11 +182,19 @@ func (t *Tagger) features(text []rune, c Context, known Known) [][]uint64 {
 		}
 		return rPos[i]
 	}
+	// Each rune's class, looked up once: its window reads it five times.
+	var class []uint64
+	if t.Clusters != nil {
+		class = make([]uint64, n)
+		for i, r := range text {
+			class[i] = uint64(t.Clusters[r])
+		}
+	}
 	k := func(i int) uint64 {
 		if i < 0 || i >= n {
 			return 1 << 16 // beyond the sentence: no class has this code
 		}
-		return uint64(t.Clusters[text[i]])
+		return class[i]
 	}
 	var knownAt [][]uint64
 	if known != nil {
