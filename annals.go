@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/annals-project/annals/internal/cached"
 	"github.com/annals-project/annals/internal/community"
 	"github.com/annals-project/annals/internal/config"
 	"github.com/annals-project/annals/internal/corpus"
@@ -63,17 +64,17 @@ type Workspace struct {
 	db     *sqlstore.DB
 	// chunkVectors is read on the first question that needs it, not at
 	// Open, so that commands which never ask stay quick to start.
-	chunkVectors cached[string, *vectorSet]
+	chunkVectors cached.Value[string, *vectorSet]
 	// entityVecs are the entities' stored vectors, read on the first
 	// question too; factVecs the facts' texts embedded in memory then.
-	entityVecs, factVecs cached[string, *vectorSet]
+	entityVecs, factVecs cached.Value[string, *vectorSet]
 	// relateGraph is keyed by the chunks' changes, the highest chunk id,
 	// the highest relation id and the alignments that wrote anything:
 	// another process indexed, fed back or aligned.
-	relateGraph cached[[4]int64, *relate.EKG]
+	relateGraph cached.Value[[4]int64, *relate.EKG]
 	// communities are the reports every question ranks, keyed by the
 	// signature the communities step wrote them under.
-	communities cached[string, []kg.Community]
+	communities cached.Value[string, []kg.Community]
 	lexical     lazyLexical
 	reader      lazyReader
 }

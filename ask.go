@@ -128,7 +128,7 @@ func (w *Workspace) answerer(ctx context.Context, opts AskOptions) (*answer.Answ
 func (w *Workspace) retriever(ctx context.Context, run *llmRun) *retrieve.Retriever {
 	src := askSource{DB: w.db, w: w}
 	if gen, err := w.ekgGeneration(ctx); err == nil {
-		src.graph, _ = w.relateGraph.held(gen) // never loaded for one question: a fresh process would pay for all
+		src.graph, _ = w.relateGraph.Held(gen) // never loaded for one question: a fresh process would pay for all
 	}
 	r := &retrieve.Retriever{Src: src}
 	r.Lexical = func(ctx context.Context, text string, limit int) ([]retrieve.Scored, error) {
@@ -169,7 +169,7 @@ func (w *Workspace) vectors(ctx context.Context) (*vectorSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	return w.chunkVectors.get(gen, func() (*vectorSet, error) { return w.loadChunkVectors(ctx, gen) })
+	return w.chunkVectors.Get(gen, func() (*vectorSet, error) { return w.loadChunkVectors(ctx, gen) })
 }
 
 // nearestChunks embeds the text with the model that embedded the chunks

@@ -50,7 +50,7 @@ func (w *Workspace) entityVectors(ctx context.Context) (*vectorSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	return w.entityVecs.get(gen, func() (*vectorSet, error) { return w.loadEntityVectors(ctx, gen) })
+	return w.entityVecs.Get(gen, func() (*vectorSet, error) { return w.loadEntityVectors(ctx, gen) })
 }
 
 // stateEntityVectors names the packed copy of the entity vectors.
@@ -131,7 +131,7 @@ func (w *Workspace) factVectors(ctx context.Context) (*vectorSet, error) {
 		return nil, err
 	}
 	gen := fmt.Sprintf("%v/%s", rel, cv.model)
-	return w.factVecs.get(gen, func() (*vectorSet, error) {
+	return w.factVecs.Get(gen, func() (*vectorSet, error) {
 		rels, err := w.db.FactNames(ctx)
 		if err != nil {
 			return nil, err

@@ -36,7 +36,7 @@ func (s askSource) Communities(ctx context.Context) ([]kg.Community, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.w.communities.get(string(gen), func() ([]kg.Community, error) { return s.DB.Communities(ctx) })
+	return s.w.communities.Get(string(gen), func() ([]kg.Community, error) { return s.DB.Communities(ctx) })
 }
 
 // CommunityDetail is a community's report with every member, most

@@ -206,7 +206,7 @@ func (w *Workspace) revertAllFeedback(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	defer w.relateGraph.update(func(gen *[4]int64, _ *relate.EKG) { gen[0] = -1 }) // no generation the store reports
+	defer w.relateGraph.Update(func(gen *[4]int64, _ *relate.EKG) { gen[0] = -1 }) // no generation the store reports
 	for _, f := range fbs {
 		if err := w.db.RevertFeedback(ctx, f.ID); err != nil {
 			return fmt.Errorf("revert feedback %d: %w", f.ID, err)

@@ -66,7 +66,7 @@ func (w *Workspace) ekg(ctx context.Context) (*relate.EKG, error) {
 	if err != nil {
 		return nil, err
 	}
-	return w.relateGraph.get(gen, func() (*relate.EKG, error) {
+	return w.relateGraph.Get(gen, func() (*relate.EKG, error) {
 		g, err := relate.LoadEKG(ctx, w.db)
 		if err != nil {
 			return nil, fmt.Errorf("read the graph for relation reasoning: %w", err)
@@ -78,7 +78,7 @@ func (w *Workspace) ekg(ctx context.Context) (*relate.EKG, error) {
 // fedBack records that the structure in memory already holds a relation
 // just written back, so that it is not read again for it.
 func (w *Workspace) fedBack(relID int64) {
-	w.relateGraph.update(func(gen *[4]int64, _ *relate.EKG) { gen[2] = max(gen[2], relID) })
+	w.relateGraph.Update(func(gen *[4]int64, _ *relate.EKG) { gen[2] = max(gen[2], relID) })
 }
 
 // Relate finds every relation annals can establish between the entities
@@ -197,7 +197,7 @@ func (w *Workspace) RevertFeedback(ctx context.Context, id int64) error {
 	if err := w.db.RevertFeedback(ctx, id); err != nil {
 		return err
 	}
-	w.relateGraph.update(func(_ *[4]int64, g *relate.EKG) {
+	w.relateGraph.Update(func(_ *[4]int64, g *relate.EKG) {
 		for _, f := range list {
 			if f.ID == id {
 				g.Remove(f.RelationID)

@@ -1,22 +1,24 @@
-package annals
+// Package cached holds a value read from a store with the generation of
+// the data it was read from.
+package cached
 
 import "sync"
 
-// cached holds a value read from the workspace together with the
+// Value holds a value read from the workspace together with the
 // generation of the data it was read from (the chunks' and relations'
 // counters), and reads it again when the generation has moved. It never
 // keeps an error, and each read runs under the context of the call that
 // needs it, so a cancelled question does not spoil later ones.
-type cached[G comparable, T any] struct {
+type Value[G comparable, T any] struct {
 	mu  sync.Mutex
 	gen G
 	val T
 	ok  bool
 }
 
-// get returns the value for generation gen, calling load when the value
+// Get returns the value for generation gen, calling load when the value
 // held is of another generation or there is none.
-func (c *cached[G, T]) get(gen G, load func() (T, error)) (T, error) {
+func (c *Value[G, T]) Get(gen G, load func() (T, error)) (T, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ok && c.gen == gen {
@@ -31,10 +33,10 @@ func (c *cached[G, T]) get(gen G, load func() (T, error)) (T, error) {
 	return v, nil
 }
 
-// update lets f change the value held and its generation together, for
+// Update lets f change the value held and its generation together, for
 // a change made to both (a fact fed back into the graph in memory and
 // into the store); it does nothing when no value is held.
-func (c *cached[G, T]) update(f func(gen *G, val T)) {
+func (c *Value[G, T]) Update(f func(gen *G, val T)) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ok {
@@ -42,8 +44,8 @@ func (c *cached[G, T]) update(f func(gen *G, val T)) {
 	}
 }
 
-// held returns the value held for generation gen, without loading one.
-func (c *cached[G, T]) held(gen G) (T, bool) {
+// Held returns the value held for generation gen, without loading one.
+func (c *Value[G, T]) Held(gen G) (T, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ok && c.gen == gen {
