@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -15,30 +16,55 @@ func (s *DB) DocumentsTitled(ctx context.Context, terms []string) ([]int64, erro
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	// Read from documents_title, not the table, whose rows hold the texts
-	// (ORDER BY id would read the table: sorted here). Matching in SQL
-	// measured slower.
-	rows, err := s.query(ctx, `SELECT id, title FROM documents`)
+	docs, err := s.titles(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("read document titles: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
 	var out []int64
-	for rows.Next() {
-		var id int64
-		var title string
-		if err := rows.Scan(&id, &title); err != nil {
-			return nil, err
-		}
+	for _, d := range docs {
 		for _, t := range terms {
-			if t != "" && strings.Contains(title, t) {
-				out = append(out, id)
+			if t != "" && strings.Contains(d.title, t) {
+				out = append(out, d.id)
 				break
 			}
 		}
 	}
-	slices.Sort(out)
-	return out, rows.Err()
+	return out, nil
+}
+
+// titled is a document's id and title.
+type titled struct {
+	id    int64
+	title string
+}
+
+// titles are every document's id and title, in order of id, read again
+// only when something was committed since: every entity page looks its
+// own chapters up by title.
+func (s *DB) titles(ctx context.Context) ([]titled, error) {
+	v, err := s.DataVersion(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.titleCache.Get(v, func() ([]titled, error) {
+		// Read from documents_title, not the table, whose rows hold the
+		// texts (ORDER BY id would read the table: sorted here).
+		rows, err := s.query(ctx, `SELECT id, title FROM documents`)
+		if err != nil {
+			return nil, fmt.Errorf("read document titles: %w", err)
+		}
+		defer rows.Close()
+		var out []titled
+		for rows.Next() {
+			var d titled
+			if err := rows.Scan(&d.id, &d.title); err != nil {
+				return nil, fmt.Errorf("read document titles: %w", err)
+			}
+			out = append(out, d)
+		}
+		slices.SortFunc(out, func(a, b titled) int { return cmp.Compare(a.id, b.id) })
+		return out, rows.Err()
+	})
 }
 
 // EntitiesIn counts the mentions of each entity in the given documents,

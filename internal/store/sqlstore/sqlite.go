@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/annals-project/annals/internal/cached"
 	"net/url"
 	"time"
 
@@ -26,6 +27,7 @@ type DB struct {
 	beforeCommit func()
 	stmts        stmtCache
 	version      versionWatch
+	titleCache   cached.Value[int64, []titled] // by DataVersion
 }
 
 // SetBeforeCommit installs a hook that runs inside each document write,
