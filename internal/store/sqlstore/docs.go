@@ -83,6 +83,9 @@ func (s *DB) WriteDocs(ctx context.Context, docs []store.DocWrite) error {
 		}
 		written = true
 	}
+	if err := w.writeTerms(ctx); err != nil {
+		return err
+	}
 	if written {
 		if err := setMeta(ctx, tx, MetaDirty, "1"); err != nil {
 			return err
@@ -105,6 +108,16 @@ type docWriter struct {
 	insName, selName            *sql.Stmt
 	insChunk, insTerms, insStep *sql.Stmt
 	mentions, evidence, attrs   *batch
+	// terms waits for the end of the transaction: SQLite's full-text index
+	// writes its pending terms out at every statement savepoint, so terms
+	// written between other documents' upserts became one small segment a
+	// document, and merging those cost more than writing them.
+	terms []chunkTerms
+}
+
+type chunkTerms struct {
+	chunkID int64
+	terms   string
 }
 
 func (w *docWriter) prepare(ctx context.Context) error {
@@ -178,6 +191,18 @@ func (w *docWriter) knowNames(ctx context.Context, d *store.DocWrite) error {
 	if err != nil {
 		return fmt.Errorf("add names: %w", err)
 	}
+	return nil
+}
+
+// writeTerms indexes the chunks' lexical terms, after every other row of
+// the transaction.
+func (w *docWriter) writeTerms(ctx context.Context) error {
+	for _, t := range w.terms {
+		if _, err := w.insTerms.ExecContext(ctx, t.chunkID, t.terms); err != nil {
+			return fmt.Errorf("index chunk %d: %w", t.chunkID, err)
+		}
+	}
+	w.terms = w.terms[:0]
 	return nil
 }
 
@@ -276,9 +301,7 @@ func (w *docWriter) write(ctx context.Context, d *store.DocWrite) error {
 			return fmt.Errorf("terms for chunk %d, which the document does not have", t.Seq)
 		}
 		// As text: FTS5 tokenizes text, not blobs, and PostgreSQL splits it.
-		if _, err := w.insTerms.ExecContext(ctx, cid, string(t.Terms)); err != nil {
-			return fmt.Errorf("index chunk %d: %w", t.Seq, err)
-		}
+		w.terms = append(w.terms, chunkTerms{cid, string(t.Terms)})
 	}
 	if d.ReplaceFacts {
 		// New facts need every later step again (dating …).
