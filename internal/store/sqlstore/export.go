@@ -80,7 +80,10 @@ func (s *DB) Graph(ctx context.Context) ([]kg.Entity, []kg.Relation, error) {
 	}
 	// The evidence goes through the same reading as an entity page's,
 	// within the snapshot.
-	if err := attachEvidence(ctx, tx.QueryContext, tx.d, rels, math.MaxInt32); err != nil {
+	cite := func(ctx context.Context, ids []int64) (map[int64]docCitation, error) {
+		return citations(ctx, tx.QueryContext, ids)
+	}
+	if err := attachEvidence(ctx, tx.QueryContext, tx.d, cite, rels, math.MaxInt32); err != nil {
 		return nil, nil, err
 	}
 	return ents, rels, nil

@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
+	"github.com/annals-project/annals/internal/kg"
 	"github.com/annals-project/annals/internal/store"
 )
 
@@ -16,7 +18,7 @@ func (s *DB) DocumentsTitled(ctx context.Context, terms []string) ([]int64, erro
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	docs, err := s.titles(ctx)
+	docs, err := s.docHeads(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -32,39 +34,66 @@ func (s *DB) DocumentsTitled(ctx context.Context, terms []string) ([]int64, erro
 	return out, nil
 }
 
-// titled is a document's id and title.
-type titled struct {
-	id    int64
-	title string
+// docHead is what pages show of a document without its text: its id,
+// key, title and how it is cited.
+type docHead struct {
+	id               int64
+	key, title, cite string
 }
 
-// titles are every document's id and title, in order of id, read again
-// only when something was committed since: every entity page looks its
-// own chapters up by title.
-func (s *DB) titles(ctx context.Context) ([]titled, error) {
+// docHeads are every document's head, in order of id, read again only when
+// something was committed since: every entity page looks its own chapters
+// up by title and cites the documents its sentences come from.
+func (s *DB) docHeads(ctx context.Context) ([]docHead, error) {
 	v, err := s.DataVersion(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return s.titleCache.Get(v, func() ([]titled, error) {
-		// Read from documents_title, not the table, whose rows hold the
-		// texts (ORDER BY id would read the table: sorted here).
-		rows, err := s.query(ctx, `SELECT id, title FROM documents`)
+	return s.headCache.Get(v, func() ([]docHead, error) {
+		rows, err := s.query(ctx, `SELECT id, key, title, section FROM documents ORDER BY id`)
 		if err != nil {
 			return nil, fmt.Errorf("read document titles: %w", err)
 		}
 		defer rows.Close()
-		var out []titled
+		var out []docHead
 		for rows.Next() {
-			var d titled
-			if err := rows.Scan(&d.id, &d.title); err != nil {
+			var d docHead
+			var section string
+			if err := rows.Scan(&d.id, &d.key, &d.title, &section); err != nil {
 				return nil, fmt.Errorf("read document titles: %w", err)
 			}
+			d.cite = kg.Cite(splitSection(section), d.title, d.key)
 			out = append(out, d)
 		}
-		slices.SortFunc(out, func(a, b titled) int { return cmp.Compare(a.id, b.id) })
 		return out, rows.Err()
 	})
+}
+
+// cited finds how each of the documents ids is cited, from docHeads; a
+// document committed since they were read is looked up.
+func (s *DB) cited(ctx context.Context, ids []int64) (map[int64]docCitation, error) {
+	heads, err := s.docHeads(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]docCitation, len(ids))
+	var missing []int64
+	for _, id := range ids {
+		i, ok := slices.BinarySearchFunc(heads, id, func(d docHead, id int64) int { return cmp.Compare(d.id, id) })
+		if !ok {
+			missing = append(missing, id)
+			continue
+		}
+		out[id] = docCitation{heads[i].key, heads[i].cite}
+	}
+	if len(missing) > 0 {
+		more, err := citations(ctx, s.query, missing)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(out, more)
+	}
+	return out, nil
 }
 
 // EntitiesIn counts the mentions of each entity in the given documents,

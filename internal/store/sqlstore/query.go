@@ -114,7 +114,7 @@ func (s *DB) RelationList(ctx context.Context, entityID int64, limit int) ([]kg.
 
 // AttachEvidence reads up to per evidence sentences for each of rels.
 func (s *DB) AttachEvidence(ctx context.Context, rels []kg.Relation, per int) error {
-	return attachEvidence(ctx, s.query, s.db.d, rels, per)
+	return attachEvidence(ctx, s.query, s.db.d, s.cited, rels, per)
 }
 
 // Facts lists the relations an entity takes part in, those of the given
@@ -135,22 +135,34 @@ func (s *DB) Statements(ctx context.Context, entityID int64, types []string, per
 	return s.relations(ctx, entityID, types, 200, per, true)
 }
 
+// relationsSQL ranks an entity's relations (?1), those of the types asked
+// (?3, only those if ?4) first, and joins the names of the first ?2.
+func relationsSQL(typed bool) string {
+	both := `SELECT id, head_id, type, tail_id, status, score, extractor, support FROM relations WHERE head_id = ?1
+		UNION ALL
+		SELECT id, head_id, type, tail_id, status, score, extractor, support FROM relations WHERE tail_id = ?1 AND head_id != ?1`
+	ranked := both + ` ORDER BY support DESC, type, id LIMIT ?2`
+	if typed {
+		ranked = `SELECT *, type IN (SELECT value FROM json_each(?3)) AS asked FROM (` + both + `) u
+			WHERE NOT ?4 OR type IN (SELECT value FROM json_each(?3))
+			ORDER BY asked DESC, support DESC, type, id LIMIT ?2`
+	}
+	return `SELECT r.id, r.head_id, h.name, h.type, r.type, r.tail_id, t.name, t.type, r.status, r.score, r.extractor, r.support
+		FROM (` + ranked + `) r JOIN entities h ON h.id = r.head_id JOIN entities t ON t.id = r.tail_id`
+}
+
 func (s *DB) relations(ctx context.Context, entityID int64, types []string, limit, per int, only bool) ([]kg.Relation, error) {
 	if limit <= 0 {
 		limit = 50
 	}
 	// Ranked and cut before the names are joined, so a much-connected
-	// entity costs only the relations kept.
-	rows, err := s.query(ctx, `
-		SELECT r.id, r.head_id, h.name, h.type, r.type, r.tail_id, t.name, t.type, r.status, r.score, r.extractor, r.support
-		FROM (SELECT *, type IN (SELECT value FROM json_each(?3)) AS asked FROM (
-				SELECT id, head_id, type, tail_id, status, score, extractor, support FROM relations WHERE head_id = ?1
-				UNION ALL
-				SELECT id, head_id, type, tail_id, status, score, extractor, support FROM relations WHERE tail_id = ?1 AND head_id != ?1) u
-			WHERE NOT ?4 OR type IN (SELECT value FROM json_each(?3))
-			ORDER BY asked DESC, support DESC, type, id LIMIT ?2) r
-		JOIN entities h ON h.id = r.head_id JOIN entities t ON t.id = r.tail_id
-		ORDER BY r.asked DESC, r.support DESC, r.type, r.id`, entityID, limit, termList(types), only)
+	// entity costs only the relations kept; put back in order here, not
+	// by a second sort in SQL.
+	args := []any{entityID, limit}
+	if len(types) > 0 {
+		args = append(args, termList(types), only)
+	}
+	rows, err := s.query(ctx, relationsSQL(len(types) > 0), args...)
 	if err != nil {
 		return nil, fmt.Errorf("list relations: %w", err)
 	}
@@ -173,8 +185,15 @@ func (s *DB) relations(ctx context.Context, entityID int64, types []string, limi
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	asked := func(r kg.Relation) bool { return slices.Contains(types, r.Type) }
+	slices.SortFunc(out, func(a, b kg.Relation) int {
+		if x, y := asked(a), asked(b); x != y {
+			return cmp.Compare(b2i(y), b2i(x))
+		}
+		return cmp.Or(cmp.Compare(b.Support, a.Support), strings.Compare(a.Type, b.Type), cmp.Compare(a.ID, b.ID))
+	})
 	if per > 0 {
-		if err := attachEvidence(ctx, s.query, s.db.d, out, per); err != nil {
+		if err := attachEvidence(ctx, s.query, s.db.d, s.cited, out, per); err != nil {
 			return nil, err
 		}
 	}
@@ -184,9 +203,12 @@ func (s *DB) relations(ctx context.Context, entityID int64, types []string, limi
 // queryFunc runs a query: a DB's cached statements, or a transaction's.
 type queryFunc func(ctx context.Context, q string, args ...any) (*sql.Rows, error)
 
+// citeFunc finds how each of the documents ids is cited.
+type citeFunc func(ctx context.Context, ids []int64) (map[int64]docCitation, error)
+
 // attachEvidence reads up to per evidence sentences for every relation in
 // one query.
-func attachEvidence(ctx context.Context, query queryFunc, d *dialect, rels []kg.Relation, per int) error {
+func attachEvidence(ctx context.Context, query queryFunc, d *dialect, cite citeFunc, rels []kg.Relation, per int) error {
 	if len(rels) == 0 {
 		return nil
 	}
@@ -243,7 +265,7 @@ func attachEvidence(ctx context.Context, query queryFunc, d *dialect, rels []kg.
 	}
 	rows.Close()
 	slices.Sort(docs)
-	cites, err := citations(ctx, query, slices.Compact(docs))
+	cites, err := cite(ctx, slices.Compact(docs))
 	if err != nil {
 		return err
 	}
@@ -296,32 +318,44 @@ func (s *DB) Mentions(ctx context.Context, entityID int64, limit int) ([]kg.Ment
 		limit = 20
 	}
 	rows, err := s.query(ctx, `
-		SELECT m.doc_id, m.chunk_id, m.start, m.end, m.surface, d.key, d.title, d.section,
+		SELECT m.doc_id, m.chunk_id, m.start, m.end, m.surface,
 			substr(c.text, max(m.start - c.start - 20, 0) + 1, m.end - c.start - max(m.start - c.start - 20, 0) + 20), m.year
 		FROM (SELECT m.* FROM mentions m JOIN names n ON n.id = m.name_id
 			WHERE n.entity_id = ? ORDER BY m.doc_id, m.start LIMIT ?) m
-		JOIN documents d ON d.id = m.doc_id JOIN chunks c ON c.id = m.chunk_id
+		JOIN chunks c ON c.id = m.chunk_id
 		ORDER BY m.doc_id, m.start`, entityID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list mentions: %w", err)
 	}
 	defer rows.Close()
 	var out []kg.Mention
+	var docs []int64
 	for rows.Next() {
 		m := kg.Mention{EntityID: entityID}
-		var title, section string
 		var year sql.NullInt64
-		if err := rows.Scan(&m.DocID, &m.ChunkID, &m.Start, &m.End, &m.Surface, &m.DocKey, &title, &section, &m.Context, &year); err != nil {
+		if err := rows.Scan(&m.DocID, &m.ChunkID, &m.Start, &m.End, &m.Surface, &m.Context, &year); err != nil {
 			return nil, err
 		}
 		if year.Valid {
 			y := int(year.Int64)
 			m.Year = &y
 		}
-		m.Cite = kg.Cite(splitSection(section), title, m.DocKey)
 		out = append(out, m)
+		docs = append(docs, m.DocID)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	cites, err := s.cited(ctx, slices.Compact(docs)) // in document order already
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		c := cites[out[i].DocID]
+		out[i].DocKey, out[i].Cite = c.key, c.cite
+	}
+	return out, nil
 }
 
 // Attributes lists what the texts say of an entity as attributes (字 孔明,
@@ -375,7 +409,7 @@ func (s *DB) Attributes(ctx context.Context, entityID int64, limit int) ([]kg.At
 		return nil, err
 	}
 	slices.Sort(docs)
-	cites, err := citations(ctx, s.query, slices.Compact(docs))
+	cites, err := s.cited(ctx, slices.Compact(docs))
 	if err != nil {
 		return nil, err
 	}

@@ -133,7 +133,7 @@ func (s *DB) RelationsByID(ctx context.Context, ids []int64, per int) ([]kg.Rela
 			out = append(out, r)
 		}
 	}
-	if err := attachEvidence(ctx, s.query, s.db.d, out, per); err != nil {
+	if err := attachEvidence(ctx, s.query, s.db.d, s.cited, out, per); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -27,7 +27,7 @@ type DB struct {
 	beforeCommit func()
 	stmts        stmtCache
 	version      versionWatch
-	titleCache   cached.Value[int64, []titled] // by DataVersion
+	headCache    cached.Value[int64, []docHead] // by DataVersion
 }
 
 // SetBeforeCommit installs a hook that runs inside each document write,
