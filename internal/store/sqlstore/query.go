@@ -48,10 +48,16 @@ func (s *DB) FindEntities(ctx context.Context, name string) ([]kg.Entity, error)
 	if err != nil {
 		return nil, err
 	}
+	ids := make([]int64, len(out))
+	for i, e := range out {
+		ids[i] = e.ID
+	}
+	aliases, err := s.aliasesOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	for i := range out {
-		if out[i].Aliases, err = s.entityAliases(ctx, out[i].ID); err != nil {
-			return nil, err
-		}
+		out[i].Aliases = aliases[out[i].ID]
 	}
 	return out, nil
 }

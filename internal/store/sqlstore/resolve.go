@@ -380,18 +380,26 @@ func (a *applier) relink(ctx context.Context) error {
 
 // entityAliases loads the aliases of one entity.
 func (s *DB) entityAliases(ctx context.Context, id int64) ([]kg.Alias, error) {
-	rows, err := s.query(ctx, "SELECT alias, kind, source FROM aliases WHERE entity_id = ? ORDER BY kind, alias", id)
+	got, err := s.aliasesOf(ctx, []int64{id})
+	return got[id], err
+}
+
+// aliasesOf loads the aliases of each of the entities ids, in one query.
+func (s *DB) aliasesOf(ctx context.Context, ids []int64) (map[int64][]kg.Alias, error) {
+	rows, err := s.query(ctx, `SELECT entity_id, alias, kind, source FROM aliases
+		WHERE entity_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?)) ORDER BY entity_id, kind, alias`, idList(ids))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read aliases: %w", err)
 	}
 	defer rows.Close()
-	var out []kg.Alias
+	out := map[int64][]kg.Alias{}
 	for rows.Next() {
+		var id int64
 		var a kg.Alias
-		if err := rows.Scan(&a.Name, &a.Kind, &a.Source); err != nil {
+		if err := rows.Scan(&id, &a.Name, &a.Kind, &a.Source); err != nil {
 			return nil, err
 		}
-		out = append(out, a)
+		out[id] = append(out[id], a)
 	}
 	return out, rows.Err()
 }

@@ -420,7 +420,7 @@ func (s *DB) FactYears(ctx context.Context, entityID int64, types []string) (map
 		marks[i] = "?"
 		args = append(args, t)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT r.type, e.year, e.doc_id, COALESCE(e.sentence_norm, e.sentence)
+	rows, err := s.query(ctx, `SELECT r.type, e.year, e.doc_id, COALESCE(e.sentence_norm, e.sentence)
 		FROM relations r JOIN evidence e ON e.relation_id = r.id
 		WHERE r.head_id = ? AND r.type IN (`+strings.Join(marks, ",")+`) AND e.year IS NOT NULL AND e.kept = 1
 		ORDER BY e.id`, args...)
