@@ -904,3 +904,26 @@ func TestTheSovereignRewardsTheLifesMan(t *testing.T) {
 		t.Errorf("孙权, whom the sovereign fights, is given something: %v", res.Triples)
 	}
 }
+
+// A man who appoints someone the clause leaves unnamed (亮…，请为军祭酒)
+// does not take the office himself: the man whose life is told does.
+func TestTheElidedAppointeeIsTheLifesMan(t *testing.T) {
+	res := extractIn(t, "三国志/蜀书/杜周杜许孟来尹李谯郤传", "来敏字敬达，义阳新野人，来歙之后也。敏随姊夫奔荆州，先主定益州，署敏典学校尉。丞相亮住汉中，请为军祭酒、辅军将军，坐事去职。")
+	for _, want := range []string{"军祭酒", "辅军将军"} {
+		if !anyTriple(res, func(tr extract.Triple) bool {
+			return tr.Head.Canonical() == "来敏" && tr.Relation == "任官" && tr.Tail.Canonical() == want
+		}) {
+			t.Errorf("来敏 lacks %s: %v", want, res.Triples)
+		}
+		if anyTriple(res, func(tr extract.Triple) bool {
+			return tr.Head.Text == "亮" && tr.Tail.Canonical() == want
+		}) {
+			t.Errorf("亮, who appointed him, holds %s: %v", want, res.Triples)
+		}
+	}
+	// The life's man who appoints keeps nothing: 辟为 says he gave it.
+	res = extractIn(t, "三国志/蜀书/蒋琬费祎姜维传", "蒋琬字公琰，零陵湘乡人也。琬以大将军开府，又辟为东曹掾。")
+	if anyTriple(res, func(tr extract.Triple) bool { return tr.Tail.Canonical() == "东曹掾" }) {
+		t.Errorf("东曹掾 given to someone: %v", res.Triples)
+	}
+}

@@ -92,6 +92,10 @@ func (x *run) appointment(o int, sen sentence) {
 		return
 	}
 	head := x.holder(first, sen)
+	if k := x.lifesAppointee(head, first, sen); k >= 0 {
+		give(k)
+		return
+	}
 	if head < 0 || x.ents[head].typ != tPer || x.isRuler(head) || x.notGiven(head, first, last) || x.rulerOfAnotherLife(head, first) {
 		return
 	}
@@ -201,7 +205,7 @@ const adverbsBeforeVerb = "乃遂复又因即亦寻则悉皆尽并咸"
 // activeAppointers take the one appointed as their object: with it left
 // out (辟为从事, 辟署西曹属), their subject is the one who appointed, not the one
 // appointed, as the subject of 拜为 or 迁为 may be.
-var activeAppointers = set("以辟署表荐举召引命")
+var activeAppointers = set("以辟署表荐举召引命请")
 
 // elidedAppointee says whether the clause that ends at rune e (where the
 // office starts), after a clause of its own from rune s on, opens on an
@@ -239,6 +243,34 @@ func (x *run) elidedAppointee(s, e int) bool {
 		}
 	}
 	return verbs > 0 && v == e && (x.rs[said-1] == '为' || verbs == 2)
+}
+
+// lifesAppointee returns the man whose life is told when person head,
+// another man, appoints someone the clause of office first leaves unnamed
+// (丞相亮住汉中，请为军祭酒 in 来敏's life: 亮 made 来敏 军祭酒); else −1.
+func (x *run) lifesAppointee(head, first int, sen sentence) int {
+	if head < 0 || x.ents[head].typ != tPer || !x.elidedAppointee(x.ents[head].e, x.ents[first].s) {
+		return -1
+	}
+	k := x.chapterSubject(sen)
+	if k < 0 {
+		return -1
+	}
+	name := x.ents[k].canonical(x.rs)
+	if name == x.ents[head].canonical(x.rs) {
+		return -1
+	}
+	// His mention nearest before the office (上素闻安国贤，即召以为…).
+	for _, j := range x.order {
+		en := x.ents[j]
+		if en.e > x.ents[first].s {
+			break
+		}
+		if en.s > x.ents[k].s && en.typ == tPer && en.canonical(x.rs) == name {
+			k = j
+		}
+	}
+	return k
 }
 
 // rulerOfAnotherLife says whether person h is a ruler named by his title
