@@ -921,6 +921,17 @@ func TestTheElidedAppointeeIsTheLifesMan(t *testing.T) {
 			t.Errorf("亮, who appointed him, holds %s: %v", want, res.Triples)
 		}
 	}
+	// Nor an office he declined (not held, docs/annotation.md), nor 以为
+	// that means "thought" (the heir would reign).
+	for path, text := range map[string]string{
+		"后汉书/列传/张曹郑列传":   "郑玄字康成，北海高密人也。绍乃举玄茂才，表为左中郎将，皆不就。",
+		"三国志/魏书/桓二陈徐卫卢传": "陈矫字季弼，广陵东阳人也。行前未到邺，太祖崩洛阳，群臣拘常，以为太子即位，当须诏命。",
+	} {
+		res := extractIn(t, path, text)
+		if anyTriple(res, func(tr extract.Triple) bool { return tr.Relation == "任官" }) {
+			t.Errorf("%s: an office given: %v", text, res.Triples)
+		}
+	}
 	// The life's man who appoints keeps nothing: 辟为 says he gave it.
 	res = extractIn(t, "三国志/蜀书/蒋琬费祎姜维传", "蒋琬字公琰，零陵湘乡人也。琬以大将军开府，又辟为东曹掾。")
 	if anyTriple(res, func(tr extract.Triple) bool { return tr.Tail.Canonical() == "东曹掾" }) {

@@ -152,7 +152,21 @@ func (x *run) listOf(k int) []int {
 // one fought, or 为 before it means "by" or "for". The rules and the pair
 // classifier both ask it.
 func (x *run) notGiven(h, first, last int) bool {
-	return x.appointsAnother(h, first) || x.notHeld(last) || x.fought(h, first)
+	return x.appointsAnother(h, first) || x.notHeld(last) || x.declined(last) || x.fought(h, first)
+}
+
+// declined says whether the clause after office or title t says it was
+// refused (表为左中郎将，皆不就; 征为博士，称疾不至): offered, not held.
+func (x *run) declined(t int) bool {
+	e := x.ents[t].e
+	if x.at(e) != '，' {
+		return false
+	}
+	e++
+	for strings.ContainsRune("皆并俱又复辄遂", x.at(e)) {
+		e++
+	}
+	return firstAt(x.rs, e, []string{"不就", "不应", "不受", "不拜", "不至", "不行", "辞不", "固辞", "称疾不", "以疾辞", "让不"}) != ""
 }
 
 // appointsAnother says whether the words from person h to office or title
@@ -250,6 +264,11 @@ func (x *run) elidedAppointee(s, e int) bool {
 // (丞相亮住汉中，请为军祭酒 in 来敏's life: 亮 made 来敏 军祭酒); else −1.
 func (x *run) lifesAppointee(head, first int, sen sentence) int {
 	if head < 0 || x.ents[head].typ != tPer || !x.elidedAppointee(x.ents[head].e, x.ents[first].s) {
+		return -1
+	}
+	// The offices end the clause: in 以为太子即位 (thought the heir
+	// would reign) no one is appointed.
+	if _, last := x.officeChain(first); !x.boundary(x.ents[last].e) || x.notHeld(last) || x.declined(last) {
 		return -1
 	}
 	k := x.chapterSubject(sen)
