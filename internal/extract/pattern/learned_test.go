@@ -938,3 +938,20 @@ func TestTheElidedAppointeeIsTheLifesMan(t *testing.T) {
 		t.Errorf("东曹掾 given to someone: %v", res.Triples)
 	}
 }
+
+// The bare given name of the man whose life is told, right after an
+// appointing verb (选宓迎为别驾), is he: he takes the office, not the man
+// who chose him.
+func TestTheLifesGivenNameAfterAnAppointingVerb(t *testing.T) {
+	res := extractIn(t, "三国志/蜀书/许麋孙简伊秦传", "秦宓字子敕，广汉绵竹人也。建兴二年，丞相亮领益州牧，选宓迎为别驾，寻拜左中郎将、长水校尉。")
+	if !anyTriple(res, func(tr extract.Triple) bool {
+		return tr.Head.Canonical() == "秦宓" && tr.Head.Text == "宓" && tr.Tail.Canonical() == "别驾"
+	}) {
+		t.Errorf("秦宓 lacks 别驾: %v", res.Triples)
+	}
+	if anyTriple(res, func(tr extract.Triple) bool {
+		return tr.Head.Text == "亮" && tr.Relation == "任官" && tr.Tail.Canonical() != "丞相" && tr.Tail.Canonical() != "益州牧"
+	}) {
+		t.Errorf("亮 holds what he gave: %v", res.Triples)
+	}
+}

@@ -120,6 +120,29 @@ func (x *run) livesJoined() {
 	}
 }
 
+// appointedGiven reads the bare given name of the man whose life is told
+// where an appointing verb names him before 为 or his office (署敏典学校尉,
+// 选宓迎为别驾): the recogniser reads 敏 and 宓 there as words.
+func (x *run) appointedGiven() {
+	added := false
+	for i := 1; i+1 < len(x.rs); i++ {
+		if x.cov[i] != 0 || !appointers.has(x.rs[i-1]) {
+			continue
+		}
+		full := x.lifeAt(i)
+		if full == "" || !givenIn(full, string(x.rs[i])) {
+			continue
+		}
+		k := x.startsAt(i + 1)
+		if x.rs[i+1] == '为' || hasAt(x.rs, i+1, "迎为") || k >= 0 && x.ents[k].typ == tOff {
+			added = x.add(i, i+1, tPer, full) >= 0 || added
+		}
+	}
+	if added {
+		x.sortOrder()
+	}
+}
+
 // givenIn says whether g, one or two characters, is the given name of
 // full, behind a surname of one or two.
 func givenIn(full, g string) bool {

@@ -20,7 +20,7 @@ var servedOffices = map[string]bool{"太子": true, "皇太子": true, "世子":
 
 // appointers put the person right after them into the office that follows
 // (拜友宁建武军节度使, 以X为Y, 表X为Y).
-var appointers = set("以表荐举拜命用署请奏召征迁擢辟补除授加赠封进起引")
+var appointers = set("以表荐举拜命用署请奏召征迁擢辟补除授加赠封进起引选")
 
 // summoners call a man whom the next clause appoints (召逊，拜偏将军).
 var summoners = set("召征辟引擢用起")
@@ -166,7 +166,7 @@ func (x *run) declined(t int) bool {
 	for strings.ContainsRune("皆并俱又复辄遂", x.at(e)) {
 		e++
 	}
-	return firstAt(x.rs, e, []string{"不就", "不应", "不受", "不拜", "不至", "不行", "辞不", "固辞", "称疾不", "以疾辞", "让不"}) != ""
+	return firstAt(x.rs, e, []string{"不就", "不应", "不受", "不拜", "不至", "不行", "辞不", "固辞", "称疾不就", "称疾不行", "称疾不至", "以疾辞", "让不"}) != ""
 }
 
 // appointsAnother says whether the words from person h to office or title

@@ -40,7 +40,7 @@ func (*Extractor) Name() string { return "pattern" }
 
 // Version implements extract.Extractor; it changes with the output.
 func (e *Extractor) Version() string {
-	v := "zh-53"
+	v := "zh-54"
 	if e.rec != nil {
 		v += "+" + e.rec.Version()
 	}
@@ -81,6 +81,7 @@ func (e *Extractor) Extract(ctx context.Context, in extract.Input) (extract.Resu
 	x.openings(ss)
 	if !e.plain {
 		x.designate()
+		x.appointedGiven()
 	}
 	x.relate(ss)
 	if e.rel != nil && !e.plain {
