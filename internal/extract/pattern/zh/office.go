@@ -106,7 +106,7 @@ func (x *run) appointment(o int, sen sentence) {
 		}
 	}
 	// 以X为Y, 拜X Y: whoever appointed him was his superior.
-	if p := x.ents[head].s; appointers.has(x.at(p-1)) && x.ents[head].e <= x.ents[first].s {
+	if p := x.ents[head].s; appointers.has(x.at(p-1)) && p >= sen.s && x.ents[head].e <= x.ents[first].s {
 		if a := x.subject(p-1, sen, false); a >= 0 && a != head && x.ents[a].typ == tPer {
 			x.rels = append(x.rels, rel{h: x.aliasHead(a), t: x.aliasHead(head), r: "下级"})
 		}
@@ -428,7 +428,7 @@ func (x *run) holder(first int, sen sentence) int {
 		if h := x.summoned(q); h >= 0 {
 			return h
 		}
-		return x.subject(q, sen, false)
+		return x.lifeOverCarry(x.subject(q, sen, false), p, sen)
 	}
 	ci := x.clauseAt(p)
 	if ci < 0 {
@@ -456,6 +456,55 @@ func (x *run) holder(first int, sen sentence) int {
 		}
 	}
 	return -1
+}
+
+// lifeOverCarry returns the man whose life is told in place of subject h
+// when h, another man, was carried from an earlier sentence that left
+// him: he withdrew there (亮退。还，复职，加光禄大夫 in 卫臻's life), or the
+// life's man was named after him (维果驰还救化，皆如淮计。…迁征西将军 in
+// 郭淮's). A man still acting when the sentence ended keeps it (后腾与韩遂
+// 不和，求还京畿。於是徵为卫尉).
+//
+// An office at p whose clause leaves its appointee out stays with h, the
+// appointer, for lifesAppointee.
+func (x *run) lifeOverCarry(h, p int, sen sentence) int {
+	if h < 0 || x.ents[h].e > sen.s || x.ents[h].typ != tPer || x.elidedAppointee(x.ents[h].e, p) {
+		return h
+	}
+	life := x.lifeAt(sen.s)
+	if life == "" || x.ents[h].canonical(x.rs) == life {
+		return h
+	}
+	// His last mention before the sentence, and whether it follows h's.
+	k, after := -1, false
+	for _, j := range x.order {
+		en := x.ents[j]
+		if en.s >= sen.s {
+			break
+		}
+		if en.typ == tPer && en.canonical(x.rs) == life {
+			k, after = j, en.s > x.ents[h].s
+		}
+	}
+	if k < 0 || !after && !x.withdrew(h) {
+		return h
+	}
+	return k
+}
+
+// withdrawals end the clause of a man who leaves the scene (亮退, 布走).
+var withdrawals = set("退走遁还去")
+
+// withdrew says whether person h's clause is his withdrawal: a verb of
+// leaving, at most one word after his name, ends it (亮退, 维引退).
+func (x *run) withdrew(h int) bool {
+	e := x.ents[h].e
+	for n := 0; n < 2; n++ {
+		if withdrawals.has(x.at(e+n)) && x.boundary(e+n+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // summoned returns the man the clause before the one holding rune q
