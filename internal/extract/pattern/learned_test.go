@@ -979,7 +979,9 @@ func TestASubjectlessSentenceIsTheLifesMans(t *testing.T) {
 		}
 	}
 	res := extractIn(t, "三国志/蜀书/关张马黄赵传", "马超字孟起，右扶风茂陵人也。父腾，灵帝末与边章、韩遂等俱起事於西州。后腾与韩遂不和，求还京畿。於是徵为卫尉，以超为偏将军。")
-	if anyTriple(res, func(tr extract.Triple) bool { return tr.Head.Canonical() == "马超" && tr.Tail.Canonical() == "卫尉" }) {
+	if anyTriple(res, func(tr extract.Triple) bool {
+		return tr.Head.Canonical() == "马超" && tr.Tail.Canonical() == "卫尉"
+	}) {
 		t.Errorf("马超 given his father's 卫尉: %v", res.Triples)
 	}
 }
