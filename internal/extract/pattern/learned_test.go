@@ -985,3 +985,35 @@ func TestASubjectlessSentenceIsTheLifesMans(t *testing.T) {
 		t.Errorf("马超 given his father's 卫尉: %v", res.Triples)
 	}
 }
+
+// A sovereign's accession (权称尊号), his reign (孙权时除…, 先主时为…) and
+// his favour (孙权嘉其功) date or explain an appointment; the man whose
+// life is told, or the man named, takes it. A man at the time holding an
+// office keeps it (曹操时为司空).
+func TestTheSovereignDatesTheLifesOffices(t *testing.T) {
+	for _, c := range []struct{ path, text, holder, office, not string }{
+		{"三国志/吴书/刘繇太史慈士燮传", "刘基字敬舆，东莱牟平人也。孙权为吴王，迁基大农。孙权称尊号，改为光禄勋，分平尚书事。", "刘基", "光禄勋", "孙权"},
+		{"三国志/吴书/张顾诸葛步传", "步骘字子山，临淮淮阴人也。孙权称尊号，拜骠骑将军，领冀州牧。", "步骘", "冀州牧", "孙权"},
+		{"三国志/吴书/诸葛滕二孙濮阳传", "孙兴字某，吴郡人也。兴少有士名，孙权时除上虞令，稍迁至尚书左曹。", "孙兴", "上虞令", "孙权"},
+		{"三国志/蜀书/霍王向张杨费传", "向朗字巨达，襄阳宜城人也。朗兄子宠，先主时为牙门将。", "宠", "牙门将", "刘备"},
+		{"三国志/吴书/贺全吕周钟离传", "吕岱字定公，广陵海陵人也。孙权嘉其功，进拜镇南将军。", "吕岱", "镇南将军", "孙权"},
+		{"三国志/吴书/程黄韩蒋周陈董甘淩徐", "韩当字义公，辽西令支人也。奉遵法令，孙权善之。黄武二年，封石城侯，迁昭武将军。", "韩当", "昭武将军", "孙权"},
+		{"后汉书/列传/吴延史卢赵列传", "赵岐字邠卿，京兆长陵人也。岐以老病，遂留荆州。曹操时为司空，举以自代。", "曹操", "司空", "赵岐"},
+	} {
+		res := extractIn(t, c.path, c.text)
+		if !anyTriple(res, func(tr extract.Triple) bool {
+			return (tr.Head.Canonical() == c.holder || tr.Head.Text == c.holder) && tr.Relation == "任官" && tr.Tail.Canonical() == c.office
+		}) {
+			t.Errorf("%s: %s lacks %s: %v", c.text, c.holder, c.office, res.Triples)
+		}
+		if anyTriple(res, func(tr extract.Triple) bool {
+			return tr.Head.Canonical() == c.not && tr.Tail.Canonical() == c.office
+		}) {
+			t.Errorf("%s: %s holds %s: %v", c.text, c.not, c.office, res.Triples)
+		}
+	}
+	res := extractIn(t, "三国志/魏书/满田牵郭传", "牵招字子经，安平观津人也。会亮时在祁山，果遣使连结比能。")
+	if !anyTriple(res, func(tr extract.Triple) bool { return tr.Head.Text == "亮" && tr.Relation == "居" }) {
+		t.Errorf("亮时在祁山 is where 亮 was: %v", res.Triples)
+	}
+}

@@ -113,6 +113,12 @@ func (x *run) clauses() {
 			// the dead man's (亮卒，子瞻嗣).
 			c.subj, c.named = k, true
 			carry, owner = heir, k
+		case k >= 0 && !x.plain && x.favours(k, c.e) && x.rewardNext(ci) && x.outlivedBy(k, c) >= 0:
+			// 权嘉其功，即拜庐江太守; 权善之。…迁昭武将军: the one the
+			// sovereign favours, the man whose life is told, is the one
+			// rewarded after.
+			c.subj, c.named = k, true
+			carry = x.outlivedBy(k, c)
 		case k >= 0 && !x.plain && x.edicts(k):
 			// 太后又诏珍与騊駼作名臣传，迁侍中: the throne's edict is
 			// its own clause; the offices after it are the life's.
@@ -171,8 +177,8 @@ var deathWords = []string{"卒后", "薨后", "死后", "殁后", "没后", "亡
 func (x *run) deathClause(k, e int) bool { return x.nameAndWord(k, e, deathWords) }
 
 // outlivedBy is the mention of the man whose life the text tells at
-// clause c, when that is someone other than k, who dies there; -1
-// otherwise.
+// clause c, when that is someone other than k, who dies there or favours
+// him; -1 otherwise.
 func (x *run) outlivedBy(k int, c *clause) int {
 	sub := x.chapterSubject(sentence{c.s, c.e})
 	if sub < 0 || x.ents[sub].canonical(x.rs) == x.ents[k].canonical(x.rs) {
@@ -395,6 +401,39 @@ func (x *run) throneRewards(ci int) int {
 		}
 	}
 	return -1
+}
+
+// favourVerbs say that one man thought well of another (权嘉其功, 权善之).
+var favourVerbs = set("嘉善壮奇异美器重贤")
+
+// favours says whether the clause ending at e is mention k thinking well
+// of someone he leaves unnamed: a verb of favour and 其 or 之 after him.
+func (x *run) favours(k, e int) bool {
+	i := x.ents[k].e
+	for i < e && strings.ContainsRune("深甚亦又复乃遂因大素尤雅", x.rs[i]) {
+		i++
+	}
+	return i+1 < e && favourVerbs.has(x.rs[i]) && (x.rs[i+1] == '其' || x.rs[i+1] == '之')
+}
+
+// rewardNext says whether the clause after clause ci, or after a time
+// alone there, opens on a reward (权善之。黄武二年，封石城侯).
+func (x *run) rewardNext(ci int) bool {
+	for n := ci + 1; n < len(x.cls) && n <= ci+2; n++ {
+		c := x.cls[n]
+		i := c.s
+		if k := x.startsAt(i); k >= 0 && x.ents[k].typ == tTime {
+			if x.ents[k].e >= c.e {
+				continue // a time alone
+			}
+			i = x.ents[k].e
+		}
+		for i < c.e && strings.ContainsRune("即遂乃复又寻后", x.rs[i]) {
+			i++
+		}
+		return rewardVerbs.has(x.at(i))
+	}
+	return false
 }
 
 // edicts says whether mention k issues an edict: 诏 right after him, or

@@ -462,34 +462,69 @@ func (x *run) holder(first int, sen sentence) int {
 // when h, another man, was carried from an earlier sentence that left
 // him: he withdrew there (亮退。还，复职，加光禄大夫 in 卫臻's life), or the
 // life's man was named after him (维果驰还救化，皆如淮计。…迁征西将军 in
-// 郭淮's). A man still acting when the sentence ended keeps it (后腾与韩遂
-// 不和，求还京畿。於是徵为卫尉).
+// 郭淮's); or when h's own clause was his accession, which only dates the
+// office (权称尊号，拜骠骑将军 in 步骘's). A man still acting when the
+// sentence ended keeps it (后腾与韩遂不和，求还京畿。於是徵为卫尉).
 //
 // An office at p whose clause leaves its appointee out stays with h, the
 // appointer, for lifesAppointee.
 func (x *run) lifeOverCarry(h, p int, sen sentence) int {
-	if h < 0 || x.ents[h].e > sen.s || x.ents[h].typ != tPer || x.elidedAppointee(x.ents[h].e, p) {
+	if h < 0 || x.ents[h].typ != tPer || x.elidedAppointee(x.ents[h].e, p) {
+		return h
+	}
+	// 权称尊号，改为光禄勋: an accession in the sentence dates the office.
+	dated := x.accessionBefore(sen, p)
+	if x.ents[h].e > sen.s && !(dated && x.accedes(h)) {
 		return h
 	}
 	life := x.lifeAt(sen.s)
 	if life == "" || x.ents[h].canonical(x.rs) == life {
 		return h
 	}
-	// His last mention before the sentence, and whether it follows h's.
+	// His last mention before the sentence (before h, if h is in it), and
+	// whether it follows h's.
+	limit := sen.s
+	if x.ents[h].s >= sen.s {
+		limit = x.ents[h].s
+	}
 	k, after := -1, false
 	for _, j := range x.order {
 		en := x.ents[j]
-		if en.s >= sen.s {
+		if en.s >= limit {
 			break
 		}
 		if en.typ == tPer && en.canonical(x.rs) == life {
 			k, after = j, en.s > x.ents[h].s
 		}
 	}
-	if k < 0 || !after && !x.withdrew(h) {
+	if k < 0 || !after && !x.withdrew(h) && !dated || x.died(k) {
 		return h
 	}
 	return k
+}
+
+// died says whether mention k's clause is his death (范卒): the offices
+// after it are another's.
+func (x *run) died(k int) bool {
+	ci := x.clauseAt(x.ents[k].s)
+	return ci >= 0 && x.deathClause(k, x.cls[ci].e)
+}
+
+// accedes says whether person h's clause is his accession alone.
+func (x *run) accedes(h int) bool {
+	ci := x.clauseAt(x.ents[h].s)
+	return ci >= 0 && x.accessionClause(h, x.cls[ci].e)
+}
+
+// accessionBefore says whether a clause of sentence sen before rune p is
+// a ruler's accession alone (权称尊号, 文帝践阼).
+func (x *run) accessionBefore(sen sentence, p int) bool {
+	for _, c := range x.cls {
+		if c.s >= sen.s && c.e <= p && c.named && c.subj >= 0 && x.accessionClause(c.subj, c.e) {
+			return true
+		}
+	}
+	return false
 }
 
 // withdrawals end the clause of a man who leaves the scene (亮退, 布走).

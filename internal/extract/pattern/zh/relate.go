@@ -71,6 +71,9 @@ func (x *run) subject(t int, sen sentence, groups bool) int {
 		if x.datesByReign(k) {
 			continue // 孝文元年薨: 孝文 dates the death, someone else dies
 		}
+		if !x.plain && x.reignOf(k) {
+			continue // 孙权时除上虞令: in 孙权's time, someone else was
+		}
 		if x.isAliasTail(k) {
 			return x.aliasHead(k)
 		}
@@ -140,6 +143,21 @@ func (x *run) datesByReign(k int) bool {
 	}
 	// The ruler table last: subject() asks this of every person it passes.
 	return dated && len(eras.LookupRuler(string(x.rs[x.ents[k].s:e]))) > 0
+}
+
+// reignOf says whether person k names a time, his reign, by 世 after him
+// (高祖世), or 时 before an appointment (孙权时除上虞令). Otherwise only a
+// ruler's title does: 曹操时为司空 is 曹操, at the time 司空, and 亮时在祁山
+// is 亮; 先主时为牙门将 is another man.
+func (x *run) reignOf(k int) bool {
+	e := x.ents[k].e
+	switch {
+	case x.at(e) == '世':
+		return true
+	case x.at(e) != '时' || x.at(e+1) == '年':
+		return false
+	}
+	return appointers.has(x.at(e+1)) && x.at(e+1) != '为' || x.rulerByTitle(k)
 }
 
 func (x *run) isAliasTail(k int) bool {
@@ -674,7 +692,7 @@ var deathVerbs = []string{"卒于", "薨于", "崩于", "死于", "殁于", "卒
 // (官, 家, 军中), when (年, 时, 后), burial and posthumous honours.
 const afterDeath = "于於官家军中狱年时后葬谥諡赠追"
 
-var accessionWords = []string{"即皇帝位", "即帝位", "即王位", "即位", "践祚", "践阼", "嗣位", "继位", "袭位", "登位", "称帝", "称王"}
+var accessionWords = []string{"即皇帝位", "即帝位", "即王位", "即尊位", "即尊号", "即位", "践祚", "践阼", "嗣位", "继位", "袭位", "登位", "称尊号", "称帝", "称王"}
 
 // deaths reads deaths and accessions with their times and places.
 func (x *run) deaths(ss []sentence) {
