@@ -1017,3 +1017,31 @@ func TestTheSovereignDatesTheLifesOffices(t *testing.T) {
 		t.Errorf("亮时在祁山 is where 亮 was: %v", res.Triples)
 	}
 }
+
+// A patron named with his office (为丞相曹操主簿, 辟镇东将军曹操府), a
+// sovereign who summons (驿徵大将军恪), petitions (太祖表封), favours
+// (太祖益壮之), accedes (文帝即王位) or dates by his reign's years (昭帝末
+// 年) gives the office or title; he does not take it.
+func TestThePatronGivesTheOffice(t *testing.T) {
+	for _, c := range []struct{ path, text, holder, office, not string }{
+		{"后汉书/列传/杨震列传", "杨震字伯起，弘农华阴人也。脩字德祖，好学，有俊才，为丞相曹操主簿，用事曹氏。", "脩", "主簿", "曹操"},
+		{"后汉书/列传/荀韩钟陈列传", "荀悦字仲豫，俭之子也。初辟镇东将军曹操府，迁黄门侍郎。", "荀悦", "黄门侍郎", "曹操"},
+		{"三国志/吴书/吴主传", "孙权字仲谋。权祭南郊还，寝疾。十二月，驿徵大将军恪，拜为太子太傅。", "恪", "太子太傅", "孙权"},
+		{"三国志/魏书/程郭董刘蒋刘传", "董昭字公仁，济阴定陶人也。太祖表封千秋亭侯，转拜司空军祭酒。", "董昭", "千秋亭侯", "曹操"},
+		{"三国志/魏书/诸夏侯曹传", "曹仁字子孝，太祖从弟也。仁力战有功，太祖益壮之，转封安平亭侯。", "曹仁", "安平亭侯", "曹操"},
+		{"三国志/魏书/二李臧文吕许典二庞阎", "臧霸字宣高，泰山华人也。后权乞降，太祖还，留霸与夏侯惇等屯居巢。文帝即王位，迁镇东将军，进爵武安乡侯。", "臧霸", "武安乡侯", "曹操"},
+		{"汉书/传/匡张孔马传", "孔霸字次儒。霸亦治《尚书》，事太傅夏侯胜，昭帝末年为博士，宣帝时为太中大夫。", "孔霸", "博士", "刘弗陵"},
+	} {
+		res := extractIn(t, c.path, c.text)
+		if !anyTriple(res, func(tr extract.Triple) bool {
+			return (tr.Head.Canonical() == c.holder || tr.Head.Text == c.holder) && tr.Tail.Canonical() == c.office
+		}) {
+			t.Errorf("%s: %s lacks %s: %v", c.text, c.holder, c.office, res.Triples)
+		}
+		if anyTriple(res, func(tr extract.Triple) bool {
+			return tr.Head.Canonical() == c.not && tr.Tail.Canonical() == c.office
+		}) {
+			t.Errorf("%s: %s holds %s: %v", c.text, c.not, c.office, res.Triples)
+		}
+	}
+}

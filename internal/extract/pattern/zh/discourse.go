@@ -410,7 +410,7 @@ var favourVerbs = set("嘉善壮奇异美器重贤")
 // of someone he leaves unnamed: a verb of favour and 其 or 之 after him.
 func (x *run) favours(k, e int) bool {
 	i := x.ents[k].e
-	for i < e && strings.ContainsRune("深甚亦又复乃遂因大素尤雅", x.rs[i]) {
+	for i < e && strings.ContainsRune("深甚亦又复乃遂因大素尤雅益", x.rs[i]) {
 		i++
 	}
 	return i+1 < e && favourVerbs.has(x.rs[i]) && (x.rs[i+1] == '其' || x.rs[i+1] == '之')

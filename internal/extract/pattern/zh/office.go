@@ -20,10 +20,10 @@ var servedOffices = map[string]bool{"太子": true, "皇太子": true, "世子":
 
 // appointers put the person right after them into the office that follows
 // (拜友宁建武军节度使, 以X为Y, 表X为Y).
-var appointers = set("以表荐举拜命用署请奏召征迁擢辟补除授加赠封进起引选")
+var appointers = set("以表荐举拜命用署请奏召征徵迁擢辟补除授加赠封进起引选")
 
 // summoners call a man whom the next clause appoints (召逊，拜偏将军).
-var summoners = set("召征辟引擢用起")
+var summoners = set("召征徵辟引擢用起")
 
 // officeChain returns the first and last mention of the chain of offices
 // and titles, joined by 、, that holds mention o.
@@ -186,7 +186,7 @@ func (x *run) appointsAnother(h, t int) bool {
 			return true
 		}
 	}
-	if x.elidedAppointee(s, e) {
+	if x.elidedAppointee(s, e) || x.petitions(h, t) {
 		return true
 	}
 	for s < e && strings.ContainsRune(adverbsBeforeVerb, x.rs[s]) {
@@ -240,6 +240,7 @@ func (x *run) elidedAppointee(s, e int) bool {
 	for v < e && v-c < 2 && activeAppointers.has(x.rs[v]) {
 		v++ // 辟为, 辟署
 	}
+
 	verbs := v - c
 	if v < e && x.rs[v] == '为' {
 		v++
@@ -263,7 +264,7 @@ func (x *run) elidedAppointee(s, e int) bool {
 // another man, appoints someone the clause of office first leaves unnamed
 // (丞相亮住汉中，请为军祭酒 in 来敏's life: 亮 made 来敏 军祭酒); else −1.
 func (x *run) lifesAppointee(head, first int, sen sentence) int {
-	if head < 0 || x.ents[head].typ != tPer || !x.elidedAppointee(x.ents[head].e, x.ents[first].s) {
+	if head < 0 || x.ents[head].typ != tPer || !x.elidedAppointee(x.ents[head].e, x.ents[first].s) && !x.petitions(head, first) {
 		return -1
 	}
 	// The offices end the clause: in 以为太子即位 (thought the heir
@@ -290,6 +291,17 @@ func (x *run) lifesAppointee(head, first int, sen sentence) int {
 		}
 	}
 	return k
+}
+
+// petitions says whether person h asks the throne for title or office t
+// for someone he leaves unnamed: 表封, 奏封 or 请封 between them (太祖表封
+// 千秋亭侯 in 董昭's life).
+func (x *run) petitions(h, t int) bool {
+	s := x.ents[h].e
+	for strings.ContainsRune(adverbsBeforeVerb, x.at(s)) {
+		s++
+	}
+	return s+2 == x.ents[t].s && strings.ContainsRune("表奏请", x.at(s)) && x.at(s+1) == '封'
 }
 
 // rulerOfAnotherLife says whether person h is a ruler named by his title
@@ -397,8 +409,9 @@ func (x *run) holder(first int, sen sentence) int {
 		if appointers.has(x.at(x.ents[k].s-1)) || x.boundary(x.ents[k].s-1) {
 			return k
 		}
-		// 平卢军节度使韩建守司徒: the man named after his office.
-		if j := x.endsAt(x.ents[k].s); j >= 0 && (x.ents[j].typ == tOff || x.ents[j].typ == tTitle) {
+		// 平卢军节度使韩建守司徒: the man named after his office; but in
+		// 为丞相曹操主簿 the office is a post under him.
+		if j := x.endsAt(x.ents[k].s); j >= 0 && (x.ents[j].typ == tOff || x.ents[j].typ == tTitle) && x.at(x.ents[j].s-1) != '为' {
 			return k
 		}
 	}
@@ -543,7 +556,8 @@ func (x *run) withdrew(h int) bool {
 }
 
 // summoned returns the man the clause before the one holding rune q
-// summoned (召逊，拜偏将军), when this clause names nobody.
+// summoned (召逊，拜偏将军; 驿徵大将军恪，拜为太子太傅), when this clause
+// names nobody.
 func (x *run) summoned(q int) int {
 	ci := x.clauseAt(q)
 	if ci <= 0 {
@@ -564,7 +578,12 @@ func (x *run) summoned(q int) int {
 		if en.typ != tPer || en.s < pc.s || en.e > pc.e {
 			continue
 		}
-		if summoners.has(x.at(en.s-1)) && (en.e == pc.e || x.entAt(en.e) < 0) {
+		at := en.s // 徵大将军恪: his office may stand between
+		if j := x.endsAt(at); j >= 0 && (x.ents[j].typ == tOff || x.ents[j].typ == tTitle) {
+			f, _ := x.officeChain(j)
+			at = x.ents[f].s
+		}
+		if summoners.has(x.at(at-1)) && (en.e == pc.e || x.entAt(en.e) < 0) && x.at(en.e) != '府' { // 辟曹操府: to his bureau
 			return k
 		}
 	}

@@ -11,7 +11,7 @@ type sentence struct{ s, e int }
 
 // objVerbs take the mention after them as their object, so that mention is
 // not the subject of a later verb.
-var objVerbs = set("杀诛斩害弑执擒获攻击讨破伐围袭降归投依奔事从随见谓问召征举荐表告报救助迎送遇代立废逐捕收囚赦赐封生娶嫁谮劾拒败于於与及和并以拜为去弃背舍")
+var objVerbs = set("杀诛斩害弑执擒获攻击讨破伐围袭降归投依奔事从随见谓问召征徵辟举荐表告报救助迎送遇代立废逐捕收囚赦赐封生娶嫁谮劾拒败于於与及和并以拜为去弃背舍")
 
 // causative verbs make the mention after them the doer of what follows.
 var causative = set("遣使命令率督")
@@ -140,6 +140,9 @@ func (x *run) datesByReign(k int) bool {
 			n = j + 1
 		}
 		dated = n > j && x.at(n) == '年'
+	}
+	if !dated && !x.plain {
+		dated = hasAt(x.rs, e, "末年") || hasAt(x.rs, e, "初年") // 昭帝末年为博士
 	}
 	// The ruler table last: subject() asks this of every person it passes.
 	return dated && len(eras.LookupRuler(string(x.rs[x.ents[k].s:e]))) > 0
@@ -466,7 +469,11 @@ func (x *run) enfeoff(o int, sen sentence) {
 		}
 		head = k
 	} else {
-		head = x.subject(q, sen, false)
+		head = x.lifeOverCarry(x.subject(q, sen, false), en.s, sen)
+	}
+	if k := x.lifesAppointee(head, o, sen); k >= 0 {
+		x.rels = append(x.rels, rel{h: x.aliasHead(k), t: o, r: "封爵"}) // 太祖表封千秋亭侯
+		return
 	}
 	if head < 0 || x.notGiven(head, o, o) || x.datesByReign(head) {
 		return // 汉王赐婴爵列侯: 婴's; 以高祖六年赐爵列侯: 高祖 dates it
@@ -865,11 +872,12 @@ func (x *run) isRuler(k int) bool {
 }
 
 // lastAppointee returns the holder of the last office read before rune p in
-// the sentence, or -1.
+// the sentence, given to him after his name; -1 if none. An office before
+// his name only says who he was (初辟镇东将军曹操府，迁黄门侍郎).
 func (x *run) lastAppointee(sen sentence, p int) int {
 	h := -1
 	for _, r := range x.rels {
-		if r.r == "任官" && x.ents[r.t].s >= sen.s && x.ents[r.t].e <= p {
+		if r.r == "任官" && x.ents[r.t].s >= sen.s && x.ents[r.t].e <= p && x.ents[r.h].e <= x.ents[r.t].s {
 			h = r.h
 		}
 	}
