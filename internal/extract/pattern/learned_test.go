@@ -1020,8 +1020,10 @@ func TestTheSovereignDatesTheLifesOffices(t *testing.T) {
 
 // A patron named with his office (为丞相曹操主簿, 辟镇东将军曹操府), a
 // sovereign who summons (驿徵大将军恪), petitions (太祖表封), favours
-// (太祖益壮之), accedes (文帝即王位) or dates by his reign's years (昭帝末
-// 年) gives the office or title; he does not take it.
+// (太祖益壮之, 孙权嘉桓功), accedes (文帝即王位), dates by his reign's
+// years (昭帝末年) or by his office when a younger man is named after
+// (孙权为将军，逊年二十一) gives the office or title; he does not take
+// it, nor does the man a sovereign marches on (太祖征孙权，徙为留府长史).
 func TestThePatronGivesTheOffice(t *testing.T) {
 	for _, c := range []struct{ path, text, holder, office, not string }{
 		{"后汉书/列传/杨震列传", "杨震字伯起，弘农华阴人也。脩字德祖，好学，有俊才，为丞相曹操主簿，用事曹氏。", "脩", "主簿", "曹操"},
@@ -1031,6 +1033,8 @@ func TestThePatronGivesTheOffice(t *testing.T) {
 		{"三国志/魏书/诸夏侯曹传", "曹仁字子孝，太祖从弟也。仁力战有功，太祖益壮之，转封安平亭侯。", "曹仁", "安平亭侯", "曹操"},
 		{"三国志/魏书/二李臧文吕许典二庞阎", "臧霸字宣高，泰山华人也。后权乞降，太祖还，留霸与夏侯惇等屯居巢。文帝即王位，迁镇东将军，进爵武安乡侯。", "臧霸", "武安乡侯", "曹操"},
 		{"汉书/传/匡张孔马传", "孔霸字次儒。霸亦治《尚书》，事太傅夏侯胜，昭帝末年为博士，宣帝时为太中大夫。", "孔霸", "博士", "刘弗陵"},
+		{"三国志/吴书/陆逊传", "陆逊字伯言，吴郡吴人也。孙权为将军，逊年二十一，始仕幕府，历东西曹令史，出为海昌屯田都尉。", "陆逊", "东西曹令史", "孙权"},
+		{"三国志/吴书/朱治朱然吕范朱桓传", "朱桓字休穆，吴郡吴人也。桓将兵拒之。孙权嘉桓功，封嘉兴侯，迁奋武将军，领彭城相。", "朱桓", "奋武将军", "孙权"},
 	} {
 		res := extractIn(t, c.path, c.text)
 		if !anyTriple(res, func(tr extract.Triple) bool {
@@ -1043,5 +1047,9 @@ func TestThePatronGivesTheOffice(t *testing.T) {
 		}) {
 			t.Errorf("%s: %s holds %s: %v", c.text, c.not, c.office, res.Triples)
 		}
+	}
+	res := extractIn(t, "三国志/魏书/崔毛徐何邢鲍司马传", "徐奕字季才，东莞人也。太祖征孙权，徙为留府长史。")
+	if anyTriple(res, func(tr extract.Triple) bool { return tr.Head.Canonical() == "孙权" && tr.Relation == "任官" }) {
+		t.Errorf("孙权, marched on, is given an office: %v", res.Triples)
 	}
 }

@@ -113,12 +113,15 @@ func (x *run) clauses() {
 			// the dead man's (亮卒，子瞻嗣).
 			c.subj, c.named = k, true
 			carry, owner = heir, k
-		case k >= 0 && !x.plain && x.favours(k, c.e) && x.rewardNext(ci) && x.outlivedBy(k, c) >= 0:
-			// 权嘉其功，即拜庐江太守; 权善之。…迁昭武将军: the one the
-			// sovereign favours, the man whose life is told, is the one
-			// rewarded after.
+		case k >= 0 && !x.plain && x.favoured(k, c.e) != -1 && x.rewardNext(ci) && (x.favoured(k, c.e) >= 0 || x.outlivedBy(k, c) >= 0):
+			// 权嘉其功，即拜庐江太守; 权善之。…迁昭武将军; 权嘉桓功，封嘉
+			// 兴侯: the one the sovereign favours, named or the man whose
+			// life is told, is the one rewarded after.
 			c.subj, c.named = k, true
-			carry = x.outlivedBy(k, c)
+			carry = x.favoured(k, c.e)
+			if carry < 0 {
+				carry = x.outlivedBy(k, c)
+			}
 		case k >= 0 && !x.plain && x.edicts(k):
 			// 太后又诏珍与騊駼作名臣传，迁侍中: the throne's edict is
 			// its own clause; the offices after it are the life's.
@@ -403,21 +406,38 @@ func (x *run) throneRewards(ci int) int {
 	return -1
 }
 
-// favourVerbs say that one man thought well of another (权嘉其功, 权善之).
-var favourVerbs = set("嘉善壮奇异美器重贤")
+// favourVerbs say that one man thought well of another (权嘉其功, 权善之,
+// 权器爱之).
+var favourVerbs = set("嘉善壮奇异美器重贤爱")
 
-// favours says whether the clause ending at e is mention k thinking well
-// of someone he leaves unnamed: a verb of favour and 其 or 之 after him.
-func (x *run) favours(k, e int) bool {
+// favoured returns whom mention k, opening the clause that ends at e,
+// thinks well of: the man he names there with his deed (权嘉宁功), or −2
+// for one he leaves unnamed (权嘉其功, 权器爱之); −1 when the clause is no
+// such favour.
+func (x *run) favoured(k, e int) int {
 	i := x.ents[k].e
 	for i < e && strings.ContainsRune("深甚亦又复乃遂因大素尤雅益", x.rs[i]) {
 		i++
 	}
-	return i+1 < e && favourVerbs.has(x.rs[i]) && (x.rs[i+1] == '其' || x.rs[i+1] == '之')
+	v := i
+	for i < e && i-v < 2 && favourVerbs.has(x.rs[i]) {
+		i++
+	}
+	if i == v || i >= e {
+		return -1
+	}
+	if x.rs[i] == '其' || x.rs[i] == '之' {
+		return -2
+	}
+	if j := x.startsAt(i); j >= 0 && x.ents[j].typ == tPer && strings.ContainsRune("功义言节勇能忠", x.at(x.ents[j].e)) {
+		return j
+	}
+	return -1
 }
 
 // rewardNext says whether the clause after clause ci, or after a time
-// alone there, opens on a reward (权善之。黄武二年，封石城侯).
+// alone there, opens on a reward or an appointment (权善之。黄武二年，封
+// 石城侯).
 func (x *run) rewardNext(ci int) bool {
 	for n := ci + 1; n < len(x.cls) && n <= ci+2; n++ {
 		c := x.cls[n]
@@ -431,7 +451,7 @@ func (x *run) rewardNext(ci int) bool {
 		for i < c.e && strings.ContainsRune("即遂乃复又寻后", x.rs[i]) {
 			i++
 		}
-		return rewardVerbs.has(x.at(i))
+		return rewardVerbs.has(x.at(i)) || strings.ContainsRune("为入出擢", x.at(i)) // 霍光甚重之，入为光禄大夫
 	}
 	return false
 }

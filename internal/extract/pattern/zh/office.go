@@ -583,9 +583,16 @@ func (x *run) summoned(q int) int {
 			f, _ := x.officeChain(j)
 			at = x.ents[f].s
 		}
-		if summoners.has(x.at(at-1)) && (en.e == pc.e || x.entAt(en.e) < 0) && x.at(en.e) != '府' { // 辟曹操府: to his bureau
-			return k
+		v := x.at(at - 1)
+		if !summoners.has(v) || en.e != pc.e && x.entAt(en.e) >= 0 || x.at(en.e) == '府' { // 辟曹操府: to his bureau
+			continue
 		}
+		// 征 also marches on a man (太祖征孙权，徙为留府长史): it summons
+		// him only when an appointment follows at once.
+		if (v == '征' || v == '徵') && !strings.ContainsRune("拜为除署", x.at(c.s)) {
+			continue
+		}
+		return k
 	}
 	return -1
 }

@@ -875,10 +875,18 @@ func (x *run) isRuler(k int) bool {
 // the sentence, given to him after his name; -1 if none. An office before
 // his name only says who he was (初辟镇东将军曹操府，迁黄门侍郎).
 func (x *run) lastAppointee(sen sentence, p int) int {
-	h := -1
+	h, at := -1, -1
 	for _, r := range x.rels {
-		if r.r == "任官" && x.ents[r.t].s >= sen.s && x.ents[r.t].e <= p && x.ents[r.h].e <= x.ents[r.t].s {
-			h = r.h
+		if r.r == "任官" && x.ents[r.t].s >= sen.s && x.ents[r.t].e <= p && x.ents[r.h].e <= x.ents[r.t].s && x.ents[r.t].s > at {
+			h, at = r.h, x.ents[r.t].s
+		}
+	}
+	// Another man named as a subject since then goes on instead (孙权为将
+	// 军，逊年二十一，…，历东西曹令史).
+	for _, c := range x.cls {
+		if h >= 0 && c.s > at && c.e <= p && c.named && c.subj >= 0 && x.ents[c.subj].typ == tPer &&
+			x.ents[c.subj].canonical(x.rs) != x.ents[h].canonical(x.rs) {
+			return -1
 		}
 	}
 	return h
