@@ -294,14 +294,29 @@ func (x *run) lifesAppointee(head, first int, sen sentence) int {
 }
 
 // petitions says whether person h asks the throne for title or office t
-// for someone he leaves unnamed: 表封, 奏封 or 请封 between them (太祖表封
-// 千秋亭侯 in 董昭's life).
+// for someone he leaves unnamed: 表封, 奏封, 请封 or 表领 between them (太祖
+// 表封千秋亭侯 in 董昭's life, 刘备表领青州刺史 in 孔融's).
 func (x *run) petitions(h, t int) bool {
 	s := x.ents[h].e
 	for strings.ContainsRune(adverbsBeforeVerb, x.at(s)) {
 		s++
 	}
-	return s+2 == x.ents[t].s && strings.ContainsRune("表奏请", x.at(s)) && x.at(s+1) == '封'
+	return s+2 == x.ents[t].s && strings.ContainsRune("表奏请", x.at(s)) && strings.ContainsRune("封领", x.at(s+1))
+}
+
+// consortRank says whether office t is a rank of a sovereign's consorts
+// (成帝婕妤), whose holders the texts name by kinship more than by name.
+func (x *run) consortRank(t int) bool {
+	name := string(x.rs[x.ents[t].s:x.ents[t].e])
+	if strings.HasSuffix(name, "昭仪") {
+		return true
+	}
+	for _, w := range consortWords {
+		if strings.HasSuffix(name, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // rulerOfAnotherLife says whether person h is a ruler named by his title
@@ -320,11 +335,14 @@ func (x *run) rulerOfAnotherLife(h, t int) bool {
 // is not named by the pair classifier's reading.
 func (x *run) servedOffice(t int) bool {
 	en := x.ents[t]
-	if !servedOffices[string(x.rs[en.s:en.e])] || x.at(en.e) == '也' {
-		return false // 明皇帝…，文帝太子也: the sentence's subject is the heir
-	}
 	k := x.endsAt(en.s)
-	return k >= 0 && x.ents[k].typ == tPer
+	if k < 0 || x.ents[k].typ != tPer {
+		return false
+	}
+	if x.at(x.ents[k].s-1) == '为' && x.rulerByTitle(k) && !x.consortRank(t) {
+		return true // 仪为先主尚书: 先主's 尚书, held by 仪
+	}
+	return servedOffices[string(x.rs[en.s:en.e])] && x.at(en.e) != '也' // 明皇帝…，文帝太子也: the sentence's subject is the heir
 }
 
 // foughtVerbs take the one fought, taken or killed.
@@ -402,6 +420,14 @@ func (x *run) holder(first int, sen sentence) int {
 	// retainer's post is the father or the master, not the holder.
 	if servedOffices[string(x.rs[x.ents[first].s:x.ents[first].e])] && x.endsAt(p) >= 0 {
 		return -1
+	}
+	// 仪为先主尚书: a post under the sovereign, held by the man before 为.
+	if k := x.endsAt(p); k >= 0 && x.ents[k].typ == tPer && x.at(x.ents[k].s-1) == '为' && x.rulerByTitle(k) && !x.consortRank(first) {
+		q := x.ents[k].s - 1
+		if j := x.endsAt(q); j >= 0 && x.ents[j].typ == tPer {
+			return j
+		}
+		return x.subject(q, sen, false)
 	}
 	// 拜友宁建武军节度使, 加武皇守太师: the person named between the
 	// verb and the office.
@@ -544,15 +570,22 @@ func (x *run) accessionBefore(sen sentence, p int) bool {
 var withdrawals = set("退走遁还去")
 
 // withdrew says whether person h's clause is his withdrawal: a verb of
-// leaving, at most one word after his name, ends it (亮退, 维引退).
+// leaving, at most two words after his name, ends it (亮退, 备遂破走), or
+// a clause of retreat alone follows it.
 func (x *run) withdrew(h int) bool {
 	e := x.ents[h].e
-	for n := 0; n < 2; n++ {
+	for n := 0; n < 3; n++ {
 		if withdrawals.has(x.at(e+n)) && x.boundary(e+n+1) {
 			return true
 		}
 	}
-	return false
+	// His clause is followed by a retreat alone (备望见救至，乃散退).
+	ci := x.clauseAt(e - 1)
+	if ci < 0 || ci+1 >= len(x.cls) || x.at(x.cls[ci].e) != '，' {
+		return false
+	}
+	c := x.cls[ci+1]
+	return !c.named && c.e-c.s <= 4 && withdrawals.has(x.at(c.e-1)) && x.boundary(c.e)
 }
 
 // summoned returns the man the clause before the one holding rune q

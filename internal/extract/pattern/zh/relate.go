@@ -141,8 +141,8 @@ func (x *run) datesByReign(k int) bool {
 		}
 		dated = n > j && x.at(n) == '年'
 	}
-	if !dated && !x.plain {
-		dated = hasAt(x.rs, e, "末年") || hasAt(x.rs, e, "初年") // 昭帝末年为博士
+	if !dated && !x.plain && (hasAt(x.rs, e, "末年") || hasAt(x.rs, e, "初年")) {
+		return x.rulerByTitle(k) // 昭帝末年为博士, 先主末年为太子舍人
 	}
 	// The ruler table last: subject() asks this of every person it passes.
 	return dated && len(eras.LookupRuler(string(x.rs[x.ents[k].s:e]))) > 0
