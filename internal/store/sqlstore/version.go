@@ -16,10 +16,11 @@ import (
 // committed since it last asked: SQLite's data_version on a connection
 // that never writes, or PostgreSQL's notifications of commits.
 type versionWatch struct {
-	mu sync.Mutex
-	db *sql.DB   // SQLite
-	pg *pgx.Conn // PostgreSQL: listens on commitChannel
-	n  int64
+	mu  sync.Mutex
+	db  *sql.DB   // SQLite
+	ask *sql.Stmt // PRAGMA data_version, prepared once: every page asks it
+	pg  *pgx.Conn // PostgreSQL: listens on commitChannel
+	n   int64
 }
 
 // DataVersion changes whenever a change to the database is committed, by
@@ -42,9 +43,14 @@ func (s *DB) DataVersion(ctx context.Context) (int64, error) {
 		}
 		db.SetMaxOpenConns(1)
 		db.SetMaxIdleConns(1)
-		w.db = db
+		ask, err := db.PrepareContext(ctx, "PRAGMA data_version")
+		if err != nil {
+			db.Close()
+			return 0, fmt.Errorf("watch for changes: %w", err)
+		}
+		w.db, w.ask = db, ask
 	}
-	if err := w.db.QueryRowContext(ctx, "PRAGMA data_version").Scan(&w.n); err != nil {
+	if err := w.ask.QueryRowContext(ctx).Scan(&w.n); err != nil {
 		return 0, fmt.Errorf("read data version: %w", err)
 	}
 	return w.n, nil
@@ -84,6 +90,9 @@ func (w *versionWatch) postgres(ctx context.Context, dsn string) (int64, error) 
 func (w *versionWatch) close() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.ask != nil {
+		w.ask.Close()
+	}
 	if w.db != nil {
 		w.db.Close()
 	}
