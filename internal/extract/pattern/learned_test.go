@@ -1033,3 +1033,12 @@ func TestThePatronGivesTheOffice(t *testing.T) {
 		t.Errorf("孙权, marched on, is given an office: %v", res.Triples)
 	}
 }
+
+// Speech the texts set between spaces (亮答曰： 君不见…乎？ 琦意感悟) is no
+// narrative: the clause after it names its own subject, and a third man's
+// death that only dates what follows (会黄祖死) leaves him the subject.
+func TestSpeechBetweenSpacesIsNotNarrative(t *testing.T) {
+	checkHolders(t, []holderCase{{"三国志/蜀书/诸葛亮传",
+		"诸葛亮字孔明，琅邪阳都人也。刘表长子琦，亦深器亮。琦乃将亮游观后园，因谓亮曰： 今日上不至天，下不至地，可以言未？ 亮答曰： 君不见申生在内而危，重耳在外而安乎？ 琦意感悟，阴规出计。会黄祖死，得出，遂为江夏太守。",
+		"琦", "江夏太守", "诸葛亮"}})
+}

@@ -45,6 +45,10 @@ func (x *run) clauses() {
 			x.cls = append(x.cls, clause{s: s, e: e, speech: depth > 0, subj: -1, prev: -1, owner: -1})
 		}
 	}
+	// The texts set speech without quotation marks between spaces (亮答曰：
+	// 君不见…乎？ 琦意感悟): a space after 曰： opens it and the next space
+	// closes it.
+	spaced := false
 	for i, r := range x.rs {
 		switch {
 		case r == '「' || r == '『' || r == '“':
@@ -56,6 +60,16 @@ func (x *run) clauses() {
 			if depth > 0 {
 				depth--
 			}
+			s = i + 1
+		case r == ' ' && !x.plain && !spaced && i > 0 && (x.rs[i-1] == '：' || x.rs[i-1] == ':'):
+			flush(i)
+			depth++
+			spaced = true
+			s = i + 1
+		case r == ' ' && spaced:
+			flush(i)
+			depth--
+			spaced = false
 			s = i + 1
 		case clauseBreak.has(r):
 			flush(i)
@@ -84,6 +98,14 @@ func (x *run) clauses() {
 		heir := -1 // the man whose life goes on past k's death in this clause
 		if k >= 0 && x.deathClause(k, c.e) {
 			heir = x.outlivedBy(k, c)
+			if heir >= 0 && !x.plain && carry >= 0 && x.ents[carry].typ == tPer && strings.ContainsRune("会值适", x.rs[c.s]) {
+				// 琦意感悟，阴规出计。会黄祖死，得出: a third man's death that
+				// only dates what follows goes on with the man the text was
+				// telling of.
+				if name := x.ents[carry].canonical(x.rs); name != x.ents[k].canonical(x.rs) && name != x.ents[heir].canonical(x.rs) {
+					heir = carry
+				}
+			}
 		}
 		rewarded := -1
 		if k < 0 && !x.plain {
