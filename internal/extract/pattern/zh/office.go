@@ -502,8 +502,9 @@ func (x *run) holder(first int, sen sentence) int {
 // him: he withdrew there (亮退。还，复职，加光禄大夫 in 卫臻's life), or the
 // life's man was named after him (维果驰还救化，皆如淮计。…迁征西将军 in
 // 郭淮's); or when h's own clause was his accession, which only dates the
-// office (权称尊号，拜骠骑将军 in 步骘's). A man still acting when the
-// sentence ended keeps it (后腾与韩遂不和，求还京畿。於是徵为卫尉).
+// office (权称尊号，拜骠骑将军 in 步骘's), or introduced his speech. A man
+// still acting when the sentence ended keeps it (后腾与韩遂不和，求还京畿。
+// 於是徵为卫尉).
 //
 // An office at p whose clause leaves its appointee out stays with h, the
 // appointer, for lifesAppointee.
@@ -513,7 +514,8 @@ func (x *run) lifeOverCarry(h, p int, sen sentence) int {
 	}
 	// 权称尊号，改为光禄勋: an accession in the sentence dates the office.
 	dated := x.accessionBefore(sen, p)
-	if x.ents[h].e > sen.s && !(dated && x.accedes(h)) {
+	spoke := x.spoke(h)
+	if x.ents[h].e > sen.s && !(dated && x.accedes(h)) && !spoke {
 		return h
 	}
 	life := x.lifeAt(sen.s)
@@ -536,10 +538,18 @@ func (x *run) lifeOverCarry(h, p int, sen sentence) int {
 			k, after = j, en.s > x.ents[h].s
 		}
 	}
-	if k < 0 || !after && !x.withdrew(h) && !dated || x.died(k) {
+	if k < 0 || !after && !x.withdrew(h) && !dated && !spoke || x.died(k) {
 		return h
 	}
 	return k
+}
+
+// spoke says whether person h's clause introduces speech (亮与张裔书曰：
+// …): the offices told after it are not the speaker's (后迁中监军 in
+// 姜维's life).
+func (x *run) spoke(h int) bool {
+	ci := x.clauseAt(x.ents[h].s)
+	return ci >= 0 && ci+1 < len(x.cls) && x.cls[ci+1].speech && !x.cls[ci].speech
 }
 
 // died says whether mention k's clause is his death (范卒): the offices
