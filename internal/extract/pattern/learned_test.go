@@ -1038,10 +1038,11 @@ func TestThePatronGivesTheOffice(t *testing.T) {
 // narrative: the clause after it names its own subject, and a third man's
 // death that only dates what follows (会黄祖死) leaves him the subject; the
 // offices told after a man's speech are not his (亮…书曰： …。 后迁中监军).
+// The 琦 of 刘表长子琦 is 刘琦 wherever the passage names him after.
 func TestSpeechBetweenSpacesIsNotNarrative(t *testing.T) {
 	checkHolders(t, []holderCase{{"三国志/蜀书/诸葛亮传",
 		"诸葛亮字孔明，琅邪阳都人也。刘表长子琦，亦深器亮。琦乃将亮游观后园，因谓亮曰： 今日上不至天，下不至地，可以言未？ 亮答曰： 君不见申生在内而危，重耳在外而安乎？ 琦意感悟，阴规出计。会黄祖死，得出，遂为江夏太守。",
-		"琦", "江夏太守", "诸葛亮"}, {"三国志/蜀书/蒋琬费祎姜维传",
+		"刘琦", "江夏太守", "诸葛亮"}, {"三国志/蜀书/蒋琬费祎姜维传",
 		"姜维字伯约，天水冀人也。亮与留府长史张裔、参军蒋琬书曰： 姜伯约忠勤时事，思虑精密，考其所有，永南、季常诸人不如也。其人，凉州上士也。 又曰： 须先教中虎步兵五六千人。 后迁中监军征西将军。",
 		"姜维", "征西将军", "亮"}})
 }

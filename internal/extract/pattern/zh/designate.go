@@ -692,6 +692,21 @@ func (x *run) standsForPerson(e int) bool {
 	return strongFollow.has(r) || followPer.has(r) && !strings.ContainsRune("之子孙", r)
 }
 
+// lateGivenNames resolves the bare given names that reading the relations
+// taught after the names were resolved: kin named by their family's
+// surname (刘表长子琦 makes 刘琦 of the 琦 in 琦意感悟 after it).
+func (x *run) lateGivenNames() {
+	for _, k := range x.order {
+		en := &x.ents[k]
+		if en.s < 0 || en.typ != tPer || en.name != "" {
+			continue
+		}
+		if full := x.givenOf(string(x.rs[en.s:en.e])); full != "" {
+			en.name = full
+		}
+	}
+}
+
 // givenOf resolves a bare given name the chapter knows: the full name the
 // rules learned for it (禹 once 邓禹 is known), else the one person seen
 // in the chapter whose full name ends in it (正 in the chapter on 法正,

@@ -40,7 +40,7 @@ func (*Extractor) Name() string { return "pattern" }
 
 // Version implements extract.Extractor; it changes with the output.
 func (e *Extractor) Version() string {
-	v := "zh-61"
+	v := "zh-62"
 	if e.rec != nil {
 		v += "+" + e.rec.Version()
 	}
@@ -84,6 +84,9 @@ func (e *Extractor) Extract(ctx context.Context, in extract.Input) (extract.Resu
 		x.appointedGiven()
 	}
 	x.relate(ss)
+	if !e.plain {
+		x.lateGivenNames()
+	}
 	if e.rel != nil && !e.plain {
 		x.classify(e.rel, ss)
 	}
