@@ -1032,6 +1032,12 @@ func TestThePatronGivesTheOffice(t *testing.T) {
 	if anyTriple(res, func(tr extract.Triple) bool { return tr.Head.Canonical() == "孙权" && tr.Relation == "任官" }) {
 		t.Errorf("孙权, marched on, is given an office: %v", res.Triples)
 	}
+	// A clause that names an empress and an heir names people, not the
+	// offices of the man before (皇后太子，鸩杀见害).
+	res = extractIn(t, "三国志/蜀书/先主传", "先主姓刘，讳备，字玄德，涿郡涿县人。董卓首难，荡覆京畿，曹操阶祸，窃执天衡；皇后太子，鸩杀见害，剥乱天下。")
+	if anyTriple(res, func(tr extract.Triple) bool { return tr.Head.Canonical() == "曹操" && tr.Relation == "任官" }) {
+		t.Errorf("曹操 holds the empress's or the heir's rank: %v", res.Triples)
+	}
 }
 
 // Speech the texts set between spaces (亮答曰： 君不见…乎？ 琦意感悟) is no

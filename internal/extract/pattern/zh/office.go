@@ -474,11 +474,12 @@ func (x *run) holder(first int, sen sentence) int {
 		return -1
 	}
 	if c := x.cls[ci]; c.s == p && !c.named && x.at(p-1) != '、' {
-		// 子敦，辅国将军、西部都将: a clause of offices only.
-		end := x.ents[first].e
+		// 子敦，辅国将军、西部都将: a clause of offices only; but an
+		// empress or an heir so named are the people (皇后太子，鸩杀见害).
 		_, last := x.officeChain(first)
-		end = x.ents[last].e
-		if end == c.e || strings.ContainsRune("。；", x.at(end)) {
+		end := x.ents[last].e
+		heirs := x.consortRank(first) || strings.Contains("太子 皇太子 世子 太孙 皇太孙", string(x.rs[x.ents[first].s:x.ents[first].e]))
+		if !heirs && (end == c.e || strings.ContainsRune("。；", x.at(end))) {
 			return c.prev
 		}
 	}
