@@ -1010,8 +1010,10 @@ func TestTheSovereignDatesTheLifesOffices(t *testing.T) {
 // sovereign who summons (驿徵大将军恪), petitions (太祖表封), favours
 // (太祖益壮之, 孙权嘉桓功), accedes (文帝即王位), dates by his reign's
 // years (昭帝末年) or by his office when a younger man is named after
-// (孙权为将军，逊年二十一) gives the office or title; he does not take
-// it, nor does the man a sovereign marches on (太祖征孙权，徙为留府长史).
+// (孙权为将军，逊年二十一), or recommends a man (推璋行镇西大将军) gives
+// the office or title; he does not take it, nor does the man a sovereign
+// marches on (太祖征孙权，徙为留府长史). Installing a sovereign (立宣帝)
+// gives no one an office.
 func TestThePatronGivesTheOffice(t *testing.T) {
 	checkHolders(t, []holderCase{
 		{"后汉书/列传/杨震列传", "杨震字伯起，弘农华阴人也。脩字德祖，好学，有俊才，为丞相曹操主簿，用事曹氏。", "脩", "主簿", "曹操"},
@@ -1027,6 +1029,8 @@ func TestThePatronGivesTheOffice(t *testing.T) {
 		{"后汉书/列传/郑孔荀列传", "孔融字文举，鲁国人。在郡六年，刘备表领青州刺史。", "孔融", "青州刺史", "刘备"},
 		{"三国志/吴书/朱治朱然吕范朱桓传", "朱然字义封，治姊子也。然别攻破备前锋，断其后道，备遂破走。拜征北将军，封永安侯。", "朱然", "征北将军", "刘备"},
 		{"三国志/魏书/二李臧文吕许典二庞阎", "李典字曼成，山阳钜野人也。典往救，刘备望见救至，乃散退。从围邺，邺定，迁捕虏将军，封都亭侯。", "李典", "捕虏将军", "刘备"},
+		{"三国志/蜀书/先主传", "先主姓刘，讳备，字玄德，涿郡涿县人。璋推先主行大司马，领司隶校尉；先主亦推璋行镇西大将军，领益州牧。", "璋", "镇西大将军", "刘备"},
+		{"汉书/传/李广苏建传", "苏武字子卿，少以父任。数年，昭帝崩，武以故二千石与计谋立宣帝，赐爵关内侯，食邑三百户。", "苏武", "关内侯", "刘询"},
 	})
 	res := extractIn(t, "三国志/魏书/崔毛徐何邢鲍司马传", "徐奕字季才，东莞人也。太祖征孙权，徙为留府长史。")
 	if anyTriple(res, func(tr extract.Triple) bool { return tr.Head.Canonical() == "孙权" && tr.Relation == "任官" }) {

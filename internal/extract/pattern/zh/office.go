@@ -20,7 +20,7 @@ var servedOffices = map[string]bool{"太子": true, "皇太子": true, "世子":
 
 // appointers put the person right after them into the office that follows
 // (拜友宁建武军节度使, 以X为Y, 表X为Y).
-var appointers = set("以表荐举拜命用署请奏召征徵迁擢辟补除授加赠封进起引选")
+var appointers = set("以表荐举拜命用署请奏召征徵迁擢辟补除授加赠封进起引选推")
 
 // summoners call a man whom the next clause appoints (召逊，拜偏将军).
 var summoners = set("召征徵辟引擢用起")
@@ -106,7 +106,8 @@ func (x *run) appointment(o int, sen sentence) {
 		}
 	}
 	// 以X为Y, 拜X Y: whoever appointed him was his superior.
-	if p := x.ents[head].s; appointers.has(x.at(p-1)) && p >= sen.s && x.ents[head].e <= x.ents[first].s {
+	// 推融为大将军 elects a leader, who is no one's subordinate.
+	if p := x.ents[head].s; appointers.has(x.at(p-1)) && x.at(p-1) != '推' && p >= sen.s && x.ents[head].e <= x.ents[first].s {
 		if a := x.subject(p-1, sen, false); a >= 0 && a != head && x.ents[a].typ == tPer {
 			x.rels = append(x.rels, rel{h: x.aliasHead(a), t: x.aliasHead(head), r: "下级"})
 		}
@@ -182,7 +183,13 @@ func (x *run) appointsAnother(h, t int) bool {
 	}
 	gives := func(r rune) bool { return appointers.has(r) || r == '赐' }
 	for _, k := range x.order {
-		if en := x.ents[k]; en.s >= s && en.e <= e && en.typ == tPer && gives(x.at(en.s-1)) {
+		en := x.ents[k]
+		if en.s < s || en.e > e || en.typ != tPer {
+			continue
+		}
+		// 立章邯为雍王, 尊怀王为义帝: installing a man as; 立宣帝 alone
+		// makes him no office.
+		if gives(x.at(en.s-1)) || strings.ContainsRune("立尊", x.at(en.s-1)) && x.at(en.e) == '为' {
 			return true
 		}
 	}
@@ -192,7 +199,7 @@ func (x *run) appointsAnother(h, t int) bool {
 	for s < e && strings.ContainsRune(adverbsBeforeVerb, x.rs[s]) {
 		s++
 	}
-	if s >= e || !gives(x.rs[s]) {
+	if s >= e || !gives(x.rs[s]) && !strings.ContainsRune("立尊", x.rs[s]) {
 		return false
 	}
 	// 太祖以为, 太祖辟为司空掾属: he appointed someone; but in 召淮署为门下
@@ -200,8 +207,8 @@ func (x *run) appointsAnother(h, t int) bool {
 	if hasAt(x.rs, s, "以为") || e-s == 2 && activeAppointers.has(x.rs[s]) && x.rs[s+1] == '为' && !appointers.has(x.at(x.ents[h].s-1)) {
 		return true
 	}
-	// 召其姊为: a short object, in the same clause; 以X为 with no person
-	// is often "by X became" (茂以选为长史).
+	// 召其姊为, 立妹为: a short object, in the same clause; 以X为 with no
+	// person is often "by X became" (茂以选为长史).
 	if x.rs[s] == '以' || e-s < 3 || e-s > 5 || x.rs[e-1] != '为' {
 		return false
 	}
