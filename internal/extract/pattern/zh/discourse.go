@@ -111,6 +111,13 @@ func (x *run) clauses() {
 		if k < 0 && !x.plain {
 			rewarded = x.throneRewards(ci)
 		}
+		// The man a sovereign's favour rewards in the clause after.
+		favoured := -1
+		if k >= 0 && !x.plain && x.rewardNext(ci) {
+			if favoured = x.favoured(k, c.e); favoured == -2 {
+				favoured = x.outlivedBy(k, c)
+			}
+		}
 		switch {
 		case x.imperial(c.s):
 			// 诏以X为Y: the throne acts, the subject waits.
@@ -135,15 +142,12 @@ func (x *run) clauses() {
 			// the dead man's (亮卒，子瞻嗣).
 			c.subj, c.named = k, true
 			carry, owner = heir, k
-		case k >= 0 && !x.plain && x.favoured(k, c.e) != -1 && x.rewardNext(ci) && (x.favoured(k, c.e) >= 0 || x.outlivedBy(k, c) >= 0):
+		case favoured >= 0:
 			// 权嘉其功，即拜庐江太守; 权善之。…迁昭武将军; 权嘉桓功，封嘉
 			// 兴侯: the one the sovereign favours, named or the man whose
 			// life is told, is the one rewarded after.
 			c.subj, c.named = k, true
-			carry = x.favoured(k, c.e)
-			if carry < 0 {
-				carry = x.outlivedBy(k, c)
-			}
+			carry = favoured
 		case k >= 0 && !x.plain && x.edicts(k):
 			// 太后又诏珍与騊駼作名臣传，迁侍中: the throne's edict is
 			// its own clause; the offices after it are the life's.

@@ -18,6 +18,9 @@ var servedOffices = map[string]bool{"太子": true, "皇太子": true, "世子":
 	"使者": true, "舍人": true, "左司马": true, "右司马": true, "中涓": true, "宾客": true,
 	"美人": true, "夫人": true, "宠姬": true}
 
+// heirTitles name a sovereign's heir.
+var heirTitles = map[string]bool{"太子": true, "皇太子": true, "世子": true, "太孙": true, "皇太孙": true}
+
 // appointers put the person right after them into the office that follows
 // (拜友宁建武军节度使, 以X为Y, 表X为Y).
 var appointers = set("以表荐举拜命用署请奏召征徵迁擢辟补除授加赠封进起引选推")
@@ -247,7 +250,6 @@ func (x *run) elidedAppointee(s, e int) bool {
 	for v < e && v-c < 2 && activeAppointers.has(x.rs[v]) {
 		v++ // 辟为, 辟署
 	}
-
 	verbs := v - c
 	if v < e && x.rs[v] == '为' {
 		v++
@@ -485,7 +487,7 @@ func (x *run) holder(first int, sen sentence) int {
 		// empress or an heir so named are the people (皇后太子，鸩杀见害).
 		_, last := x.officeChain(first)
 		end := x.ents[last].e
-		heirs := x.consortRank(first) || strings.Contains("太子 皇太子 世子 太孙 皇太孙", string(x.rs[x.ents[first].s:x.ents[first].e]))
+		heirs := x.consortRank(first) || heirTitles[string(x.rs[x.ents[first].s:x.ents[first].e])]
 		if !heirs && (end == c.e || strings.ContainsRune("。；", x.at(end))) {
 			return c.prev
 		}
