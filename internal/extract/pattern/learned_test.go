@@ -969,14 +969,16 @@ func checkHolders(t *testing.T, cases []holderCase) {
 }
 
 // A sentence that names no one is told of the man whose life it is, not
-// of another man the last sentence left: one who withdrew there (羽遂退)
-// or after whom the life's man was named (维…，皆如淮计). One still acting
+// of another man the last sentence left: one who withdrew there (羽遂退),
+// after whom the life's man was named (维…，皆如淮计), or who only did
+// something to him (亮恨之). One still acting
 // when it ended keeps it (后腾…求还京畿。於是徵为卫尉 is 马腾's).
 func TestASubjectlessSentenceIsTheLifesMans(t *testing.T) {
 	checkHolders(t, []holderCase{
 		{"三国志/魏书/满田牵郭传", "满宠字伯宁，山阳昌邑人也。关羽围襄阳，宠助征南将军曹仁屯樊城，羽遂退。迁扬武将军。", "满宠", "扬武将军", "关羽"},
 		{"三国志/魏书/满田牵郭传", "郭淮字伯济，太原阳曲人也。维果驰还救化，皆如淮计。进封都乡侯。嘉平元年，迁征西将军，都督雍、凉诸军事。", "郭淮", "征西将军", "维"},
 		{"后汉书/列传/吴盖陈臧列传", "臧宫字君翁，颍川郏人也。光武察宫勤力少言，甚亲纳之。及至河北，以为偏将军，从破群贼。", "臧宫", "偏将军", "刘秀"},
+		{"三国志/蜀书/霍王向张杨费传", "向朗字巨达，襄阳宜城人也。朗素与马谡善，谡逃亡，朗知情不举，亮恨之，免官还成都。数年，为光禄勋。", "向朗", "光禄勋", "亮"},
 	})
 	res := extractIn(t, "三国志/蜀书/关张马黄赵传", "马超字孟起，右扶风茂陵人也。父腾，灵帝末与边章、韩遂等俱起事於西州。后腾与韩遂不和，求还京畿。於是徵为卫尉，以超为偏将军。")
 	if anyTriple(res, func(tr extract.Triple) bool {

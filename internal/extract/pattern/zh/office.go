@@ -548,7 +548,7 @@ func (x *run) lifeOverCarry(h, p int, sen sentence) int {
 			k, after = j, en.s > x.ents[h].s
 		}
 	}
-	if k < 0 || !after && !x.withdrew(h) && !dated && !spoke || x.died(k) {
+	if k < 0 || !after && !x.withdrew(h) && !dated && !spoke && !x.actedOnHim(h) || x.died(k) {
 		return h
 	}
 	return k
@@ -560,6 +560,18 @@ func (x *run) lifeOverCarry(h, p int, sen sentence) int {
 func (x *run) spoke(h int) bool {
 	ci := x.clauseAt(x.ents[h].s)
 	return ci >= 0 && ci+1 < len(x.cls) && x.cls[ci+1].speech && !x.cls[ci].speech
+}
+
+// actedOnHim says whether person h's clause is only what he did to
+// someone it leaves as 之 (亮恨之，免官还成都。数年，为光禄勋 in 向朗's
+// life): the text goes on with that man, the life's.
+func (x *run) actedOnHim(h int) bool {
+	ci := x.clauseAt(x.ents[h].s)
+	if ci < 0 || x.cls[ci].s != x.ents[h].s {
+		return false
+	}
+	n := x.cls[ci].e - x.ents[h].e
+	return (n == 2 || n == 3) && x.at(x.cls[ci].e-1) == '之'
 }
 
 // died says whether mention k's clause is his death (范卒): the offices
