@@ -1057,4 +1057,9 @@ func TestSpeechBetweenSpacesIsNotNarrative(t *testing.T) {
 		"刘琦", "江夏太守", "诸葛亮"}, {"三国志/蜀书/蒋琬费祎姜维传",
 		"姜维字伯约，天水冀人也。亮与留府长史张裔、参军蒋琬书曰： 姜伯约忠勤时事，思虑精密，考其所有，永南、季常诸人不如也。其人，凉州上士也。 又曰： 须先教中虎步兵五六千人。 后迁中监军征西将军。",
 		"姜维", "征西将军", "亮"}})
+	// Nor is the posthumous name given after a man's speech his.
+	res := extractIn(t, "三国志/蜀书/先主传", "先主姓刘，讳备，字玄德，涿郡涿县人。三年春二月，丞相亮自成都到永安。先主病笃，讬孤於丞相亮，尚书令李严为副。夏四月癸巳，先主殂于永安宫，时年六十三。亮上言於后主曰： 伏惟大行皇帝迈仁树德，覆焘无疆，昊天不吊，寝疾弥留，今月二十四日奄忽升遐，臣妾号咷，若丧考妣。臣请宣下奉行。 五月，梓宫自永安还成都，谥曰昭烈皇帝。")
+	if anyTriple(res, func(tr extract.Triple) bool { return tr.Head.Text == "亮" && tr.Tail.Canonical() == "昭烈皇帝" }) {
+		t.Errorf("亮, who spoke, is given 刘备's posthumous name: %v", res.Triples)
+	}
 }

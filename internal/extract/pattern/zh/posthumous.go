@@ -231,7 +231,9 @@ func (x *run) posthOwner(t int, ss []sentence) int {
 	if k := x.honoured(i, sen); k >= 0 {
 		return k
 	}
-	if h := x.subject(i, sen, false); h >= 0 && !x.isPosth(h) {
+	// A man whose speech came before (亮上言於后主曰： …。 五月，…谥曰昭
+	// 烈皇帝) is not the one the name is given.
+	if h := x.subject(i, sen, false); h >= 0 && !x.isPosth(h) && !x.spoke(h) {
 		if x.deathsBetween(x.ents[h].e, i) > 1 {
 			// A man dies once: in 项籍死，…故德芮，徙为长沙王，一年薨，
 			// 谥曰文王 the second death is another's, and so is the name.
