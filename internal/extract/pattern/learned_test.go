@@ -1062,4 +1062,11 @@ func TestSpeechBetweenSpacesIsNotNarrative(t *testing.T) {
 	if anyTriple(res, func(tr extract.Triple) bool { return tr.Head.Text == "亮" && tr.Tail.Canonical() == "昭烈皇帝" }) {
 		t.Errorf("亮, who spoke, is given 刘备's posthumous name: %v", res.Triples)
 	}
+	// Unless the speaker is the man who dies after it.
+	res = extractIn(t, "汉书/传/张周赵任申屠传", "申屠嘉，梁人也。罢朝，嘉谓长史曰： 吾悔不先斩错乃请之，为错所卖！ 至舍，因呕血而死。谥曰节侯。")
+	if !anyTriple(res, func(tr extract.Triple) bool {
+		return tr.Head.Canonical() == "申屠嘉" && tr.Tail.Canonical() == "节侯"
+	}) {
+		t.Errorf("申屠嘉 lacks 节侯: %v", res.Triples)
+	}
 }

@@ -231,9 +231,13 @@ func (x *run) posthOwner(t int, ss []sentence) int {
 	if k := x.honoured(i, sen); k >= 0 {
 		return k
 	}
-	// A man whose speech came before (亮上言於后主曰： …。 五月，…谥曰昭
-	// 烈皇帝) is not the one the name is given.
-	if h := x.subject(i, sen, false); h >= 0 && !x.isPosth(h) && !x.spoke(h) {
+	if h := x.subject(i, sen, false); h >= 0 && !x.isPosth(h) {
+		// After a man's speech the name is the last dead man's (亮上言於
+		// 后主曰： …。 五月，…谥曰昭烈皇帝), who may be the speaker (嘉谓长
+		// 史曰： …。 至舍，因欧血而死。谥为节侯).
+		if d := x.lastDeath(i, ss); d >= 0 && x.spoke(h) {
+			return d
+		}
 		if x.deathsBetween(x.ents[h].e, i) > 1 {
 			// A man dies once: in 项籍死，…故德芮，徙为长沙王，一年薨，
 			// 谥曰文王 the second death is another's, and so is the name.

@@ -40,7 +40,7 @@ func (*Extractor) Name() string { return "pattern" }
 
 // Version implements extract.Extractor; it changes with the output.
 func (e *Extractor) Version() string {
-	v := "zh-66"
+	v := "zh-67"
 	if e.rec != nil {
 		v += "+" + e.rec.Version()
 	}
